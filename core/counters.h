@@ -1,0 +1,39 @@
+// Counters registry: named 64-bit counters a model registers ("hostA.eth1.GPRC",
+// "hostA.netstat.TcpExt.DelayedACKs", "hostA.interrupts.CPU0.eth1"), dumped in results.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace nicsim {
+
+class Counters {
+ public:
+  /// The counter named `path`, created at 0 on first use. The reference stays valid for the
+  /// registry's lifetime (models keep it and increment it on their hot path).
+  uint64_t& at(const std::string& path) {
+    auto& p = map_[path];
+    if (!p) p = std::make_unique<uint64_t>(0);
+    return *p;
+  }
+  /// Value of `path`, 0 when it was never registered.
+  uint64_t get(const std::string& path) const {
+    auto it = map_.find(path);
+    return it == map_.end() ? 0 : *it->second;
+  }
+  /// All counters whose name starts with `prefix` as a flat JSON object.
+  nlohmann::json to_json(const std::string& prefix = "") const {
+    nlohmann::json j = nlohmann::json::object();
+    for (auto& [k, v] : map_)
+      if (k.rfind(prefix, 0) == 0) j[k] = *v;
+    return j;
+  }
+  const std::map<std::string, std::unique_ptr<uint64_t>>& all() const { return map_; }
+
+ private:
+  std::map<std::string, std::unique_ptr<uint64_t>> map_;
+};
+
+}  // namespace nicsim

@@ -1,0 +1,86 @@
+#include "core/params.h"
+#include <algorithm>
+#include <cctype>
+
+namespace nicsim {
+
+const char* kind_name(ParamKind k) {
+  switch (k) {
+    case ParamKind::Int: return "integer";
+    case ParamKind::Real: return "number";
+    case ParamKind::Bool: return "boolean";
+    case ParamKind::String: return "string";
+  }
+  return "?";
+}
+
+ParamSpec int_param(std::string name, int64_t def, std::optional<double> min, std::optional<double> max,
+                    std::string unit, std::string doc, std::string source) {
+  return {std::move(name), ParamKind::Int, def, min, max, {}, std::move(unit), std::move(doc), std::move(source)};
+}
+ParamSpec real_param(std::string name, double def, std::optional<double> min, std::optional<double> max,
+                     std::string unit, std::string doc, std::string source) {
+  return {std::move(name), ParamKind::Real, def, min, max, {}, std::move(unit), std::move(doc), std::move(source)};
+}
+ParamSpec bool_param(std::string name, bool def, std::string doc, std::string source) {
+  return {std::move(name), ParamKind::Bool, def, {}, {}, {}, "", std::move(doc), std::move(source)};
+}
+ParamSpec string_param(std::string name, std::string def, std::vector<std::string> choices, std::string doc,
+                       std::string source) {
+  return {std::move(name), ParamKind::String, std::move(def), {}, {}, std::move(choices), "", std::move(doc),
+          std::move(source)};
+}
+
+ParamValues::ParamValues(const ParamSchema& schema) {
+  for (auto& s : schema) values_[s.name] = s.def;
+}
+
+const ParamValue& ParamValues::get(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw std::out_of_range("parameter '" + name + "' is not defined");
+  return it->second;
+}
+int64_t ParamValues::i(const std::string& name) const { return std::get<int64_t>(get(name)); }
+double ParamValues::r(const std::string& name) const {
+  const auto& v = get(name);
+  if (auto p = std::get_if<int64_t>(&v)) return static_cast<double>(*p);
+  return std::get<double>(v);
+}
+bool ParamValues::b(const std::string& name) const { return std::get<bool>(get(name)); }
+const std::string& ParamValues::s(const std::string& name) const { return std::get<std::string>(get(name)); }
+
+nlohmann::json ParamValues::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (auto& [k, v] : values_) std::visit([&](auto&& x) { j[k] = x; }, v);
+  return j;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                                          std::tolower(static_cast<unsigned char>(b[j - 1]))
+                                      ? 0
+                                      : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (auto& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d < best_d) { best_d = d; best = c; }
+  }
+  size_t limit = std::max<size_t>(2, word.size() / 3);
+  return best_d <= limit ? best : std::string();
+}
+
+}  // namespace nicsim

@@ -1,0 +1,44 @@
+// Ethernet frames and the small port interfaces a MAC and a link use (not TLM: frames are not
+// memory transactions). Frames carry real header bytes.
+#pragma once
+#include "core/journey.h"
+#include "core/units.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+struct EthFrame {
+  /// Destination MAC through the end of the payload: no preamble/SFD, no FCS, no padding
+  /// (the MAC pads to 60 bytes and appends the 4-byte FCS on the wire).
+  std::vector<uint8_t> bytes;
+  JourneyId journey = 0;  ///< the message this frame carries, 0 for none
+  uint64_t seq = 0;       ///< per-link sequence number for tracing
+};
+
+struct EthLinkEnd;
+
+/// The MAC side of an Ethernet port.
+struct EthPort {
+  virtual ~EthPort() = default;
+  /// The link calls this once at elaboration to hand the MAC its transmit end.
+  virtual void attach_link(EthLinkEnd* end) = 0;
+  /// A frame's last bit has arrived at this port (called at that simulated time), FCS good.
+  virtual void frame_received(const EthFrame& f) = 0;
+  virtual std::string port_name() const = 0;
+};
+
+/// The link side, as the MAC sees it.
+struct EthLinkEnd {
+  virtual ~EthLinkEnd() = default;
+  /// Start serialising `f` at absolute time `start` (or when the wire is free, if later).
+  /// Returns the absolute time its last bit (incl. FCS) leaves; the inter-frame gap follows.
+  /// The peer's frame_received() is called at that time plus the propagation delay.
+  virtual sc_time transmit(const EthFrame& f, const sc_time& start) = 0;
+  /// Earliest time a new frame could start on this direction.
+  virtual sc_time wire_free_at() const = 0;
+  virtual unsigned speed_mbps() const = 0;
+};
+
+}  // namespace nicsim
