@@ -1,0 +1,180 @@
+#include "core/breakdown.h"
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace nicsim {
+
+namespace {
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  double idx = p * static_cast<double>(v.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(idx)), hi = static_cast<size_t>(std::ceil(idx));
+  return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
+}
+std::string label(const std::string& stage, const std::string& cause) {
+  return cause.empty() ? stage : stage + " (" + cause + ")";
+}
+}  // namespace
+
+Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix) {
+  Breakdown out;
+  std::vector<std::pair<std::string, std::string>> order;          // (stage, cause) in first-seen order
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  std::vector<std::vector<double>> per_stage;                      // per journey values (µs)
+  std::vector<std::map<std::string, double>> where_time;
+  std::vector<double> totals;
+  for (auto& j : journeys) {
+    if (!j.finished || j.marks.empty()) continue;
+    if (!kind_prefix.empty() && j.kind.rfind(kind_prefix, 0) != 0) continue;
+    std::map<size_t, double> mine;
+    for (size_t i = 0; i < j.marks.size(); ++i) {
+      const auto& m = j.marks[i];
+      sc_time next = i + 1 < j.marks.size() ? j.marks[i + 1].t : j.end;
+      double d = to_us(next > m.t ? next - m.t : SC_ZERO_TIME);
+      auto key = std::make_pair(m.stage, m.cause);
+      auto it = index.find(key);
+      if (it == index.end()) {
+        it = index.emplace(key, order.size()).first;
+        order.push_back(key);
+        per_stage.emplace_back(totals.size(), 0.0);  // zero for earlier journeys
+        where_time.emplace_back();
+      }
+      mine[it->second] += d;
+      where_time[it->second][m.where] += d;
+    }
+    for (size_t s = 0; s < per_stage.size(); ++s) per_stage[s].push_back(mine.count(s) ? mine[s] : 0.0);
+    totals.push_back(to_us(j.total()));
+  }
+  out.journeys = totals.size();
+  if (totals.empty()) return out;
+  double sum = 0;
+  for (double t : totals) sum += t;
+  out.mean_total_us = sum / static_cast<double>(totals.size());
+  out.p50_total_us = percentile(totals, 0.5);
+  out.p99_total_us = percentile(totals, 0.99);
+  for (size_t s = 0; s < order.size(); ++s) {
+    StageStats st;
+    st.stage = order[s].first;
+    st.cause = order[s].second;
+    double ssum = 0;
+    for (double v : per_stage[s]) {
+      ssum += v;
+      if (v > 0) ++st.journeys_with;
+    }
+    st.mean_us = ssum / static_cast<double>(totals.size());
+    st.p50_us = percentile(per_stage[s], 0.5);
+    st.p99_us = percentile(per_stage[s], 0.99);
+    st.share = out.mean_total_us > 0 ? st.mean_us / out.mean_total_us : 0;
+    double best = -1;
+    for (auto& [w, t] : where_time[s])
+      if (t > best) { best = t; st.where = w; }
+    out.stages.push_back(std::move(st));
+  }
+  return out;
+}
+
+nlohmann::json Breakdown::to_json() const {
+  nlohmann::json st = nlohmann::json::array();
+  for (auto& s : stages)
+    st.push_back({{"stage", s.stage}, {"cause", s.cause}, {"where", s.where}, {"mean_us", s.mean_us},
+                  {"p50_us", s.p50_us}, {"p99_us", s.p99_us}, {"share", s.share},
+                  {"journeys_with", s.journeys_with}});
+  return {{"journeys", journeys}, {"mean_total_us", mean_total_us}, {"p50_total_us", p50_total_us},
+          {"p99_total_us", p99_total_us}, {"stages", st}};
+}
+
+Breakdown Breakdown::from_json(const nlohmann::json& j) {
+  Breakdown b;
+  b.journeys = j.value("journeys", size_t{0});
+  b.mean_total_us = j.value("mean_total_us", 0.0);
+  b.p50_total_us = j.value("p50_total_us", 0.0);
+  b.p99_total_us = j.value("p99_total_us", 0.0);
+  for (auto& s : j.value("stages", nlohmann::json::array())) {
+    StageStats st;
+    st.stage = s.value("stage", "");
+    st.cause = s.value("cause", "");
+    st.where = s.value("where", "");
+    st.mean_us = s.value("mean_us", 0.0);
+    st.p50_us = s.value("p50_us", 0.0);
+    st.p99_us = s.value("p99_us", 0.0);
+    st.share = s.value("share", 0.0);
+    st.journeys_with = s.value("journeys_with", size_t{0});
+    b.stages.push_back(std::move(st));
+  }
+  return b;
+}
+
+std::vector<GapRow> gap(const Breakdown& a, const Breakdown& b) {
+  std::vector<GapRow> rows;
+  std::map<std::pair<std::string, std::string>, size_t> idx;
+  auto add = [&](const StageStats& s, bool is_b) {
+    auto key = std::make_pair(s.stage, s.cause);
+    auto it = idx.find(key);
+    if (it == idx.end()) {
+      it = idx.emplace(key, rows.size()).first;
+      rows.push_back({s.stage, s.cause, s.where, 0, 0, 0});
+    }
+    auto& r = rows[it->second];
+    (is_b ? r.b_us : r.a_us) = s.mean_us;
+    if (is_b && !s.where.empty()) r.where = s.where;
+  };
+  for (auto& s : a.stages) add(s, false);
+  for (auto& s : b.stages) add(s, true);
+  for (auto& r : rows) r.delta_us = r.b_us - r.a_us;
+  rows.erase(std::remove_if(rows.begin(), rows.end(), [](const GapRow& r) { return std::fabs(r.delta_us) < 0.005; }),
+             rows.end());
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const GapRow& x, const GapRow& y) { return std::fabs(x.delta_us) > std::fabs(y.delta_us); });
+  return rows;
+}
+
+std::string gap_summary(const Breakdown& a, const Breakdown& b, const std::vector<GapRow>& rows,
+                        const std::string& a_name, const std::string& b_name) {
+  double d = b.mean_total_us - a.mean_total_us;
+  std::string s = fmt::format("Per measured message, {} takes {:.1f} µs and {} takes {:.1f} µs: {} is {:.1f} µs {}.",
+                              a_name, a.mean_total_us, b_name, b.mean_total_us, b_name, std::fabs(d),
+                              d >= 0 ? "slower" : "faster");
+  if (rows.empty()) return s + " No stage differs.";
+  double explained = 0;
+  int n = 0;
+  for (auto& r : rows) {
+    if (n == 3) break;
+    s += fmt::format(" {} {} {:.1f} µs{}{}.", n == 0 ? "The largest contributor is" : "Next,",
+                     label(r.stage, r.cause), std::fabs(r.delta_us), r.delta_us >= 0 ? " more" : " less",
+                     r.where.empty() ? "" : " (at " + r.where + ")");
+    explained += r.delta_us;
+    ++n;
+  }
+  if (std::fabs(d) > 1e-9)
+    s += fmt::format(" These {} stages account for {:.0f}% of the difference.", n, 100.0 * explained / d);
+  return s;
+}
+
+std::string format_breakdown(const Breakdown& b) {
+  std::string out = fmt::format("{} measured messages, one-way latency mean {:.2f} µs, p50 {:.2f} µs, p99 {:.2f} µs\n\n",
+                                b.journeys, b.mean_total_us, b.p50_total_us, b.p99_total_us);
+  out += fmt::format("{:<44} {:>10} {:>10} {:>10} {:>7}  {}\n", "stage (cause)", "mean µs", "p50 µs", "p99 µs",
+                     "share", "where");
+  double sum = 0;
+  for (auto& s : b.stages) {
+    out += fmt::format("{:<44} {:>10.2f} {:>10.2f} {:>10.2f} {:>6.1f}%  {}\n", label(s.stage, s.cause), s.mean_us,
+                       s.p50_us, s.p99_us, 100.0 * s.share, s.where);
+    sum += s.mean_us;
+  }
+  out += fmt::format("{:<44} {:>10.2f}\n", "total", sum);
+  return out;
+}
+
+std::string format_gap(const std::vector<GapRow>& rows, const std::string& a_name, const std::string& b_name) {
+  std::string out = fmt::format("{:<44} {:>12} {:>12} {:>12}  {}\n", "stage (cause)", a_name.substr(0, 12),
+                                b_name.substr(0, 12), "delta µs", "where");
+  for (auto& r : rows)
+    out += fmt::format("{:<44} {:>12.2f} {:>12.2f} {:>+12.2f}  {}\n", label(r.stage, r.cause), r.a_us, r.b_us,
+                       r.delta_us, r.where);
+  return out;
+}
+
+}  // namespace nicsim

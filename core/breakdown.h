@@ -1,0 +1,51 @@
+// Latency breakdown: aggregate journeys into per-stage statistics, and attribute the gap between
+// two runs to stages and causes. Pure functions over core/journey.h data; `nicsim explain` prints
+// them. The stages of each journey partition its end-to-end time (each mark lasts until the next
+// one), so the stage means always sum to the mean total.
+#pragma once
+#include "core/journey.h"
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+struct StageStats {
+  std::string stage;       ///< e.g. "moderation wait"
+  std::string cause;       ///< e.g. "ITR"; empty when the stage has no cause
+  std::string where;       ///< the model that contributed most time to this stage (e.g. "beta.eth1")
+  double mean_us = 0;      ///< mean over journeys (journeys without the stage count as 0)
+  double p50_us = 0, p99_us = 0;
+  double share = 0;        ///< mean_us / mean total
+  size_t journeys_with = 0;  ///< journeys in which the stage occurred
+};
+
+struct Breakdown {
+  size_t journeys = 0;
+  double mean_total_us = 0, p50_total_us = 0, p99_total_us = 0;
+  std::vector<StageStats> stages;  ///< in order of first appearance along the path
+  nlohmann::json to_json() const;
+  static Breakdown from_json(const nlohmann::json& j);
+};
+
+/// Aggregate finished journeys whose kind starts with `kind_prefix` (all when empty).
+/// Each journey's time in a (stage, cause) is the sum of its intervals in it.
+Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix = "");
+
+struct GapRow {
+  std::string stage, cause, where;
+  double a_us = 0, b_us = 0, delta_us = 0;  ///< mean per message in run A, run B, B - A
+};
+
+/// Per-stage difference B - A, sorted by |delta| descending (rows with |delta| < 0.005 µs dropped).
+std::vector<GapRow> gap(const Breakdown& a, const Breakdown& b);
+
+/// Plain-words summary of a gap table (one paragraph).
+std::string gap_summary(const Breakdown& a, const Breakdown& b, const std::vector<GapRow>& rows,
+                        const std::string& a_name, const std::string& b_name);
+
+/// Text tables as printed by `nicsim explain`.
+std::string format_breakdown(const Breakdown& b);
+std::string format_gap(const std::vector<GapRow>& rows, const std::string& a_name, const std::string& b_name);
+
+}  // namespace nicsim
