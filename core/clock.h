@@ -28,7 +28,8 @@ class ClockDomain {
   sc_time scale(const sc_time& nominal) const { return sec(nominal.to_seconds() / (1.0 + ppm_ * 1e-6)); }
   /// Whole periods elapsed in real duration `t` (floor).
   uint64_t cycles_in(const sc_time& t) const {
-    return static_cast<uint64_t>(std::floor(t.to_seconds() * actual_hz() + 1e-4)  // tolerate 1 ps rounding);
+    // + 1e-4 periods tolerates the 1 ps rounding of sc_time.
+    return static_cast<uint64_t>(std::floor(t.to_seconds() * actual_hz() + 1e-4));
   }
   /// First clock edge at or after absolute time `t` (edges at k·period from time 0).
   sc_time next_edge(const sc_time& t) const {
