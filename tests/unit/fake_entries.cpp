@@ -1,5 +1,6 @@
 // Test-only registry entries; see fake_entries.h. Never part of the nicsim binary.
 #include "tests/unit/fake_entries.h"
+#include "core/sim_context.h"
 #include <stdexcept>
 
 namespace nicsim::testing {
@@ -156,9 +157,22 @@ Registrar<WorkloadEntry> reg_workload{WorkloadEntry{
     {int_param("upper", 1024, 1, 8388608, "bytes", "largest message"),
      endpoint_param("transmitter", "sending NIC"), endpoint_param("receiver", "receiving NIC"),
      bool_param("tcp", true, "use TCP")},
-    [](Testbed&, std::ostream& out, nlohmann::json& results) {
-      out << "ok\n";
+    [](Testbed& tb, std::ostream& out, nlohmann::json& results) {
+      out << "test-pingpong on " << tb.hosts().size() << " hosts, upper " << tb.scenario().workload.params.i("upper")
+          << "\n";
       results["metrics"]["ran"] = true;
+      ++sim().counters.at("test.runs");
+      return 0;
+    }}};
+Registrar<WorkloadEntry> reg_workload_fail{WorkloadEntry{
+    "test-fail", "test workload whose run fails", {}, [](Testbed&, std::ostream& out, nlohmann::json&) {
+      out << "about to fail\n";
+      return 1;
+    }}};
+Registrar<WorkloadEntry> reg_workload_throws{WorkloadEntry{
+    "test-throws", "test workload whose model reports a SystemC error", {},
+    [](Testbed&, std::ostream&, nlohmann::json&) -> int {
+      SC_REPORT_ERROR("/nicsim/test", "model exploded");
       return 0;
     }}};
 

@@ -6,7 +6,9 @@
 //   devices  test-nic (1 port), test-dual (2 ports, 2 functions), test-nic32 (32-bit),
 //            test-lom (onboard only), test-broken (create throws)
 //   drivers  test-drv (binds all test devices), test-drv-other (binds only "test-other")
-//   links    test-cable;  workload test-pingpong
+//   links    test-cable
+//   workloads test-pingpong (prints a line, counts test.runs), test-fail (returns 1),
+//            test-throws (SC_REPORT_ERROR)
 #pragma once
 #include "platforms/testbed.h"
 #include <string>

@@ -124,7 +124,7 @@ TEST_CASE("scenario: a good file resolves every value, defaults included", "[sce
   CHECK(j["workload"]["params"]["tcp"] == true);
 }
 
-TEST_CASE("scenario: load_scenario reads a file; --seed overrides the file's seed", "[scenario]") {
+TEST_CASE("scenario: load_scenario reads a file and --seed overrides the file's seed", "[scenario]") {
   auto dir = std::filesystem::temp_directory_path() / ("nicsim-loader-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto path = (dir / "s.toml").string();
