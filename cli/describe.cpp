@@ -3,11 +3,18 @@
 #include "cli/verbs.h"
 #include "platforms/testbed.h"
 #include <fmt/core.h>
+#include <iostream>
 
 namespace nicsim {
 namespace {
 
 namespace po = boost::program_options;
+
+/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
+template <typename... A>
+void say(fmt::format_string<A...> f, A&&... a) {
+  std::cout << fmt::format(f, std::forward<A>(a)...);
+}
 
 const char* kUsage =
     "usage: nicsim describe PLATFORM\n\n"
@@ -34,11 +41,11 @@ int describe_main(int argc, char** argv) {
   ParamValues defaults(p->params);
   if (p->describe) {
     std::string tree = p->describe(defaults);
-    fmt::print("{}{}", tree, !tree.empty() && tree.back() == '\n' ? "" : "\n");
+    say("{}{}", tree, !tree.empty() && tree.back() == '\n' ? "" : "\n");
   } else {
-    fmt::print("{} — {}\n", p->name, p->summary);
+    say("{} — {}\n", p->name, p->summary);
     for (auto& s : p->slots)
-      fmt::print("  slot {}: {}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description);
+      say("  slot {}: {}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description);
   }
   return kExitOk;
 }

@@ -3,12 +3,19 @@
 #include "cli/verbs.h"
 #include "platforms/testbed.h"
 #include <fmt/core.h>
+#include <iostream>
 #include <string>
 
 namespace nicsim {
 namespace {
 
 namespace po = boost::program_options;
+
+/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
+template <typename... A>
+void say(fmt::format_string<A...> f, A&&... a) {
+  std::cout << fmt::format(f, std::forward<A>(a)...);
+}
 
 std::string value_text(const ParamValue& v) {
   return std::visit(
@@ -41,13 +48,13 @@ std::string spec_line(const ParamSpec& p) {
 
 void print_params(const ParamSchema& params) {
   if (params.empty()) {
-    fmt::print("      (no parameters)\n");
+    say("      (no parameters)\n");
     return;
   }
   for (auto& p : params) {
-    fmt::print("      {}: {}\n", p.name, spec_line(p));
+    say("      {}: {}\n", p.name, spec_line(p));
     if (!p.doc.empty() || !p.source.empty())
-      fmt::print("          {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
+      say("          {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
   }
 }
 
@@ -60,11 +67,11 @@ std::string join(const std::vector<std::string>& v) {
 /// Print one category: a line per entry; with `verbose`, `details` and every parameter.
 template <typename Entry, typename Details>
 void print_category(const char* title, bool verbose, Details details) {
-  fmt::print("{}:\n", title);
+  say("{}:\n", title);
   auto& all = Registry<Entry>::instance().all();
-  if (all.empty()) fmt::print("  (none in this build)\n");
+  if (all.empty()) say("  (none in this build)\n");
   for (auto& [name, e] : all) {
-    fmt::print("  {:<24} {}\n", name, e.summary);
+    say("  {:<24} {}\n", name, e.summary);
     if (verbose) {
       details(e);
       print_params(e.params);
@@ -98,21 +105,21 @@ int list_main(int argc, char** argv) {
   auto want = [&](const char* c) { return what.empty() || what == c; };
   bool first = true;
   auto sep = [&] {
-    if (!first) fmt::print("\n");
+    if (!first) say("\n");
     first = false;
   };
   if (want("platforms")) {
     sep();
     print_category<PlatformEntry>("platforms", verbose, [](const PlatformEntry& p) {
       for (auto& s : p.slots)
-        fmt::print("      slot {}: {}{}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description,
+        say("      slot {}: {}{}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description,
                    s.onboard ? " (onboard: " + join(s.onboard_devices) + ")" : "");
     });
   }
   if (want("devices")) {
     sep();
     print_category<DeviceEntry>("devices", verbose, [](const DeviceEntry& d) {
-      fmt::print("      {}-bit, {}, up to {} MHz, {} function{}, {} Ethernet port{}{}\n", d.info.width_bits,
+      say("      {}-bit, {}, up to {} MHz, {} function{}, {} Ethernet port{}{}\n", d.info.width_bits,
                  d.info.pcix_capable ? "PCI-X" : "PCI", d.info.max_mhz, d.info.functions,
                  d.info.functions == 1 ? "" : "s", d.ports, d.ports == 1 ? "" : "s",
                  d.onboard_only ? ", onboard only" : "");
@@ -121,7 +128,7 @@ int list_main(int argc, char** argv) {
   if (want("drivers")) {
     sep();
     print_category<DriverEntry>("drivers", verbose,
-                                [](const DriverEntry& d) { fmt::print("      binds: {}\n", join(d.devices)); });
+                                [](const DriverEntry& d) { say("      binds: {}\n", join(d.devices)); });
   }
   if (want("workloads")) {
     sep();

@@ -238,3 +238,22 @@ TEST_CASE("cli: a failed run or a model error exits 1 and records the failure", 
   CHECK(j2["status"] == "failed");
   CHECK_THAT(j2["error"].get<std::string>(), Catch::Contains("model exploded"));
 }
+
+TEST_CASE("cli: list --verbose and describe answer from the registries", "[cli]") {
+  std::string out;
+  REQUIRE(verb({"list", "drivers", "--verbose"}, out) == 0);
+  CHECK_THAT(out, Catch::StartsWith("drivers:\n"));
+  CHECK_THAT(out, Catch::Contains("  test-drv "));
+  CHECK_THAT(out, Catch::Contains("binds: test-nic, test-dual, test-nic32, test-lom, test-broken\n"));
+  CHECK_THAT(out, Catch::Contains("RxIntDelay: integer, default 0, range [0, 65535], unit 1.024 µs units\n"));
+  CHECK_THAT(out, Catch::Contains("FlowControl: string, default \"full\", one of none|rx|tx|full\n"));
+  CHECK_THAT(out, !Catch::Contains("platforms:"));
+  REQUIRE(verb({"list", "platforms", "--verbose"}, out) == 0);
+  CHECK_THAT(out, Catch::Contains("slot lan: test segment — test slot (onboard: test-lom)\n"));
+  CHECK_THAT(out, Catch::Contains("cpu_mhz: integer, default 2400, range [100, 4000], unit MHz\n"));
+  REQUIRE(verb({"list", "devices", "-v"}, out) == 0);
+  CHECK_THAT(out, Catch::Contains("64-bit, PCI-X, up to 133 MHz, 2 functions, 2 Ethernet ports\n"));
+  REQUIRE(verb({"describe", "test-p4dpr-6gm+"}, out) == 0);
+  CHECK(out == "test board at 2400 MHz\n");
+  CHECK(verb({"describe", "test-p4dpr-6gm"}, out) == 2);  // stderr: did you mean 'test-p4dpr-6gm+'
+}
