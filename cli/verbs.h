@@ -1,7 +1,11 @@
 // CLI verbs register themselves (VerbEntry) so `nicsim --help` lists what the binary has.
+// One file per verb (cli/run.cpp, cli/list.cpp, cli/describe.cpp, ...), each with
+// `static Registrar<VerbEntry> reg{VerbEntry{"name", "summary", verb_main}};`.
 #pragma once
 #include "core/registry.h"
+#include <boost/program_options.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +20,20 @@ struct VerbEntry {
   std::function<int(int argc, char** argv)> main;
 };
 
+/// Verbs the top-level help announces even before a build registers them (later issues add them).
+inline const std::vector<std::string> kReservedVerbs = {"sweep", "check", "explain"};
+
 /// Parses the verb and dispatches; prints top-level help.
 int cli_main(int argc, char** argv);
+
+/// Parse a verb's arguments (argv[0] = verb name) into `vm` with `opts` (which gets a --help
+/// option added) and positional arguments `pos`. Returns nullopt when the verb should go on;
+/// otherwise the exit code to return: kExitOk after printing `usage` + options for --help,
+/// kExitUsage after printing "nicsim VERB: <error>" and a hint to stderr.
+/// `usage` is the synopsis and description printed above the options.
+std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usage,
+                                   boost::program_options::options_description& opts,
+                                   const boost::program_options::positional_options_description& pos,
+                                   boost::program_options::variables_map& vm);
 
 }  // namespace nicsim

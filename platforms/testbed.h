@@ -4,12 +4,16 @@
 //  - DeviceEntry:   a NIC (or other PCI device) that can sit in a slot.
 //  - DriverEntry:   a driver model that runs a device from a host's CPUs.
 //  - WorkloadEntry: a benchmark that drives a testbed and reports results.
+//  - LinkEntry:     a cable model joining two Ethernet ports ("crossover" is the default type).
 // Each registers itself with `static Registrar<XEntry> reg{...}` in its own .cpp.
+// The scenario types (Scenario, HostConfig, NicConfig, LinkConfig, ...) live in platforms/scenario.h.
 #pragma once
 #include "core/params.h"
 #include "core/registry.h"
 #include "models/bus/irq.h"
 #include "models/bus/pci.h"
+#include "models/ether/frame.h"
+#include "platforms/scenario.h"
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,49 +24,6 @@
 
 namespace nicsim {
 
-struct SourceLoc {
-  std::string file;
-  int line = 0;
-  int column = 0;
-};
-
-struct NicConfig {
-  std::string host, name;            ///< e.g. "alpha", "eth1"
-  std::string device, slot, driver;  ///< registry names / platform slot name
-  ParamValues device_params, driver_params;
-  SourceLoc loc;
-};
-
-struct HostConfig {
-  std::string name, platform;
-  ParamValues params;  ///< the platform's parameters (e.g. cpu_mhz)
-  std::vector<NicConfig> nics;
-  SourceLoc loc;
-};
-
-struct LinkConfig {
-  std::string a, b;  ///< "host.nic" or "host.nic:port" for multi-port devices
-  double length_m = 2.0;
-  unsigned speed_mbps = 1000;
-  SourceLoc loc;
-};
-
-struct WorkloadConfig {
-  std::string type;
-  ParamValues params;
-  SourceLoc loc;
-};
-
-/// A validated scenario.
-struct Scenario {
-  std::string path, name, description;
-  uint64_t seed = 1;
-  std::vector<HostConfig> hosts;
-  std::vector<LinkConfig> links;
-  WorkloadConfig workload;
-  nlohmann::json to_json() const;  ///< every value actually used, defaults included
-};
-
 /// A slot (or onboard device position) on a platform.
 struct SlotSpec {
   std::string name;         ///< what a scenario writes in `slot = "..."`
@@ -70,6 +31,9 @@ struct SlotSpec {
   std::string description;  ///< e.g. "onboard 82544GC position (32-bit PCI 66)"
   bool onboard = false;     ///< a soldered-down position: only `onboard_devices` can sit there
   std::vector<std::string> onboard_devices;
+  /// Optional: why a device cannot sit in this (add-in) slot, "" when it can (e.g. a 5 V-only card
+  /// in a 3.3 V-keyed PCI-X slot). The scenario loader reports the reason as an error.
+  std::function<std::string(const PciDeviceInfo& dev)> refuse;
 };
 
 /// The hardware of one host, built by a platform. CPUs attach on the front-side bus; devices attach
@@ -115,6 +79,8 @@ struct DeviceEntry {
   unsigned ports = 1;  ///< Ethernet ports (the 82546EB has 2)
   /// Create one device instance named `inst_name`.
   std::function<std::unique_ptr<PciDevice>(const std::string& inst_name, const ParamValues& params)> create;
+  /// A LAN-on-motherboard part (e.g. 82544GC): only an onboard position listing it can hold it.
+  bool onboard_only = false;
 };
 
 struct DriverEntry {
@@ -123,13 +89,96 @@ struct DriverEntry {
   std::vector<std::string> devices;  ///< device names this driver binds to
 };
 
+/// A cable model. `create` builds the link named `name` (a SystemC object, e.g. models/ether's
+/// EthLink) between MAC ports `a` and `b` (each gets its EthLinkEnd through EthPort::attach_link)
+/// and returns it; the Testbed owns it. (shared_ptr because sc_object's destructor is protected:
+/// `return std::make_unique<EthLink>(...)` converts and deletes through EthLink's destructor.)
+/// Scenario `[[links]]` tables pick an entry with `type = "..."` (default "crossover"); keys other
+/// than a, b, type, length_m, speed_mbps are validated against `params` and arrive in
+/// LinkConfig::params. The "crossover" entry is registered next to the Ethernet link model's
+/// platform binding (not in models/, which knows nothing of platforms/).
+struct LinkEntry {
+  std::string name, summary;
+  std::function<std::shared_ptr<sc_core::sc_object>(const std::string& name, const LinkConfig& cfg, EthPort& a,
+                                                    EthPort& b)>
+      create;
+  ParamSchema params;
+};
+
 class Testbed;
 struct WorkloadEntry {
   std::string name, summary;
   ParamSchema params;
   /// Run the workload on a built testbed. Prints its own output to `out`, fills `results`
   /// ("metrics" etc.). Returns 0 on success, 1 when the run failed.
+  /// The workload builds its software on `tb` (keeping it alive in tb.keepalive), runs the
+  /// simulation itself (sc_start) and returns. `results` is the run's result envelope
+  /// (core/results.h results_envelope): fill results["metrics"]; the CLI adds counters.
   std::function<int(Testbed& tb, std::ostream& out, nlohmann::json& results)> run;
+};
+
+/// One NIC of a built testbed.
+struct TestbedNic {
+  const NicConfig* config = nullptr;          ///< its scenario table (params with defaults)
+  const DeviceEntry* device_entry = nullptr;  ///< registry entry of config->device
+  const DriverEntry* driver_entry = nullptr;  ///< registry entry of config->driver
+  std::unique_ptr<PciDevice> device;          ///< the hardware, plugged into config->slot
+  std::vector<unsigned> vectors;  ///< interrupt vector of each PCI function (HostHw::attach's answer)
+  PciDevice* dev() const { return device.get(); }
+};
+
+/// One host of a built testbed.
+struct TestbedHost {
+  const HostConfig* config = nullptr;
+  const PlatformEntry* platform = nullptr;
+  std::unique_ptr<HostHw> hw;
+  std::vector<TestbedNic> nics;  ///< in the order of config->nics
+  const std::string& name() const { return config->name; }
+  /// The NIC named `nic`. Throws std::out_of_range naming it when absent.
+  TestbedNic& nic(const std::string& nic);
+};
+
+/// The hardware of a scenario, built and bound, ready for software and sc_start().
+///
+/// Construction (elaboration; call once per process, before sc_start): seeds sim().rng with the
+/// scenario seed; for each host, PlatformEntry::build -> HostHw; for each NIC,
+/// DeviceEntry::create (SystemC name "<host>_<nic>") then HostHw::attach(slot, device); for each
+/// link, LinkEntry::create("link<i>", cfg, port a, port b). A multi-port device (82546EB) is one
+/// device in one slot; links name its ports "host.nic:port".
+///
+/// Software (drivers, stacks, applications) is built later by workloads on top of this and kept
+/// alive by pushing it into `keepalive`; it is destroyed first, before any hardware.
+class Testbed {
+ public:
+  /// Builds everything. Throws std::runtime_error naming the host/NIC/link being built when a
+  /// model or platform fails (the scenario itself was validated by load_scenario).
+  explicit Testbed(Scenario scenario);
+  ~Testbed();
+  Testbed(const Testbed&) = delete;
+  Testbed& operator=(const Testbed&) = delete;
+
+  const Scenario& scenario() const { return scenario_; }
+  std::vector<TestbedHost>& hosts() { return hosts_; }
+  /// The host named `name`. Throws std::out_of_range when absent.
+  TestbedHost& host(const std::string& name);
+  /// NIC `nic` of host `host`. Throws std::out_of_range when absent.
+  TestbedNic& nic(const std::string& host, const std::string& nic);
+  /// The NIC an endpoint names ("host.nic" or "host.nic:port"; the port is ignored).
+  TestbedNic& nic(const std::string& endpoint);
+  /// The MAC port an endpoint names ("host.nic" = port 0). Throws std::out_of_range.
+  EthPort& port(const std::string& endpoint);
+  /// The link objects, in scenario order.
+  const std::vector<std::shared_ptr<sc_core::sc_object>>& links() const { return links_; }
+  /// {host: HostHw::params_json()} — the platform parameters the hardware actually used.
+  nlohmann::json hardware_json() const;
+
+  /// Software built per host by workloads/drivers; released (in reverse order) before hardware.
+  std::vector<std::shared_ptr<void>> keepalive;
+
+ private:
+  Scenario scenario_;
+  std::vector<TestbedHost> hosts_;
+  std::vector<std::shared_ptr<sc_core::sc_object>> links_;
 };
 
 }  // namespace nicsim

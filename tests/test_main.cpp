@@ -2,8 +2,14 @@
 // sc_elab_and_sim, they drive sc_start() directly from a TEST_CASE.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <systemc>
 
 int sc_main(int, char**) { return 0; }
+
+// As cli/main.cpp: no SystemC banner in test logs (set before SystemC's static initialisers run).
+__attribute__((constructor(101))) static void nicsim_no_systemc_banner() {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+}
 
 int main(int argc, char** argv) { return Catch::Session().run(argc, argv); }

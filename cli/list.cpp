@@ -1,0 +1,147 @@
+// `nicsim list [platforms|devices|drivers|workloads|links] [--verbose]`: what this binary contains,
+// answered from the registries (never a hand-kept list).
+#include "cli/verbs.h"
+#include "platforms/testbed.h"
+#include <fmt/core.h>
+#include <iostream>
+#include <string>
+
+namespace nicsim {
+namespace {
+
+namespace po = boost::program_options;
+
+/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
+template <typename... A>
+void say(fmt::format_string<A...> f, A&&... a) {
+  std::cout << fmt::format(f, std::forward<A>(a)...);
+}
+
+std::string value_text(const ParamValue& v) {
+  return std::visit(
+      [](auto&& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
+        else if constexpr (std::is_same_v<T, std::string>) return "\"" + x + "\"";
+        else return fmt::format("{}", x);
+      },
+      v);
+}
+
+std::string num_text(double v, ParamKind k) {
+  return k == ParamKind::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
+}
+
+/// "integer, default 0, range [0, 65535], unit 1.024 µs units"
+std::string spec_line(const ParamSpec& p) {
+  std::string s = fmt::format("{}, default {}", kind_name(p.kind), value_text(p.def));
+  if (p.min && p.max) s += fmt::format(", range [{}, {}]", num_text(*p.min, p.kind), num_text(*p.max, p.kind));
+  else if (p.min) s += fmt::format(", range >= {}", num_text(*p.min, p.kind));
+  else if (p.max) s += fmt::format(", range <= {}", num_text(*p.max, p.kind));
+  if (!p.choices.empty()) {
+    s += ", one of";
+    for (size_t i = 0; i < p.choices.size(); ++i) s += (i ? "|" : " ") + p.choices[i];
+  }
+  if (!p.unit.empty()) s += ", unit " + p.unit;
+  return s;
+}
+
+void print_params(const ParamSchema& params) {
+  if (params.empty()) {
+    say("      (no parameters)\n");
+    return;
+  }
+  for (auto& p : params) {
+    say("      {}: {}\n", p.name, spec_line(p));
+    if (!p.doc.empty() || !p.source.empty())
+      say("          {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
+  }
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+
+/// Print one category: a line per entry; with `verbose`, `details` and every parameter.
+template <typename Entry, typename Details>
+void print_category(const char* title, bool verbose, Details details) {
+  say("{}:\n", title);
+  auto& all = Registry<Entry>::instance().all();
+  if (all.empty()) say("  (none in this build)\n");
+  for (auto& [name, e] : all) {
+    say("  {:<24} {}\n", name, e.summary);
+    if (verbose) {
+      details(e);
+      print_params(e.params);
+    }
+  }
+}
+
+const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links"};
+
+const char* kUsage =
+    "usage: nicsim list [platforms|devices|drivers|workloads|links] [--verbose]\n\n"
+    "List what this binary can simulate, from its registries. With --verbose, every parameter a\n"
+    "scenario may set: name, type, default, range, unit, meaning and source.";
+
+int list_main(int argc, char** argv) {
+  po::options_description opts("options");
+  std::string what;
+  opts.add_options()("what", po::value<std::string>(&what), "category (default: all)")(
+      "verbose,v", "print every parameter (type, default, range, unit, doc, source)");
+  po::positional_options_description pos;
+  pos.add("what", 1);
+  po::variables_map vm;
+  if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
+  const bool verbose = vm.count("verbose") != 0;
+  if (!what.empty() && std::find(kCategories.begin(), kCategories.end(), what) == kCategories.end()) {
+    auto near = nearest_name(what, kCategories);
+    fmt::print(stderr, "nicsim list: unknown category '{}'{}; categories: {}\n", what,
+               near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), join(kCategories));
+    return kExitUsage;
+  }
+  auto want = [&](const char* c) { return what.empty() || what == c; };
+  bool first = true;
+  auto sep = [&] {
+    if (!first) say("\n");
+    first = false;
+  };
+  if (want("platforms")) {
+    sep();
+    print_category<PlatformEntry>("platforms", verbose, [](const PlatformEntry& p) {
+      for (auto& s : p.slots)
+        say("      slot {}: {}{}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description,
+                   s.onboard ? " (onboard: " + join(s.onboard_devices) + ")" : "");
+    });
+  }
+  if (want("devices")) {
+    sep();
+    print_category<DeviceEntry>("devices", verbose, [](const DeviceEntry& d) {
+      say("      {}-bit, {}, up to {} MHz, {} function{}, {} Ethernet port{}{}\n", d.info.width_bits,
+                 d.info.pcix_capable ? "PCI-X" : "PCI", d.info.max_mhz, d.info.functions,
+                 d.info.functions == 1 ? "" : "s", d.ports, d.ports == 1 ? "" : "s",
+                 d.onboard_only ? ", onboard only" : "");
+    });
+  }
+  if (want("drivers")) {
+    sep();
+    print_category<DriverEntry>("drivers", verbose,
+                                [](const DriverEntry& d) { say("      binds: {}\n", join(d.devices)); });
+  }
+  if (want("workloads")) {
+    sep();
+    print_category<WorkloadEntry>("workloads", verbose, [](const WorkloadEntry&) {});
+  }
+  if (want("links")) {
+    sep();
+    print_category<LinkEntry>("links", verbose, [](const LinkEntry&) {});
+  }
+  return kExitOk;
+}
+
+Registrar<VerbEntry> reg{VerbEntry{"list", "list platforms, devices, drivers, workloads and link types", list_main}};
+
+}  // namespace
+}  // namespace nicsim

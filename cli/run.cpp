@@ -1,0 +1,146 @@
+// `nicsim run SCENARIO`: load and validate the scenario, build its Testbed, run its workload (which
+// runs the simulation), print the workload's own output (or the result JSON) and optionally write
+// DIR/result.json.
+#include "cli/verbs.h"
+#include "core/results.h"
+#include "core/sim_context.h"
+#include "platforms/testbed.h"
+#include <chrono>
+#include <filesystem>
+#include <fmt/core.h>
+#include <iostream>
+#include <sstream>
+#include <systemc>
+
+namespace nicsim {
+namespace {
+
+namespace po = boost::program_options;
+
+/// A streambuf that writes to a capture buffer and, optionally, to a second one (the terminal):
+/// the workload's output is shown live and also kept for result.json.
+class TeeBuf : public std::streambuf {
+ public:
+  TeeBuf(std::streambuf* capture, std::streambuf* echo) : capture_(capture), echo_(echo) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    capture_->sputc(static_cast<char>(c));
+    if (echo_) echo_->sputc(static_cast<char>(c));
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    capture_->sputn(s, n);
+    if (echo_) echo_->sputn(s, n);
+    return n;
+  }
+  int sync() override { return echo_ ? echo_->pubsync() : 0; }
+
+ private:
+  std::streambuf *capture_, *echo_;
+};
+
+const char* kUsage =
+    "usage: nicsim run SCENARIO [--set PATH=VALUE ...] [--seed N] [--out DIR] [--format text|json]\n\n"
+    "Load SCENARIO (a TOML file, see docs/scenarios.md), apply the --set overrides, build the\n"
+    "testbed and run its workload. Prints the benchmark's own output (text) or the result JSON\n"
+    "(json). With --out, writes DIR/result.json atomically (scenario with every value used,\n"
+    "seed, metrics, counters, nicsim version).\n\n"
+    "--set PATH=VALUE uses the scenario's dotted key paths (hosts.alpha.nics.eth1.RxIntDelay=8,\n"
+    "workload.upper=1024, links.0.length_m=5, seed=3); '*' matches any one segment\n"
+    "(hosts.*.nics.eth1.RxIntDelay=8). VALUE is a TOML value; anything else is a bare string.\n\n"
+    "exit codes: 0 ok, 1 run failed, 2 usage or scenario error";
+
+int run_main(int argc, char** argv) {
+  po::options_description opts("options");
+  std::string scenario_path, seed_text, out_dir, format;
+  std::vector<std::string> sets;
+  opts.add_options()
+      ("scenario", po::value<std::string>(&scenario_path)->required(), "scenario file (TOML); also positional")
+      ("set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")
+      ("seed", po::value<std::string>(&seed_text), "run seed N (replaces the scenario's seed)")
+      ("out", po::value<std::string>(&out_dir), "write DIR/result.json")
+      ("format", po::value<std::string>(&format)->default_value("text"),
+       "text: the workload's output; json: the result JSON on stdout");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
+
+  auto usage_error = [](const std::string& msg) {
+    fmt::print(stderr, "nicsim run: {}\n(see 'nicsim run --help')\n", msg);
+    return kExitUsage;
+  };
+  if (format != "text" && format != "json") return usage_error(fmt::format("--format must be text or json, not '{}'", format));
+  std::optional<uint64_t> seed;
+  if (vm.count("seed")) {
+    if (seed_text.empty() || seed_text.size() > 19 || seed_text.find_first_not_of("0123456789") != std::string::npos)
+      return usage_error(fmt::format("--seed must be a non-negative integer, not '{}'", seed_text));
+    seed = std::stoull(seed_text);
+  }
+
+  Scenario scenario;
+  try {
+    scenario = load_scenario(scenario_path, sets, seed);
+  } catch (const ScenarioError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return kExitUsage;
+  }
+
+  // Model errors throw (and are reported once, below) instead of printing or aborting; the
+  // kernel's "simulation stopped" note would corrupt the benchmark's output.
+  using sc_core::sc_report_handler;
+  sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+  sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
+  sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+
+  const bool json_out = format == "json";
+  nlohmann::json result = results_envelope(scenario.path, scenario.seed, scenario.to_json());
+  std::ostringstream captured;
+  TeeBuf tee(captured.rdbuf(), json_out ? nullptr : std::cout.rdbuf());
+  std::ostream out(&tee);
+  // In json mode stdout carries only the result: anything models print goes to stderr.
+  std::streambuf* saved_cout = json_out ? std::cout.rdbuf(std::cerr.rdbuf()) : nullptr;
+
+  int rc = kExitOk;
+  std::string error;
+  auto wall0 = std::chrono::steady_clock::now();
+  try {
+    Testbed tb(scenario);
+    result["hardware"] = tb.hardware_json();
+    const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
+    rc = w->run(tb, out, result) == 0 ? kExitOk : kExitRunFailed;
+    if (rc != kExitOk) error = "the workload reported a failed run";
+  } catch (const std::exception& e) {
+    rc = kExitRunFailed;
+    error = e.what();
+  }
+  out.flush();
+  if (saved_cout) std::cout.rdbuf(saved_cout);
+
+  nlohmann::json counters = sim().counters.to_json();
+  for (auto& [k, v] : counters.items()) result["counters"][k] = v;
+  result["status"] = rc == kExitOk ? "ok" : "failed";
+  if (!error.empty()) result["error"] = error;
+  result["output"] = captured.str();
+  result["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
+  result["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+  if (!out_dir.empty()) {
+    try {
+      write_json_atomic(std::filesystem::path(out_dir) / "result.json", result);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "nicsim run: {}\n", e.what());
+      rc = kExitRunFailed;
+    }
+  }
+  if (json_out) std::cout << result.dump(2) << "\n";
+  if (!error.empty()) fmt::print(stderr, "nicsim run: run failed: {}\n", error);
+  return rc;
+}
+
+Registrar<VerbEntry> reg{VerbEntry{"run", "run a scenario file and print the benchmark's output", run_main}};
+
+}  // namespace
+}  // namespace nicsim

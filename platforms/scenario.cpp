@@ -1,0 +1,711 @@
+// Scenario loader: TOML (toml++) -> --set overrides -> validation against the registries ->
+// Scenario. Schema and error classes: docs/scenarios.md.
+#include "platforms/scenario.h"
+#include "platforms/testbed.h"
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace nicsim {
+
+// ---------------------------------------------------------------------------------------------
+// ScenarioError
+
+static std::string format_error(const std::string& file, int line, int column, const std::string& key,
+                                const std::string& message, const std::string& suggestion) {
+  std::string s = file;
+  if (line > 0) s += fmt::format(":{}:{}", line, column);
+  s += ": ";
+  if (!key.empty()) s += fmt::format("key '{}': ", key);
+  s += message;
+  if (!suggestion.empty()) s += fmt::format(" (did you mean '{}'?)", suggestion);
+  return s;
+}
+
+ScenarioError::ScenarioError(std::string file_, int line_, int column_, std::string key_, std::string message_,
+                             std::string suggestion_)
+    : std::runtime_error(format_error(file_, line_, column_, key_, message_, suggestion_)),
+      file(std::move(file_)),
+      line(line_),
+      column(column_),
+      key(std::move(key_)),
+      message(std::move(message_)),
+      suggestion(std::move(suggestion_)) {}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+static bool valid_name(std::string_view s) {
+  if (s.empty()) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+}
+
+std::optional<NicEndpoint> parse_endpoint(std::string_view text) {
+  NicEndpoint e;
+  auto colon = text.find(':');
+  std::string_view hn = text.substr(0, colon);
+  if (colon != std::string_view::npos) {
+    std::string_view p = text.substr(colon + 1);
+    if (p.empty() || p.size() > 3 || !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    e.port = static_cast<unsigned>(std::stoul(std::string(p)));
+  }
+  auto dot = hn.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  e.host = std::string(hn.substr(0, dot));
+  e.nic = std::string(hn.substr(dot + 1));
+  if (!valid_name(e.host) || !valid_name(e.nic)) return std::nullopt;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenario accessors and JSON
+
+const HostConfig* Scenario::find_host(const std::string& n) const {
+  for (auto& h : hosts)
+    if (h.name == n) return &h;
+  return nullptr;
+}
+
+const NicConfig* Scenario::find_nic(const std::string& host, const std::string& nic) const {
+  if (auto* h = find_host(host))
+    for (auto& n : h->nics)
+      if (n.name == nic) return &n;
+  return nullptr;
+}
+
+nlohmann::json Scenario::to_json() const {
+  using nlohmann::json;
+  json j = {{"path", path}, {"name", name}, {"description", description}, {"seed", seed},
+            {"overrides", overrides}};
+  json hs = json::object();
+  for (auto& h : hosts) {
+    json nics = json::object();
+    for (auto& n : h.nics)
+      nics[n.name] = {{"device", n.device}, {"slot", n.slot}, {"driver", n.driver},
+                      {"device_params", n.device_params.to_json()}, {"driver_params", n.driver_params.to_json()}};
+    hs[h.name] = {{"platform", h.platform}, {"params", h.params.to_json()}, {"nics", nics}};
+  }
+  j["hosts"] = hs;
+  json ls = json::array();
+  for (auto& l : links)
+    ls.push_back({{"a", l.a}, {"b", l.b}, {"type", l.type}, {"length_m", l.length_m},
+                  {"speed_mbps", l.speed_mbps}, {"params", l.params.to_json()}});
+  j["links"] = ls;
+  j["workload"] = {{"type", workload.type}, {"params", workload.params.to_json()}};
+  return j;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loader
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+std::string path_join(const std::string& prefix, const std::string& k) { return prefix.empty() ? k : prefix + "." + k; }
+
+/// "integer 5", "string \"x\"", "a table", ... — how a value reads in an error message.
+std::string describe_node(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::integer: return fmt::format("integer {}", n.as_integer()->get());
+    case toml::node_type::floating_point: return fmt::format("number {}", n.as_floating_point()->get());
+    case toml::node_type::boolean: return fmt::format("boolean {}", n.as_boolean()->get());
+    case toml::node_type::string: return fmt::format("string \"{}\"", n.as_string()->get());
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    default: return "nothing";
+  }
+}
+
+/// Copy node `v` into table `t` at key `k` / into array `a` at index `i` (replacing).
+void put(toml::table& t, const std::string& k, const toml::node& v) {
+  v.visit([&](auto&& x) { t.insert_or_assign(k, x); });
+}
+void put(toml::array& a, size_t i, const toml::node& v) {
+  v.visit([&](auto&& x) { a.replace(a.cbegin() + static_cast<std::ptrdiff_t>(i), x); });
+}
+
+/// Number as a scenario author would write it (integers without ".0").
+std::string fmt_num(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
+  return fmt::format("{}", v);
+}
+
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  Scenario load(toml::table& root, const std::vector<std::string>& sets, std::optional<uint64_t> seed_override);
+
+ private:
+  std::string file_;
+  std::map<std::string, std::string> set_paths_;  ///< concrete key paths written by --set
+
+  // -- errors ---------------------------------------------------------------------------------
+  bool from_set(const std::string& key) const {
+    for (auto& [p, _] : set_paths_)
+      if (key == p || key.rfind(p + ".", 0) == 0) return true;
+    return false;
+  }
+  /// The error for `key` at `src` (or at "--set" when an override wrote that key).
+  ScenarioError error(const std::string& key, const toml::source_region& src, const std::string& msg,
+                      const std::string& suggestion = "") const {
+    if (from_set(key)) return ScenarioError("--set", 0, 0, key, msg, suggestion);
+    return ScenarioError(file_, static_cast<int>(src.begin.line), static_cast<int>(src.begin.column), key, msg,
+                         suggestion);
+  }
+  [[noreturn]] void fail(const std::string& key, const toml::source_region& src, const std::string& msg,
+                         const std::string& suggestion = "") const {
+    throw error(key, src, msg, suggestion);
+  }
+  SourceLoc loc(const std::string& key, const toml::node& n) const {
+    if (from_set(key)) return {"--set", 0, 0};
+    return {file_, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
+  }
+
+  // -- --set ----------------------------------------------------------------------------------
+  void apply_set(toml::table& root, const std::string& arg);
+  /// Apply the value at `segs[i..]` below `at`; returns how many keys were written. Under a `*`
+  /// (`wild`), branches that lack the next key are skipped instead of being errors.
+  size_t set_walk(toml::node& at, const std::vector<std::string>& segs, size_t i, const std::string& prefix,
+                  const toml::node& value, const std::string& arg, bool wild);
+
+  // -- typed reads ----------------------------------------------------------------------------
+  const toml::table& need_table(const toml::node& n, const std::string& key) const {
+    if (!n.is_table()) fail(key, n.source(), "wrong type: expected a table, got " + describe_node(n));
+    return *n.as_table();
+  }
+  std::string need_string(const toml::node& n, const std::string& key) const {
+    if (!n.is_string()) fail(key, n.source(), "wrong type: expected string, got " + describe_node(n));
+    return n.as_string()->get();
+  }
+  /// The string at `t[k]`, which must exist.
+  std::string required_string(const toml::table& t, const std::string& prefix, const std::string& k,
+                              const std::string& what) const {
+    const toml::node* n = t.get(k);
+    if (!n) {
+      // A misspelling of the missing key ("slto") is the likelier mistake: report that instead.
+      // Short keys are left out: "a"/"b" or "tcp"/"type" are too close to tell apart.
+      for (auto&& [other, _] : t) {
+        std::string o(other.str());
+        if (o.size() >= 4 && k.size() >= 4 && edit_distance(o, k) <= 2)
+          fail(path_join(prefix, o), other.source(), "unknown key", k);
+      }
+      fail(path_join(prefix, k), t.source(), "missing (" + what + ")");
+    }
+    return need_string(*n, path_join(prefix, k));
+  }
+  /// Check a key against `known`; on failure say "unknown key" with the nearest name.
+  void unknown_key(const toml::key& k, const std::string& key_path, const std::vector<std::string>& known,
+                   const std::string& what = "unknown key") const {
+    auto near = nearest_name(std::string(k.str()), known);
+    fail(key_path, k.source(), what, near);
+  }
+  ParamValue convert(const ParamSpec& spec, const toml::node& n, const std::string& key) const;
+  /// A registry name at `t[k]`: must exist in `names`, else "unknown <what> 'x'" + nearest.
+  template <typename Entry>
+  const Entry& lookup(const toml::table& t, const std::string& prefix, const std::string& k, const std::string& what) const {
+    std::string v = required_string(t, prefix, k, what + " name");
+    const Entry* e = Registry<Entry>::instance().find(v);
+    if (!e) {
+      auto names = Registry<Entry>::instance().names();
+      std::string msg = fmt::format("unknown {} '{}'", what, v);
+      if (names.empty()) msg += fmt::format(" (this build has no {}s)", what);
+      fail(path_join(prefix, k), t.get(k)->source(), msg, nearest_name(v, names));
+    }
+    return *e;
+  }
+  void check_endpoint_string(const Scenario& s, const std::string& text, const toml::node& n,
+                             const std::string& key, NicEndpoint* out = nullptr) const;
+
+  // -- sections -------------------------------------------------------------------------------
+  void read_host(Scenario& s, const std::string& name, const toml::node& n);
+  void read_nic(HostConfig& h, const PlatformEntry& plat, const std::string& name, const toml::node& n,
+                const std::string& prefix, std::map<std::string, std::string>& slot_users);
+  void read_links(Scenario& s, const toml::node& n);
+  void read_workload(Scenario& s, const toml::node& n);
+};
+
+// ---- --set ----------------------------------------------------------------------------------
+
+void Loader::apply_set(toml::table& root, const std::string& arg) {
+  auto eq = arg.find('=');
+  std::string path = eq == std::string::npos ? arg : arg.substr(0, eq);
+  auto bad = [&](const std::string& why) {
+    throw ScenarioError("--set", 0, 0, "", fmt::format("'{}': {}", arg, why));
+  };
+  if (eq == std::string::npos) bad("expected PATH=VALUE (e.g. workload.upper=1024)");
+  // Trim spaces around the path.
+  path.erase(0, path.find_first_not_of(" \t"));
+  path.erase(path.find_last_not_of(" \t") + 1);
+  if (path.empty()) bad("empty key path before '='");
+  std::vector<std::string> segs;
+  {
+    std::string seg;
+    std::istringstream is(path);
+    while (std::getline(is, seg, '.')) segs.push_back(seg);
+    if (path.back() == '.') segs.push_back("");
+  }
+  for (auto& seg : segs)
+    if (seg.empty()) bad("empty segment in key path '" + path + "'");
+
+  // The value: a TOML value, or else a bare string. `holder["v"]` is the node to copy in.
+  std::string text = arg.substr(eq + 1);
+  toml::table holder;
+  try {
+    toml::table t = toml::parse(std::string_view("v = " + text), std::string_view("--set"));
+    if (t.size() == 1 && t.get("v")) holder = std::move(t);
+  } catch (const toml::parse_error&) {
+  }
+  if (holder.empty()) holder.insert("v", text);
+  const toml::node* value = holder.get("v");
+
+  size_t n = set_walk(root, segs, 0, "", *value, arg, false);
+  if (n == 0) bad("the key path matches nothing in the scenario");
+}
+
+size_t Loader::set_walk(toml::node& at, const std::vector<std::string>& segs, size_t i, const std::string& prefix,
+                        const toml::node& value, const std::string& arg, bool wild) {
+  const std::string& seg = segs[i];
+  const bool last = i + 1 == segs.size();
+  // The children of `at` that `seg` names, as (key, node*) pairs.
+  std::vector<std::pair<std::string, toml::node*>> kids;
+  std::vector<std::string> existing;
+  if (auto* t = at.as_table()) {
+    for (auto&& [k, v] : *t) {
+      existing.emplace_back(k.str());
+      if (seg == "*" || seg == k.str()) kids.emplace_back(std::string(k.str()), &v);
+    }
+  } else if (auto* a = at.as_array()) {
+    for (size_t j = 0; j < a->size(); ++j) {
+      existing.push_back(std::to_string(j));
+      if (seg == "*" || seg == std::to_string(j)) kids.emplace_back(std::to_string(j), a->get(j));
+    }
+  } else {
+    if (wild) return 0;
+    throw ScenarioError("--set", 0, 0, prefix, fmt::format("is {}, not a table", describe_node(at)));
+  }
+
+  if (last) {
+    if (seg == "*") {
+      for (auto& [k, node] : kids) {
+        if (auto* t = at.as_table()) put(*t, k, value);
+        else put(*at.as_array(), std::stoul(k), value);
+        set_paths_[path_join(prefix, k)] = arg;
+      }
+      return kids.size();
+    }
+    std::string p = path_join(prefix, seg);
+    if (auto* t = at.as_table()) {
+      put(*t, seg, value);
+    } else {
+      if (kids.empty()) {
+        if (wild) return 0;
+        throw ScenarioError("--set", 0, 0, p, fmt::format("no such element (the array has {})", existing.size()));
+      }
+      put(*at.as_array(), std::stoul(seg), value);
+    }
+    set_paths_[p] = arg;
+    return 1;
+  }
+
+  if (seg != "*" && kids.empty()) {
+    if (wild) return 0;
+    throw ScenarioError("--set", 0, 0, path_join(prefix, seg), "no such table in the scenario",
+                        at.is_table() ? nearest_name(seg, existing) : "");
+  }
+  size_t n = 0;
+  for (auto& [k, node] : kids) {
+    if (!node->is_table() && !node->is_array()) {
+      if (seg == "*" || wild) continue;  // a wildcard skips scalars
+      throw ScenarioError("--set", 0, 0, path_join(prefix, k), fmt::format("is {}, not a table", describe_node(*node)));
+    }
+    n += set_walk(*node, segs, i + 1, path_join(prefix, k), value, arg, wild || seg == "*");
+  }
+  return n;
+}
+
+// ---- typed values -----------------------------------------------------------------------------
+
+ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std::string& key) const {
+  auto wrong = [&]() {
+    return error(key, n.source(), fmt::format("wrong type: expected {}, got {}", kind_name(spec.kind), describe_node(n)));
+  };
+  auto range = [&](double v) {
+    std::string unit = spec.unit.empty() ? "" : " [" + spec.unit + "]";
+    if (spec.min && v < *spec.min)
+      fail(key, n.source(), fmt::format("value {} is below the minimum {}{}", fmt_num(v), fmt_num(*spec.min), unit));
+    if (spec.max && v > *spec.max)
+      fail(key, n.source(), fmt::format("value {} is above the maximum {}{}", fmt_num(v), fmt_num(*spec.max), unit));
+  };
+  switch (spec.kind) {
+    case ParamKind::Int: {
+      if (!n.is_integer()) throw wrong();
+      int64_t v = n.as_integer()->get();
+      range(static_cast<double>(v));
+      return v;
+    }
+    case ParamKind::Real: {
+      if (!n.is_integer() && !n.is_floating_point()) throw wrong();
+      double v = n.is_integer() ? static_cast<double>(n.as_integer()->get()) : n.as_floating_point()->get();
+      if (!std::isfinite(v)) fail(key, n.source(), "value must be a finite number");
+      range(v);
+      return v;
+    }
+    case ParamKind::Bool:
+      if (!n.is_boolean()) throw wrong();
+      return n.as_boolean()->get();
+    case ParamKind::String: {
+      if (!n.is_string()) throw wrong();
+      std::string v = n.as_string()->get();
+      if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
+        fail(key, n.source(), fmt::format("'{}' is not one of: {}", v, join(spec.choices)),
+             nearest_name(v, spec.choices));
+      return v;
+    }
+  }
+  throw wrong();
+}
+
+void Loader::check_endpoint_string(const Scenario& s, const std::string& text, const toml::node& n,
+                                   const std::string& key, NicEndpoint* out) const {
+  auto ep = parse_endpoint(text);
+  if (!ep) fail(key, n.source(), fmt::format("expected \"host.nic\" or \"host.nic:port\", got \"{}\"", text));
+  const HostConfig* h = s.find_host(ep->host);
+  if (!h) {
+    std::vector<std::string> names;
+    for (auto& x : s.hosts) names.push_back(x.name);
+    fail(key, n.source(), fmt::format("no host '{}' in this scenario", ep->host), nearest_name(ep->host, names));
+  }
+  if (!s.find_nic(ep->host, ep->nic)) {
+    std::vector<std::string> names;
+    for (auto& x : h->nics) names.push_back(x.name);
+    fail(key, n.source(), fmt::format("host {} has no NIC '{}'", ep->host, ep->nic), nearest_name(ep->nic, names));
+  }
+  if (out) *out = *ep;
+}
+
+// ---- sections -------------------------------------------------------------------------------
+
+Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, std::optional<uint64_t> seed_override) {
+  Scenario s;
+  s.path = file_;
+  for (auto& a : sets) apply_set(root, a);
+  s.overrides = sets;
+
+  static const std::vector<std::string> kTop = {"name", "description", "seed", "hosts", "links", "workload"};
+  for (auto&& [k, v] : root)
+    if (std::find(kTop.begin(), kTop.end(), k.str()) == kTop.end())
+      unknown_key(k, std::string(k.str()), kTop, "unknown top-level key");
+
+  s.name = required_string(root, "", "name", "the scenario's name");
+  if (auto* d = root.get("description")) s.description = need_string(*d, "description");
+  if (auto* sd = root.get("seed")) {
+    if (!sd->is_integer()) fail("seed", sd->source(), "wrong type: expected integer, got " + describe_node(*sd));
+    int64_t v = sd->as_integer()->get();
+    if (v < 0) fail("seed", sd->source(), fmt::format("value {} is below the minimum 0", v));
+    s.seed = static_cast<uint64_t>(v);
+  }
+  if (seed_override) s.seed = *seed_override;
+
+  const toml::node* hosts = root.get("hosts");
+  if (!hosts) fail("hosts", root.source(), "missing (at least one [hosts.NAME] table)");
+  const toml::table& ht = need_table(*hosts, "hosts");
+  if (ht.empty()) fail("hosts", hosts->source(), "no hosts (at least one [hosts.NAME] table)");
+  for (auto&& [k, v] : ht) {
+    std::string hk = path_join("hosts", std::string(k.str()));
+    if (!valid_name(k.str())) fail(hk, k.source(), "host names may use only letters, digits, '-' and '_'");
+    read_host(s, std::string(k.str()), v);
+  }
+
+  if (auto* l = root.get("links")) read_links(s, *l);
+
+  const toml::node* w = root.get("workload");
+  if (!w) fail("workload", root.source(), "missing (a [workload] table with its type)");
+  read_workload(s, *w);
+  return s;
+}
+
+void Loader::read_host(Scenario& s, const std::string& name, const toml::node& n) {
+  const std::string prefix = "hosts." + name;
+  const toml::table& t = need_table(n, prefix);
+  HostConfig h;
+  h.name = name;
+  h.loc = loc(prefix, n);
+  const PlatformEntry& plat = lookup<PlatformEntry>(t, prefix, "platform", "platform");
+  h.platform = plat.name;
+  h.params = ParamValues(plat.params);
+
+  std::vector<std::string> known = {"platform", "nics"};
+  for (auto& p : plat.params) known.push_back(p.name);
+  for (auto&& [k, v] : t) {
+    std::string key(k.str()), kp = path_join(prefix, key);
+    if (key == "platform" || key == "nics") continue;
+    auto spec = std::find_if(plat.params.begin(), plat.params.end(), [&](auto& p) { return p.name == key; });
+    if (spec == plat.params.end()) {
+      auto near = nearest_name(key, known);
+      std::string msg = (near == "nics") ? "unknown key" : "unknown parameter of platform " + plat.name;
+      fail(kp, k.source(), msg, near);
+    }
+    h.params.set(key, convert(*spec, v, kp));
+  }
+
+  std::map<std::string, std::string> slot_users;
+  if (auto* nics = t.get("nics")) {
+    const toml::table& nt = need_table(*nics, prefix + ".nics");
+    for (auto&& [k, v] : nt) {
+      std::string nk = prefix + ".nics." + std::string(k.str());
+      if (!valid_name(k.str())) fail(nk, k.source(), "NIC names may use only letters, digits, '-' and '_'");
+      read_nic(h, plat, std::string(k.str()), v, nk, slot_users);
+    }
+  }
+  s.hosts.push_back(std::move(h));
+}
+
+void Loader::read_nic(HostConfig& h, const PlatformEntry& plat, const std::string& name, const toml::node& n,
+                      const std::string& prefix, std::map<std::string, std::string>& slot_users) {
+  const toml::table& t = need_table(n, prefix);
+  NicConfig c;
+  c.host = h.name;
+  c.name = name;
+  c.loc = loc(prefix, n);
+
+  const DeviceEntry& dev = lookup<DeviceEntry>(t, prefix, "device", "device");
+  c.device = dev.name;
+
+  // Slot: must exist on the platform, be free, and accept the device.
+  c.slot = required_string(t, prefix, "slot", "the platform slot the device sits in");
+  const toml::node& slot_node = *t.get("slot");
+  const std::string slot_key = prefix + ".slot";
+  auto slot = std::find_if(plat.slots.begin(), plat.slots.end(), [&](auto& sl) { return sl.name == c.slot; });
+  std::vector<std::string> slot_names;
+  for (auto& sl : plat.slots) slot_names.push_back(sl.name);
+  if (slot == plat.slots.end())
+    fail(slot_key, slot_node.source(),
+         fmt::format("platform {} has no slot '{}' (its slots: {})", plat.name, c.slot,
+                     slot_names.empty() ? "none" : join(slot_names)),
+         nearest_name(c.slot, slot_names));
+  if (slot->onboard) {
+    if (std::find(slot->onboard_devices.begin(), slot->onboard_devices.end(), dev.name) == slot->onboard_devices.end())
+      fail(slot_key, slot_node.source(),
+           fmt::format("slot '{}' is an onboard position of {}; device {} cannot sit there", c.slot,
+                       join(slot->onboard_devices, "/"), dev.name));
+  } else if (dev.onboard_only) {
+    std::vector<std::string> onboard;
+    for (auto& sl : plat.slots)
+      if (sl.onboard && std::find(sl.onboard_devices.begin(), sl.onboard_devices.end(), dev.name) != sl.onboard_devices.end())
+        onboard.push_back(sl.name);
+    fail(slot_key, slot_node.source(),
+         fmt::format("device {} is a LAN-on-motherboard part and cannot sit in add-in slot '{}'{}", dev.name, c.slot,
+                     onboard.empty() ? std::string(" (this platform has no onboard position for it)")
+                                     : " (its onboard position: '" + join(onboard) + "')"));
+  }
+  if (slot->refuse) {
+    std::string why = slot->refuse(dev.info);
+    if (!why.empty())
+      fail(slot_key, slot_node.source(), fmt::format("device {} cannot sit in slot '{}': {}", dev.name, c.slot, why));
+  }
+  if (auto it = slot_users.find(c.slot); it != slot_users.end())
+    fail(slot_key, slot_node.source(), fmt::format("slot '{}' already holds {}", c.slot, it->second));
+  slot_users[c.slot] = prefix;
+
+  const DriverEntry& drv = lookup<DriverEntry>(t, prefix, "driver", "driver");
+  c.driver = drv.name;
+  if (std::find(drv.devices.begin(), drv.devices.end(), dev.name) == drv.devices.end())
+    fail(prefix + ".driver", t.get("driver")->source(),
+         fmt::format("driver {} does not support device {} (it binds: {})", drv.name, dev.name,
+                     drv.devices.empty() ? "nothing" : join(drv.devices)));
+
+  // Other keys: the driver's module parameters or the device's parameters (a name both declare
+  // sets both).
+  c.device_params = ParamValues(dev.params);
+  c.driver_params = ParamValues(drv.params);
+  static const std::vector<std::string> kNicKeys = {"device", "slot", "driver"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str()), kp = path_join(prefix, key);
+    if (std::find(kNicKeys.begin(), kNicKeys.end(), key) != kNicKeys.end()) continue;
+    auto find = [&](const ParamSchema& sch) {
+      auto it = std::find_if(sch.begin(), sch.end(), [&](auto& p) { return p.name == key; });
+      return it == sch.end() ? nullptr : &*it;
+    };
+    const ParamSpec* ds = find(drv.params);
+    const ParamSpec* vs = find(dev.params);
+    if (!ds && !vs) {
+      std::vector<std::string> drv_names, dev_names;
+      for (auto& p : drv.params) drv_names.push_back(p.name);
+      for (auto& p : dev.params) dev_names.push_back(p.name);
+      std::vector<std::string> all = kNicKeys;
+      all.insert(all.end(), drv_names.begin(), drv_names.end());
+      all.insert(all.end(), dev_names.begin(), dev_names.end());
+      std::string near = nearest_name(key, all);
+      std::string msg;
+      if (near.empty())
+        msg = fmt::format("unknown key: not a NIC key ({}) nor a parameter of driver {} or device {}", join(kNicKeys),
+                          drv.name, dev.name);
+      else if (std::find(kNicKeys.begin(), kNicKeys.end(), near) != kNicKeys.end())
+        msg = "unknown key";
+      else if (std::find(drv_names.begin(), drv_names.end(), near) != drv_names.end())
+        msg = "unknown parameter of driver " + drv.name;
+      else
+        msg = "unknown parameter of device " + dev.name;
+      fail(kp, k.source(), msg, near);
+    }
+    if (ds) c.driver_params.set(key, convert(*ds, v, kp));
+    if (vs) c.device_params.set(key, convert(*vs, v, kp));
+  }
+  h.nics.push_back(std::move(c));
+}
+
+void Loader::read_links(Scenario& s, const toml::node& n) {
+  if (!n.is_array()) fail("links", n.source(), "wrong type: expected an array of [[links]] tables, got " + describe_node(n));
+  const toml::array& arr = *n.as_array();
+  std::map<std::string, std::string> port_users;  // "host.nic:port" -> "links.i"
+  static const std::vector<std::string> kLinkKeys = {"a", "b", "type", "length_m", "speed_mbps"};
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string prefix = fmt::format("links.{}", i);
+    const toml::table& t = need_table(*arr.get(i), prefix);
+    LinkConfig l;
+    l.loc = loc(prefix, *arr.get(i));
+
+    if (auto* ty = t.get("type")) l.type = need_string(*ty, prefix + ".type");
+    const LinkEntry* le = Registry<LinkEntry>::instance().find(l.type);
+    if (!le) {
+      auto names = Registry<LinkEntry>::instance().names();
+      std::string msg = fmt::format("unknown link type '{}'", l.type);
+      if (names.empty()) msg += " (this build has no link models)";
+      fail(prefix + ".type", t.get("type") ? t.get("type")->source() : t.source(), msg, nearest_name(l.type, names));
+    }
+    l.params = ParamValues(le->params);
+
+    for (const char* end : {"a", "b"}) {
+      std::string key = prefix + "." + end;
+      std::string text = required_string(t, prefix, end, "a port: \"host.nic\" or \"host.nic:port\"");
+      const toml::node& en = *t.get(end);
+      NicEndpoint ep;
+      check_endpoint_string(s, text, en, key, &ep);
+      const NicConfig* nic = s.find_nic(ep.host, ep.nic);
+      const DeviceEntry* dev = Registry<DeviceEntry>::instance().find(nic->device);
+      if (ep.port >= dev->ports)
+        fail(key, en.source(),
+             fmt::format("device {} has {} Ethernet port{} (0{}); port {} does not exist", dev->name, dev->ports,
+                         dev->ports == 1 ? "" : "s", dev->ports > 1 ? fmt::format("..{}", dev->ports - 1) : "",
+                         ep.port));
+      std::string canon = fmt::format("{}.{}:{}", ep.host, ep.nic, ep.port);
+      if (auto it = port_users.find(canon); it != port_users.end())
+        fail(key, en.source(),
+             it->second == prefix ? "a link cannot join a port to itself"
+                                  : fmt::format("port {} is already linked by {}", canon, it->second));
+      port_users[canon] = prefix;
+      (std::string(end) == "a" ? l.a : l.b) = text;
+    }
+
+    ParamSpec len = real_param("length_m", 2.0, 0.0, 100.0, "m", "cable length",
+                               "IEEE 802.3 §40.7: 1000BASE-T channel up to 100 m");
+    ParamSpec spd = int_param("speed_mbps", 1000, 10, 1000, "Mb/s", "link speed");
+    if (auto* x = t.get("length_m")) l.length_m = std::get<double>(convert(len, *x, prefix + ".length_m"));
+    if (auto* x = t.get("speed_mbps")) {
+      int64_t v = std::get<int64_t>(convert(spd, *x, prefix + ".speed_mbps"));
+      if (v != 10 && v != 100 && v != 1000)
+        fail(prefix + ".speed_mbps", x->source(), fmt::format("value {} is not one of: 10, 100, 1000", v));
+      l.speed_mbps = static_cast<unsigned>(v);
+    }
+
+    std::vector<std::string> known = kLinkKeys;
+    for (auto& p : le->params) known.push_back(p.name);
+    for (auto&& [k, v] : t) {
+      std::string key(k.str()), kp = path_join(prefix, key);
+      if (std::find(kLinkKeys.begin(), kLinkKeys.end(), key) != kLinkKeys.end()) continue;
+      auto spec = std::find_if(le->params.begin(), le->params.end(), [&](auto& p) { return p.name == key; });
+      if (spec == le->params.end()) {
+        auto near = nearest_name(key, known);
+        bool core = std::find(kLinkKeys.begin(), kLinkKeys.end(), near) != kLinkKeys.end();
+        fail(kp, k.source(), core || near.empty() ? "unknown key of a link" : "unknown parameter of link type " + le->name,
+             near);
+      }
+      l.params.set(key, convert(*spec, v, kp));
+    }
+    s.links.push_back(std::move(l));
+  }
+}
+
+void Loader::read_workload(Scenario& s, const toml::node& n) {
+  const toml::table& t = need_table(n, "workload");
+  s.workload.loc = loc("workload", n);
+  const WorkloadEntry& w = lookup<WorkloadEntry>(t, "workload", "type", "workload");
+  s.workload.type = w.name;
+  s.workload.params = ParamValues(w.params);
+  std::vector<std::string> known = {"type"};
+  for (auto& p : w.params) known.push_back(p.name);
+  for (auto&& [k, v] : t) {
+    std::string key(k.str()), kp = "workload." + key;
+    if (key == "type") continue;
+    auto spec = std::find_if(w.params.begin(), w.params.end(), [&](auto& p) { return p.name == key; });
+    if (spec == w.params.end()) fail(kp, k.source(), "unknown parameter of workload " + w.name, nearest_name(key, known));
+    ParamValue pv = convert(*spec, v, kp);
+    if (spec->kind == ParamKind::String && spec->unit == kUnitNicEndpoint)
+      check_endpoint_string(s, std::get<std::string>(pv), v, kp);
+    s.workload.params.set(key, std::move(pv));
+  }
+  // Defaults that name NICs must exist too (e.g. a default transmitter "alpha.eth1").
+  for (auto& spec : w.params) {
+    if (spec.kind != ParamKind::String || spec.unit != kUnitNicEndpoint || t.get(spec.name)) continue;
+    const std::string& v = s.workload.params.s(spec.name);
+    auto ep = parse_endpoint(v);
+    if (!v.empty() && (!ep || !s.find_nic(ep->host, ep->nic)))
+      fail("workload." + spec.name, t.source(),
+           fmt::format("missing: the default \"{}\" names no NIC of this scenario", v));
+  }
+}
+
+Scenario load_root(toml::table& root, const std::string& file, const std::vector<std::string>& sets,
+                   std::optional<uint64_t> seed_override) {
+  return Loader(file).load(root, sets, seed_override);
+}
+
+toml::table parse_or_throw(const std::string& text, const std::string& file) {
+  try {
+    return toml::parse(std::string_view(text), std::string_view(file));
+  } catch (const toml::parse_error& e) {
+    throw ScenarioError(file, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column), "",
+                        "TOML syntax error: " + std::string(e.description()));
+  }
+}
+
+}  // namespace
+
+Scenario load_scenario_text(const std::string& toml_text, const std::string& source_name,
+                            const std::vector<std::string>& sets, std::optional<uint64_t> seed_override) {
+  toml::table root = parse_or_throw(toml_text, source_name);
+  return load_root(root, source_name, sets, seed_override);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets,
+                       std::optional<uint64_t> seed_override) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: no such file");
+  if (fs::is_directory(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: permission denied or unreadable");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_scenario_text(ss.str(), path, sets, seed_override);
+}
+
+}  // namespace nicsim

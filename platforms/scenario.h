@@ -1,0 +1,123 @@
+// Scenario files: what a run simulates (hosts, NICs in slots with drivers, links, one workload),
+// loaded from TOML, validated against the registries (platforms/testbed.h) and resolved to full
+// parameter sets (defaults included). The schema is documented in docs/scenarios.md.
+//
+//   Scenario s = load_scenario("scenarios/seed000/82546eb.toml", {"workload.upper=1024"}, 7);
+//
+// Every error is a ScenarioError naming the file, line, column and dotted key path, with the
+// nearest valid name for a misspelling.
+#pragma once
+#include "core/params.h"
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nicsim {
+
+/// Where a value came from: a scenario file position (1-based line and column), or
+/// file == "--set" (line 0) for a command-line override.
+struct SourceLoc {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct NicConfig {
+  std::string host, name;            ///< e.g. "alpha", "eth1" (the Linux interface name)
+  std::string device, slot, driver;  ///< registry names / platform slot name
+  ParamValues device_params, driver_params;  ///< full sets: schema defaults overlaid with the file
+  SourceLoc loc;
+};
+
+struct HostConfig {
+  std::string name, platform;
+  ParamValues params;  ///< the platform's parameters (e.g. cpu_mhz), defaults included
+  std::vector<NicConfig> nics;  ///< in NIC-name order
+  SourceLoc loc;
+};
+
+struct LinkConfig {
+  std::string a, b;  ///< "host.nic" or "host.nic:port" for multi-port devices (port 0 default)
+  double length_m = 2.0;       ///< cable length in metres
+  unsigned speed_mbps = 1000;  ///< 10, 100 or 1000
+  SourceLoc loc;
+  std::string type = "crossover";  ///< LinkEntry name (platforms/testbed.h)
+  ParamValues params;              ///< the link model's own parameters (LinkEntry::params)
+};
+
+struct WorkloadConfig {
+  std::string type;
+  ParamValues params;
+  SourceLoc loc;
+};
+
+/// A validated scenario: every registry name exists, every parameter has a value of its schema's
+/// type within range, every slot/device/driver/link combination is possible.
+struct Scenario {
+  std::string path, name, description;
+  uint64_t seed = 1;
+  std::vector<HostConfig> hosts;  ///< in host-name order
+  std::vector<LinkConfig> links;  ///< in file order
+  WorkloadConfig workload;
+  std::vector<std::string> overrides;  ///< the --set arguments applied, in order
+
+  /// Every value actually used, defaults included:
+  /// {"path","name","description","seed","overrides","hosts":{NAME:{"platform","params",
+  ///  "nics":{NIC:{"device","slot","driver","device_params","driver_params"}}}},
+  ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}.
+  nlohmann::json to_json() const;
+  /// The host named `name`, or nullptr.
+  const HostConfig* find_host(const std::string& name) const;
+  /// NIC `nic` of host `host`, or nullptr.
+  const NicConfig* find_nic(const std::string& host, const std::string& nic) const;
+};
+
+/// A scenario (or --set) error. what() is
+///   `FILE:LINE:COL: key 'a.b.c': message (did you mean 'x'?)`
+/// with the position omitted when unknown (line 0, e.g. a missing file or a --set override, where
+/// FILE is "--set"), the key part omitted when there is no key (TOML syntax errors), and the
+/// suggestion part omitted when there is no plausible misspelling.
+class ScenarioError : public std::runtime_error {
+ public:
+  ScenarioError(std::string file, int line, int column, std::string key, std::string message,
+                std::string suggestion = "");
+  std::string file;
+  int line = 0, column = 0;
+  std::string key;         ///< dotted key path, e.g. "hosts.alpha.nics.eth1.RxIntDelay", "links.0.a"
+  std::string message;     ///< e.g. "unknown parameter of driver e1000-4.4.12-k1"
+  std::string suggestion;  ///< nearest valid name, or ""
+};
+
+/// Load, override and validate the scenario file at `path` (schema: docs/scenarios.md).
+///  - `sets`: overrides "PATH=VALUE" applied to the TOML tree before validation, in order. PATH is
+///    a dotted key path (array elements by index: "links.0.length_m"); a `*` segment matches every
+///    existing key (or element) at that level; intermediate tables must exist, the last key may be
+///    new. VALUE is parsed as a TOML value (8, 2.5, true, "x"); what does not parse is a bare string.
+///  - `seed_override`: replaces the file's `seed` (the CLI's --seed N; applied after `sets`).
+/// Returns the resolved scenario. Throws ScenarioError on a missing/unreadable file, TOML syntax
+/// error, malformed --set, or any validation failure (see docs/scenarios.md "Errors").
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets = {},
+                       std::optional<uint64_t> seed_override = std::nullopt);
+
+/// As load_scenario, from TOML text in memory; `source_name` is used as FILE in errors.
+Scenario load_scenario_text(const std::string& toml_text, const std::string& source_name,
+                            const std::vector<std::string>& sets = {},
+                            std::optional<uint64_t> seed_override = std::nullopt);
+
+/// A link end or workload endpoint: "host.nic" or "host.nic:port".
+struct NicEndpoint {
+  std::string host, nic;
+  unsigned port = 0;
+};
+/// Parse "host.nic" / "host.nic:port"; nullopt when malformed (missing part, bad port number).
+std::optional<NicEndpoint> parse_endpoint(std::string_view text);
+
+/// ParamSpec::unit of a String parameter that names a NIC ("host.nic[:port]"), e.g. a workload's
+/// `transmitter`: the loader checks that the host and NIC exist.
+inline constexpr const char* kUnitNicEndpoint = "host.nic";
+
+}  // namespace nicsim

@@ -1,0 +1,49 @@
+// Parameter values and the "did you mean" rule (core/params.h).
+#include "core/params.h"
+#include <catch2/catch.hpp>
+
+using namespace nicsim;
+
+TEST_CASE("edit_distance is Levenshtein distance, case-insensitive", "[core][params]") {
+  CHECK(edit_distance("kitten", "sitting") == 3);  // k->s, e->i, +g
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("abc", "abc") == 0);
+  CHECK(edit_distance("RxIntDelay", "rxintdelay") == 0);
+  CHECK(edit_distance("RxIntDelya", "RxIntDelay") == 2);  // a transposition is two substitutions
+}
+
+TEST_CASE("nearest_name suggests only plausible misspellings", "[core][params]") {
+  const std::vector<std::string> params = {"RxIntDelay", "RxAbsIntDelay", "TxIntDelay", "InterruptThrottleRate"};
+  CHECK(nearest_name("RxIntDelya", params) == "RxIntDelay");
+  CHECK(nearest_name("rxintdelay", params) == "RxIntDelay");
+  CHECK(nearest_name("TxIntDelay", params) == "TxIntDelay");
+  CHECK(nearest_name("InterruptThrottle", params) == "InterruptThrottleRate");  // 4 edits <= 17/3 = 5
+  CHECK(nearest_name("copybreak", params) == "");
+  CHECK(nearest_name("x", {}) == "");
+  // The limit is max(2, len/3): a 9-letter word may be 3 edits away, not 4.
+  CHECK(nearest_name("abcdefxyz", {"abcdefghi"}) == "abcdefghi");  // 3 substitutions, limit 3
+  CHECK(nearest_name("abcdewxyz", {"abcdefghi"}) == "");          // 4 substitutions
+  // Short words may always be 2 edits away.
+  CHECK(nearest_name("ab", {"xy"}) == "xy");
+  CHECK(nearest_name("ab", {"xyz"}) == "");
+  CHECK(nearest_name("supermicro-p4dpr-6gm", {"supermicro-p4dpr-6gm+", "dell-pe2650"}) == "supermicro-p4dpr-6gm+");
+}
+
+TEST_CASE("ParamValues overlays values on schema defaults", "[core][params]") {
+  ParamSchema schema = {int_param("RxIntDelay", 0, 0, 65535, "1.024 µs units", "receive delay"),
+                        real_param("clock_ppm", 0.0, -100.0, 100.0, "ppm", "clock offset"),
+                        bool_param("napi", false, "use NAPI"), string_param("fc", "full", {"none", "full"}, "flow control")};
+  ParamValues v(schema);
+  CHECK(v.i("RxIntDelay") == 0);
+  CHECK(v.s("fc") == "full");
+  CHECK_FALSE(v.b("napi"));
+  v.set("RxIntDelay", int64_t{8});
+  CHECK(v.i("RxIntDelay") == 8);
+  CHECK(v.r("RxIntDelay") == 8.0);  // r() reads integers too
+  CHECK_THROWS_AS(v.i("nope"), std::out_of_range);
+  CHECK_THROWS_AS(v.i("fc"), std::bad_variant_access);
+  auto j = v.to_json();
+  CHECK(j["RxIntDelay"] == 8);
+  CHECK(j["clock_ppm"] == 0.0);
+  CHECK(j["fc"] == "full");
+}
