@@ -93,6 +93,8 @@ EthLink::EthLink(sc_core::sc_module_name name, const EthLinkParams& p, EthPort& 
   b.attach_link(ba_.get());
 }
 
+EthLink::~EthLink() = default;
+
 uint64_t EthLink::frames(unsigned dir) const { return dir == 0 ? ab_->frames() : ba_->frames(); }
 EthLinkEnd& EthLink::end(unsigned side) { return side == 0 ? *ab_ : *ba_; }
 

@@ -59,6 +59,7 @@ class EthLink : public sc_core::sc_module {
  public:
   EthLink(sc_core::sc_module_name name, unsigned speed_mbps, double length_m, EthPort& a, EthPort& b);
   EthLink(sc_core::sc_module_name name, const EthLinkParams& p, EthPort& a, EthPort& b);
+  ~EthLink() override;
 
   const EthLinkParams& params() const { return p_; }
   sc_time propagation() const { return prop_; }

@@ -160,6 +160,7 @@ class E1000::Dma {
       q_.pop_front();
       for (auto j : cur_->journeys) sim().journeys.mark(j, now(), cur_->stage, cur_->where, "");
       if (cur_->buf.empty()) {  // nothing to move: complete at once
+        ev_.cancel();
         ev_.notify(SC_ZERO_TIME);
         return;
       }
@@ -204,6 +205,7 @@ class E1000::Dma {
       SC_REPORT_ERROR("nicsim/e1000", buf);
     }
     r.off += n;
+    ev_.cancel();  // a submit() from a completion callback may have left a delta notification
     ev_.notify(delay);
   }
 
@@ -640,6 +642,10 @@ struct E1000::Port : EthPort {
       sim().journeys.mark(f.journey, now(), "dropped", where, "oversize (RCTL.LPE=0)");
       return;
     }
+    // RNBC: received while the host ring had no buffer (RDH == RDT); the frame is still kept if the
+    // packet buffer has room (SDM §13.7 RNBC).
+    bool no_desc = rx_cache.empty() && ring_distance(rx_fetch_next, reg(RDT) % std::max(1u, rx_ring()), rx_ring()) == 0;
+    if (no_desc) stat_add(RNBC, 1);
     if (rx_fifo_used + len > rx_fifo_capacity()) {  // overrun: SDM §3.2.7.4 p=45
       stat_add(MPC, 1);
       sim().counters.at(where + ".rx_dropped_overrun") += 1;
@@ -661,8 +667,7 @@ struct E1000::Port : EthPort {
     stat_add(GORCL, wire_len);
     stat_add(size_bucket_rx(len), 1);
     if (f.bytes[0] & 1) stat_add((f.bytes[0] == 0xFF && f.bytes[1] == 0xFF) ? BPRC : MPRC, 1);
-    if (rx_cache.empty() && ring_distance(rx_fetch_next, reg(RDT), rx_ring()) == 0) {
-      stat_add(RNBC, 1);
+    if (no_desc) {
       sim().journeys.mark(f.journey, now(), "RX FIFO", where, "no RX descriptors");
     } else {
       sim().journeys.mark(f.journey, now(), "RX FIFO", where, "");
