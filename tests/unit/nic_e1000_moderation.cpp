@@ -120,7 +120,7 @@ TEST_CASE("FPD acts on the RDTR write: immediate flush, both RX timers stop, FPD
   CHECK_FALSE(m.running(ModTimer::RADV));
 }
 
-TEST_CASE("TIDV counts from the RS+IDE write-back and restarts; IDE=0 is immediate", "[e1000][moderation]") {
+TEST_CASE("TIDV counts from the RS+IDE write-back and restarts, IDE=0 is immediate", "[e1000][moderation]") {
   auto m = make();
   m.write_ims(us(0), icr::TXDW);
   m.write_tidv(10);
