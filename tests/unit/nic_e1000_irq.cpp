@@ -131,3 +131,38 @@ TEST_CASE("82546EB: two independent functions sharing one bus interface", "[e100
   for (auto& m : sim().journeys.finished().back().marks) busy |= m.cause == "bus interface busy";
   CHECK(busy);
 }
+
+TEST_CASE("ITR=488 with RDTR=0 (e1000 4.4.12 on 82540+): the second packet waits for ITR, journey says so", "[e1000][irq]") {
+  E1000Params p;
+  Bench b("82546EB", p);
+  constexpr uint64_t kRing = 0x10000, kBufs = 0x100000;
+  JourneyId j2 = 0;
+  run(
+      [&] {
+        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.w(0, RDTR, 0);
+        b.w(0, RADV, 128);
+        b.w(0, ITR, 488);  // 1e9 / (8000 × 256): research note §2
+        b.w(0, IMS, icr::RXT0);
+        b.peers[0]->send(make_frame(b.nic->mac_address(0), 60, 1), us(10));
+        wait_until(us(20));
+        b.r(0, ICR);  // the ISR
+        j2 = sim().journeys.begin("second packet", us(50), "peer send", "peer0");
+        b.peers[0]->send(make_frame(b.nic->mac_address(0), 60, 2, j2), us(50));
+        wait_until(us(200));
+      },
+      us(200));
+  auto a = b.irq[0].assertions();
+  REQUIRE(a.size() == 2);
+  sc_time first = rx_fifo_time(p, us(10), 60) + dma_time(64, p.dma_write_burst_bytes) + txn_time(16);
+  CHECK(a[0] == first);
+  CHECK(a[1] == first + ns(488 * 256));  // held by ITR, not by RADV
+  sim().journeys.finish(j2, us(200));
+  sc_time itr_from = SC_ZERO_TIME, irq_at = SC_ZERO_TIME;
+  for (auto& m : sim().journeys.finished().back().marks) {
+    if (m.stage == "moderation wait" && m.cause == "ITR") itr_from = m.t;
+    if (m.stage == "interrupt") irq_at = m.t;
+  }
+  CHECK(itr_from == rx_fifo_time(p, us(50), 60) + dma_time(64, p.dma_write_burst_bytes) + txn_time(16));
+  CHECK(irq_at == a[1]);
+}

@@ -187,3 +187,54 @@ TEST_CASE("TX packet buffer: a descriptor's data DMA waits until 16 KB has room 
   // Back-to-back on the wire once the buffer is full: 1538 byte times apart.
   CHECK(b.peers[0]->rx[n - 1].t - b.peers[0]->rx[n - 2].t == frame_time(len, 1000));
 }
+
+namespace {
+/// Post 2 packets at 10 µs and 2 more at 10.2 µs (while the first data read is on the bus); return
+/// the bench bus log.
+std::vector<HostMem::Txn> two_batches(uint32_t txdctl) {
+  Bench b("82546EB");
+  run(
+      [&] {
+        b.setup_tx(0, kRing, 16);
+        b.w(0, TXDCTL, txdctl);
+        for (unsigned i = 0; i < 4; ++i) b.put_tx(kRing, i, kBufs + 2048 * i, frame_bytes(60, uint8_t(i)), kCmd);
+        wait_until(us(10));
+        b.w(0, TDT, 2);
+        wait_until(us(10.2));
+        b.w(0, TDT, 4);
+        wait_until(us(40));
+      },
+      us(40));
+  return b.host.log;
+}
+}  // namespace
+
+TEST_CASE("TXDCTL PTHRESH/HTHRESH: prefetch while descriptors remain on chip", "[e1000][tx]") {
+  E1000Params p;
+  // GRAN=1: PTHRESH=4 descriptors, HTHRESH=1: with 1 descriptor cached and 2 new in host memory the
+  // NIC fetches at once; the fetch queues behind the first data read (which ends at 10.405 µs).
+  auto log = two_batches(dctl::GRAN | 4u | (1u << dctl::HTHRESH_SHIFT));
+  std::vector<const HostMem::Txn*> fetch, wb;
+  for (auto& t : log) {
+    if (t.what == "TX desc fetch") fetch.push_back(&t);
+    if (t.what == "TX desc write-back") wb.push_back(&t);
+  }
+  REQUIRE(fetch.size() == 2);
+  REQUIRE(!wb.empty());
+  sc_time data1_end = us(10) + txn_time(32) + dma_time(60, p.dma_read_burst_bytes);
+  CHECK(fetch[1]->start == data1_end);
+  CHECK(fetch[1]->len == 32);
+  CHECK(fetch[1]->start < wb[0]->start);  // the prefetch went ahead of the first write-back
+}
+
+TEST_CASE("TXDCTL PTHRESH=0: no prefetch, the next fetch waits for the on-chip cache to empty", "[e1000][tx]") {
+  auto log = two_batches(0);
+  std::vector<const HostMem::Txn*> fetch, wb;
+  for (auto& t : log) {
+    if (t.what == "TX desc fetch") fetch.push_back(&t);
+    if (t.what == "TX desc write-back") wb.push_back(&t);
+  }
+  REQUIRE(fetch.size() == 2);
+  REQUIRE(!wb.empty());
+  CHECK(fetch[1]->start > wb[0]->start);  // fetched only when the second descriptor left the cache
+}

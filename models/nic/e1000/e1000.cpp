@@ -743,8 +743,8 @@ struct E1000::Port : EthPort {
   }
 
   void rx_process() {
+    rx_maybe_fetch();  // prefetch is considered even while a data transfer is in flight (SDM p=39)
     if (rx_dma_busy) return;
-    rx_maybe_fetch();
     if (rx_fifo.empty() || rx_cache.empty()) return;
     RxFrame& fr = rx_fifo.front();
     RxSlot slot = rx_cache.front();
@@ -885,6 +885,7 @@ struct E1000::Port : EthPort {
   }
 
   void tx_process() {
+    tx_maybe_fetch();  // prefetch is considered even while a data transfer is in flight (SDM p=39)
     while (!tx_dma_busy) {
       if (!(reg(TCTL) & tctl::EN)) return;
       if (tx_cache.empty()) {
