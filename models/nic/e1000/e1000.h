@@ -32,7 +32,7 @@
 //    "write-back", "moderation wait" (RDTR/RADV/FPD/ITR), "interrupt"; DMA queueing behind other
 //    traffic of the same bus interface is marked with cause "bus interface busy".
 //    TIDV/TADV do not delay a frame (they delay the TX-complete interrupt that frees buffers): they
-//    are counted and traced, not marked on the frame's journey.
+//    are counted (counters <port>.moderation.TIDV / .TADV), not marked on the frame's journey.
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
