@@ -1,0 +1,1202 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
+#include "models/nic/e1000/e1000.h"
+#include "core/sim_context.h"
+#include "models/ether/link.h"
+#include "platforms/testbed.h"
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace nicsim::e1000 {
+
+// ============================================================================================
+// Parameters
+// ============================================================================================
+
+ParamSchema E1000Params::schema() {
+  E1000Params d;
+  return {
+      real_param("clock_ppm", d.clock_ppm, -200.0, 200.0, "ppm",
+                 "offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it",
+                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
+      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
+                 "estimate"),
+      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
+                 "estimate"),
+      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
+                 "estimate"),
+      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
+                 "estimate"),
+      int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
+                "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
+      int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+                "estimate"),
+      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                "research/e7500-p64h2-pcix.md [S10]"),
+      bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
+                 "PCI 2.2 §3.1.1"),
+      string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
+  };
+}
+
+E1000Params E1000Params::from(const ParamValues& v) {
+  E1000Params p;
+  p.clock_ppm = v.r("clock_ppm");
+  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
+  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
+  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
+  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
+  p.dma_read_burst_bytes = static_cast<unsigned>(v.i("dma_read_burst_bytes"));
+  p.dma_write_burst_bytes = static_cast<unsigned>(v.i("dma_write_burst_bytes"));
+  p.cache_line_bytes = static_cast<unsigned>(v.i("cache_line_bytes"));
+  p.mwi_enable = v.b("mwi_enable");
+  p.mac_address = v.s("mac_address");
+  return p;
+}
+
+PciDeviceInfo device_info(const Variant& v) {
+  PciDeviceInfo i;
+  i.name = std::string(v.name);
+  i.width_bits = v.width_bits;
+  i.pcix_capable = v.pcix_capable;
+  i.max_mhz = v.max_mhz;
+  i.bar_size = 128 * 1024;  // SDM §4.1: 128 KB memory BAR
+  i.functions = v.functions;
+  return i;
+}
+
+namespace {
+
+std::array<uint8_t, 6> parse_mac(const std::string& s, const std::string& who) {
+  std::array<uint8_t, 6> m{};
+  unsigned b[6];
+  if (std::sscanf(s.c_str(), "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+    throw std::invalid_argument(who + ": mac_address '" + s + "' is not of the form 00:02:b3:12:34:56");
+  for (int i = 0; i < 6; ++i) m[i] = static_cast<uint8_t>(b[i]);
+  return m;
+}
+
+/// IEEE 802.3 CRC-32 (reflected, poly 0xEDB88320), the FCS appended to a frame (§3.2.9).
+uint32_t crc32_ieee(const uint8_t* d, size_t n) {
+  static uint32_t table[256];
+  static bool init = false;
+  if (!init) {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    init = true;
+  }
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i) c = table[(c ^ d[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+bool is_stat_reg(uint32_t off) { return off >= CRCERRS && off <= BPTC; }
+bool is_64bit_stat_low(uint32_t off) { return off == GORCL || off == GOTCL || off == TORL || off == TOTL; }
+bool is_64bit_stat_high(uint32_t off) { return off == GORCH || off == GOTCH || off == TORH || off == TOTH; }
+
+uint32_t size_bucket_rx(unsigned len_with_fcs) {
+  if (len_with_fcs <= 64) return PRC64;
+  if (len_with_fcs <= 127) return PRC127;
+  if (len_with_fcs <= 255) return PRC255;
+  if (len_with_fcs <= 511) return PRC511;
+  if (len_with_fcs <= 1023) return PRC1023;
+  return PRC1522;
+}
+uint32_t size_bucket_tx(unsigned len_with_fcs) { return size_bucket_rx(len_with_fcs) - PRC64 + PTC64; }
+
+}  // namespace
+
+// ============================================================================================
+// DMA engine: one bus master shared by every function and direction; FIFO, one burst at a time.
+// ============================================================================================
+
+struct DmaReq {
+  bool write = false;
+  uint64_t addr = 0;
+  std::vector<uint8_t> buf;        ///< write: bytes to write; read: filled
+  const char* what = "";           ///< e.g. "RX data", "TX desc fetch" (PciTxnExt::what)
+  const char* stage = "";          ///< journey stage, e.g. "RX DMA"
+  std::vector<JourneyId> journeys; ///< messages this transfer serves
+  std::string where;
+  std::function<void(DmaReq&)> done;
+  size_t off = 0;
+};
+
+class E1000::Dma {
+ public:
+  explicit Dma(E1000& dev) : dev_(dev), ev_("dma_ev") {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&ev_);
+    sc_core::sc_spawn([this] { run(); }, "dma_engine", &o);
+  }
+  ~Dma() {
+    trans_.clear_extension(&ext_);
+  }
+  void submit(std::unique_ptr<DmaReq> r) {
+    bool busy = cur_ || !q_.empty();
+    for (auto j : r->journeys) sim().journeys.mark(j, now(), r->stage, r->where, busy ? "bus interface busy" : "");
+    q_.push_back(std::move(r));
+    if (!busy) ev_.notify(SC_ZERO_TIME);
+  }
+  uint64_t bursts() const { return bursts_; }
+
+ private:
+  void run() {
+    if (cur_ && cur_->off >= cur_->buf.size()) {  // the last burst of cur_ has completed now
+      auto r = std::move(cur_);
+      if (r->done) r->done(*r);
+    }
+    if (!cur_) {
+      if (q_.empty()) return;
+      cur_ = std::move(q_.front());
+      q_.pop_front();
+      for (auto j : cur_->journeys) sim().journeys.mark(j, now(), cur_->stage, cur_->where, "");
+      if (cur_->buf.empty()) {  // nothing to move: complete at once
+        ev_.cancel();
+        ev_.notify(SC_ZERO_TIME);
+        return;
+      }
+    }
+    issue_burst();
+  }
+
+  void issue_burst() {
+    DmaReq& r = *cur_;
+    const auto& p = dev_.p_;
+    uint64_t a = r.addr + r.off;
+    size_t left = r.buf.size() - r.off;
+    size_t maxb = r.write ? p.dma_write_burst_bytes : p.dma_read_burst_bytes;
+    size_t to_4k = 4096 - (a & 4095);  // PCI-X: a sequence never crosses a 4 KB boundary (PCI-X 1.0 §2.5)
+    size_t n = std::min({left, maxb, to_4k});
+    unsigned cls = p.cache_line_bytes;
+    if (r.write) {
+      bool whole_lines = (a % cls) == 0 && (n % cls) == 0;
+      ext_.cmd = (p.mwi_enable && whole_lines) ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite;
+    } else {
+      ext_.cmd = n <= 4 ? PciCommand::MemRead : (n <= cls ? PciCommand::MemReadLine : PciCommand::MemReadMultiple);
+    }
+    ext_.journey = r.journeys.empty() ? 0 : r.journeys.front();
+    ext_.what = r.what;
+    trans_.set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans_.set_address(a);
+    trans_.set_data_ptr(r.buf.data() + r.off);
+    trans_.set_data_length(static_cast<unsigned>(n));
+    trans_.set_streaming_width(static_cast<unsigned>(n));
+    trans_.set_byte_enable_ptr(nullptr);
+    trans_.set_byte_enable_length(0);
+    trans_.set_dmi_allowed(false);
+    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (!trans_.get_extension<PciTxnExt>()) trans_.set_extension(&ext_);
+    sc_time delay = SC_ZERO_TIME;
+    dev_.dma_initiator_socket->b_transport(trans_, delay);
+    ++bursts_;
+    if (trans_.is_response_error()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s DMA %s of %zu B at 0x%llx failed: %s", dev_.name(), r.what, n,
+                    static_cast<unsigned long long>(a), trans_.get_response_string().c_str());
+      SC_REPORT_ERROR("nicsim/e1000", buf);
+    }
+    r.off += n;
+    ev_.cancel();  // a submit() from a completion callback may have left a delta notification
+    ev_.notify(delay);
+  }
+
+  E1000& dev_;
+  sc_core::sc_event ev_;
+  std::deque<std::unique_ptr<DmaReq>> q_;
+  std::unique_ptr<DmaReq> cur_;
+  tlm::tlm_generic_payload trans_;
+  PciTxnExt ext_;
+  uint64_t bursts_ = 0;
+};
+
+// ============================================================================================
+// One MAC / PCI function
+// ============================================================================================
+
+struct E1000::Port : EthPort {
+  E1000& dev;
+  unsigned fn;
+  std::string where;  ///< journey/counter prefix, e.g. "alpha.eth1" or "alpha.eth1.port1"
+  std::vector<uint32_t> regs = std::vector<uint32_t>(0x20000 / 4, 0);
+  std::unordered_map<uint32_t, uint64_t> stats;  ///< statistics registers (64-bit ones by low offset)
+  std::unique_ptr<Moderation> mod;
+  bool line_out = false;
+  uint64_t epoch = 0;  ///< bumped by a device reset; stale DMA completions are ignored
+  std::array<uint16_t, 64> eeprom{};
+  std::array<uint16_t, 32> phy{};
+  EthLinkEnd* link = nullptr;
+
+  sc_core::sc_event mod_ev, rx_ev, tx_ev, mac_ev, arrive_ev;
+
+  // ---- RX ----
+  struct Arrival { sc_time at; EthFrame f; };
+  std::deque<Arrival> arrivals;  ///< frames in the PHY/MAC receive pipeline
+  struct RxFrame { std::vector<uint8_t> bytes; JourneyId journey; size_t off = 0; uint64_t first_addr = 0; };
+  std::deque<RxFrame> rx_fifo;
+  size_t rx_fifo_used = 0;
+  struct RxSlot { unsigned index; uint64_t addr; };
+  std::deque<RxSlot> rx_cache;
+  unsigned rx_fetch_next = 0, rx_head = 0;
+  bool rx_fetching = false, rx_dma_busy = false;
+  struct RxUsed { unsigned index; RxDesc d; };
+  std::vector<RxUsed> rx_used;
+  struct Await { JourneyId j; sc_time stored; std::optional<sc_time> wb_done; bool cause_marked = false, itr_marked = false; };
+  std::vector<Await> rx_await;
+  bool xoff_sent = false;
+
+  // ---- TX ----
+  struct TxSlot { unsigned index; TxDesc d; std::array<uint8_t, 16> raw; };
+  std::deque<TxSlot> tx_cache;
+  unsigned tx_fetch_next = 0, tx_head = 0;
+  bool tx_fetching = false, tx_dma_busy = false, tx_fifo_blocked = false;
+  size_t tx_fifo_used = 0;
+  std::vector<uint8_t> tx_pkt;
+  JourneyId tx_journey = 0;
+  size_t tx_pkt_fifo = 0;
+  struct TxUsed { unsigned index; std::array<uint8_t, 16> raw; bool ide; };
+  std::vector<TxUsed> tx_used, tx_pkt_rps;
+  struct TxReady { EthFrame f; size_t fifo_bytes; sc_time ready; std::vector<TxUsed> rps; bool control; bool wait_marked = false; };
+  std::deque<TxReady> mac_q;
+  struct TxSent { sc_time end; size_t fifo_bytes; std::vector<TxUsed> rps; };
+  std::deque<TxSent> mac_sent;
+  sc_time pause_until = SC_ZERO_TIME;
+
+  Port(E1000& d, unsigned f) : dev(d), fn(f) {
+    where = dev.v_.functions > 1 ? std::string(dev.name()) + ".port" + std::to_string(fn) : std::string(dev.name());
+    spawn("mod", &mod_ev, [this] { on_mod(); });
+    spawn("rx", &rx_ev, [this] { rx_process(); });
+    spawn("tx", &tx_ev, [this] { tx_process(); });
+    spawn("mac", &mac_ev, [this] { mac_run(); });
+    spawn("arrive", &arrive_ev, [this] { on_arrivals(); });
+    reset();
+  }
+
+  template <typename F>
+  void spawn(const char* what, sc_core::sc_event* ev, F f) {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(ev);
+    sc_core::sc_spawn(f, (std::string(what) + std::to_string(fn)).c_str(), &o);
+  }
+
+  // ---------------------------------------------------------------- reset & helpers
+  void reset() {
+    ++epoch;
+    std::fill(regs.begin(), regs.end(), 0);
+    for (const auto& r : kRegs)
+      if (r.access != Access::RC) regs[r.offset / 4] = r.reset;
+    stats.clear();
+    ModFeatures mf{dev.v_.has_itr, dev.v_.has_radv, dev.v_.has_tadv, dev.v_.rdtr_absolute};
+    mod = std::make_unique<Moderation>(mf, dev.clk_);
+    // EEPROM image (SDM §5.6): words 0-2 the port-A MAC; word 0x3F makes the checksum 0xBABA.
+    eeprom.fill(0xFFFF);
+    for (int i = 0; i < 3; ++i) eeprom[i] = uint16_t(dev.mac_[2 * i] | (dev.mac_[2 * i + 1] << 8));
+    uint16_t sum = 0;
+    for (int i = 0; i < 0x3F; ++i) sum = uint16_t(sum + eeprom[i]);
+    eeprom[0x3F] = uint16_t(0xBABA - sum);
+    // Receive address 0 loaded from the EEPROM at reset (SDM §13.5.2), AV set.
+    auto m = dev.mac_address(fn);
+    regs[RAL0 / 4] = m[0] | (m[1] << 8) | (m[2] << 16) | (uint32_t(m[3]) << 24);
+    regs[RAH0 / 4] = m[4] | (m[5] << 8) | rah::AV;
+    // PHY registers for MDIC (IEEE 802.3 clause 22; M88E1000-family ids as in e1000_hw.h).
+    phy.fill(0);
+    phy[0] = 0x1140;  // PHY_CTRL: autoneg enable, full duplex, 1000
+    phy[1] = 0x796D;  // PHY_STATUS: link up, autoneg complete
+    phy[2] = 0x0141;  // PHY_ID1
+    phy[3] = dev.v_.rdtr_absolute ? 0x0C30 : 0x0C20;  // M88E1000_I (82544) / M88E1011_I (82540+)
+    phy[4] = 0x01E1;
+    phy[5] = 0x45E1;
+    phy[9] = 0x0300;
+    phy[10] = 0x3C00;
+    phy[17] = 0xBC00;  // M88 PHY specific status: 1000 Mb/s, full duplex, resolved, link
+    arrivals.clear();
+    rx_fifo.clear();
+    rx_fifo_used = 0;
+    rx_cache.clear();
+    rx_fetch_next = rx_head = 0;
+    rx_fetching = rx_dma_busy = false;
+    rx_used.clear();
+    rx_await.clear();
+    xoff_sent = false;
+    tx_cache.clear();
+    tx_fetch_next = tx_head = 0;
+    tx_fetching = tx_dma_busy = tx_fifo_blocked = false;
+    tx_fifo_used = 0;
+    tx_pkt.clear();
+    tx_journey = 0;
+    tx_pkt_fifo = 0;
+    tx_used.clear();
+    tx_pkt_rps.clear();
+    mac_q.clear();
+    mac_sent.clear();
+    pause_until = SC_ZERO_TIME;
+    if (line_out) set_line(false);
+  }
+
+  uint32_t reg(uint32_t off) const { return regs[off / 4]; }
+  unsigned rx_ring() const { return (reg(RDLEN) & 0xFFF80) / kDescBytes; }
+  unsigned tx_ring() const { return (reg(TDLEN) & 0xFFF80) / kDescBytes; }
+  uint64_t rx_base() const { return (uint64_t(reg(RDBAH)) << 32) | (reg(RDBAL) & ~0xFu); }
+  uint64_t tx_base() const { return (uint64_t(reg(TDBAH)) << 32) | (reg(TDBAL) & ~0xFu); }
+  size_t rx_fifo_capacity() const { return size_t(reg(PBA) & pba::RXA_MASK) * 1024; }
+  size_t tx_fifo_capacity() const { return size_t(dev.v_.packet_buffer_kb - (reg(PBA) & pba::RXA_MASK)) * 1024; }
+  /// A PTHRESH/HTHRESH/WTHRESH field in descriptors (GRAN=0: cache lines, SDM p=320).
+  unsigned thresh(uint32_t dctl, unsigned shift) const {
+    unsigned v = (dctl >> shift) & 0x3F;
+    return (dctl & dctl::GRAN) ? v : v * (dev.p_.cache_line_bytes / kDescBytes);
+  }
+  bool has(const RegInfo* r) const { return !(r->avail == Avail::Not82544 && dev.v_.rdtr_absolute); }
+
+  void stat_add(uint32_t off, uint64_t v) {
+    auto& s = stats[off];
+    s += v;
+    if (!is_64bit_stat_low(off) && s > 0xFFFFFFFFull) s = 0xFFFFFFFFull;  // sticks at max (SDM §13.7)
+    const RegInfo* r = find_reg(off);
+    sim().counters.at(where + "." + std::string(r ? r->name.substr(0, r->name.size() - (is_64bit_stat_low(off) ? 1 : 0)) : "?")) += v;
+  }
+
+  // ---------------------------------------------------------------- interrupts
+  void set_line(bool level) {
+    line_out = level;
+    dev.irq[fn]->set_irq_level(level);
+  }
+
+  /// Drive INTx from the moderation decision; mark waiting journeys; re-arm the timer event.
+  void sync_irq() {
+    bool l = mod->line();
+    if (l != line_out) {
+      set_line(l);
+      if (l) {
+        sim().counters.at(where + ".interrupts") += 1;
+        for (auto& a : rx_await) sim().journeys.mark(a.j, now(), "interrupt", where, "");
+        rx_await.clear();
+      }
+    }
+    if (mod->itr_holding()) {
+      sc_time since = now();
+      for (auto& a : rx_await)
+        if (!a.itr_marked && a.cause_marked) {
+          sim().journeys.mark(a.j, since, "moderation wait", where, "ITR");
+          a.itr_marked = true;
+        }
+    }
+    if (auto d = mod->next_deadline()) mod_ev.notify(*d > now() ? *d - now() : SC_ZERO_TIME);
+  }
+
+  /// RXT0 is being raised at now() because of `cause` (a timer name, or "" for immediate).
+  void raise_rxt0(const char* cause) {
+    for (auto& a : rx_await)
+      if (!a.cause_marked) {
+        if (cause[0]) sim().journeys.mark(a.j, a.wb_done ? *a.wb_done : a.stored, "moderation wait", where, cause);
+        a.cause_marked = true;
+      }
+    bool was_high = line_out;
+    mod->set_cause(now(), icr::RXT0);
+    if (was_high && mod->line()) {  // joins the interrupt already asserted
+      for (auto& a : rx_await) sim().journeys.mark(a.j, now(), "interrupt", where, "line already asserted");
+      rx_await.clear();
+    }
+    sync_irq();
+  }
+
+  void on_mod() {
+    for (const auto& e : mod->advance(now())) {
+      sim().counters.at(where + ".moderation." + mod_timer_name(e.timer)) += 1;
+      switch (e.timer) {
+        case ModTimer::RDTR:
+        case ModTimer::RADV:
+        case ModTimer::FPD: {
+          const char* c = mod_timer_name(e.timer);
+          rx_writeback([this, c] { raise_rxt0(c); });
+          break;
+        }
+        case ModTimer::TIDV:
+        case ModTimer::TADV:
+          tx_writeback([this] {
+            mod->set_cause(now(), icr::TXDW);
+            sync_irq();
+          });
+          break;
+      }
+    }
+    sync_irq();
+  }
+
+  // ---------------------------------------------------------------- MMIO
+  uint32_t read(uint32_t off, const sc_time& t) {
+    off &= ~3u;
+    if (off >= MTA && off < MTA + 4 * kMtaEntries) return reg(off);
+    if (off >= RAL0 && off < RAL0 + 8 * kRaEntries) return reg(off);
+    if (off >= VFTA && off < VFTA + 4 * kVftaEntries) return reg(off);
+    if (is_stat_reg(off)) return read_stat(off);
+    const RegInfo* r = find_reg(off);
+    if (!r) return 0;
+    if (!has(r) || r->access == Access::WO) return 0;
+    switch (off) {
+      case ICR: {
+        uint32_t v = mod->read_icr(t);
+        sync_irq();
+        return v;
+      }
+      case IMS: return mod->ims();
+      case ITR: return mod->itr();
+      case RDTR: return mod->rdtr();
+      case RADV: return mod->radv();
+      case TIDV: return mod->tidv();
+      case TADV: return mod->tadv();
+      case STATUS: return status();
+      default: return reg(off);
+    }
+  }
+
+  uint32_t read_stat(uint32_t off) {
+    if (is_64bit_stat_low(off)) return uint32_t(stats[off]);
+    if (is_64bit_stat_high(off)) {  // high read returns bits 63:32 and clears the pair (SDM §13.7)
+      uint64_t v = stats[off - 4];
+      stats[off - 4] = 0;
+      return uint32_t(v >> 32);
+    }
+    uint64_t v = stats[off];
+    stats[off] = 0;
+    return uint32_t(v);
+  }
+
+  uint32_t status() const {
+    uint32_t s = status::FD | (fn << status::FUNC_SHIFT);
+    if (link) {
+      s |= status::LU;
+      unsigned sp = link->speed_mbps();
+      s |= sp == 1000 ? status::SPEED_1000 : sp == 100 ? status::SPEED_100 : status::SPEED_10;
+    }
+    if (dev.status_m66_) s |= status::PCI66;
+    if (dev.status_bus64_) s |= status::BUS64;
+    if (dev.status_pcix_) s |= status::PCIX_MODE;
+    return s;
+  }
+
+  void write(uint32_t off, uint32_t v, const sc_time& t, const sc_time& delay) {
+    off &= ~3u;
+    if ((off >= MTA && off < MTA + 4 * kMtaEntries) || (off >= RAL0 && off < RAL0 + 8 * kRaEntries) ||
+        (off >= VFTA && off < VFTA + 4 * kVftaEntries)) {
+      regs[off / 4] = v;
+      return;
+    }
+    const RegInfo* r = find_reg(off);
+    if (!r || !has(r) || r->access == Access::RO || r->access == Access::RC) return;
+    switch (off) {
+      case CTRL:
+        if (v & ctrl::RST) {  // device reset, self-clearing (SDM §13.4.1)
+          reset();
+          return;
+        }
+        regs[off / 4] = v & ~ctrl::PHY_RST;
+        mac_ev.notify(delay);
+        return;
+      case ICR: mod->clear_causes(t, v); sync_irq(); return;
+      case ICS: mod->set_cause(t, v); sync_irq(); return;
+      case IMS: mod->write_ims(t, v); sync_irq(); return;
+      case IMC: mod->write_imc(t, v); sync_irq(); return;
+      case ITR: mod->write_itr(t, v); sync_irq(); return;
+      case RDTR:
+        mod->write_rdtr(t, v);
+        if (v & rdtr::FPD) mod_ev.notify(delay);
+        return;
+      case RADV: mod->write_radv(v); return;
+      case TIDV: mod->write_tidv(v); return;
+      case TADV: mod->write_tadv(v); return;
+      case RCTL:
+        regs[off / 4] = v;
+        rx_ev.notify(delay);
+        return;
+      case TCTL:
+        regs[off / 4] = v;
+        tx_ev.notify(delay);
+        return;
+      case RDT:
+        regs[off / 4] = v & 0xFFFF;
+        rx_ev.notify(delay);
+        return;
+      case TDT:
+        regs[off / 4] = v & 0xFFFF;
+        tx_ev.notify(delay);
+        return;
+      case RDH:  // only valid while the receiver is idle (SDM p=303): resets the internal pointers
+        regs[off / 4] = v & 0xFFFF;
+        rx_head = rx_fetch_next = v & 0xFFFF;
+        rx_cache.clear();
+        return;
+      case TDH:
+        regs[off / 4] = v & 0xFFFF;
+        tx_head = tx_fetch_next = v & 0xFFFF;
+        tx_cache.clear();
+        return;
+      case RDLEN:
+      case TDLEN: regs[off / 4] = v & 0xFFF80; return;
+      case PBA: regs[off / 4] = (v & pba::RXA_MASK) | ((dev.v_.packet_buffer_kb - (v & pba::RXA_MASK)) << pba::TXA_SHIFT); return;
+      case EERD:
+        if ((v & eerd::START)) {
+          unsigned a = (v >> eerd::ADDR_SHIFT) & 0xFF;
+          uint16_t w = a < eeprom.size() ? eeprom[a] : 0xFFFF;
+          regs[off / 4] = (v & 0xFF00) | eerd::DONE | (uint32_t(w) << eerd::DATA_SHIFT);
+        }
+        return;
+      case MDIC: {
+        unsigned pr = (v >> mdic::REG_SHIFT) & 0x1F;
+        if ((v & (3u << 26)) == mdic::OP_WRITE) {
+          phy[pr] = uint16_t(v & mdic::DATA_MASK);
+          regs[off / 4] = v | mdic::READY;
+        } else {
+          regs[off / 4] = (v & ~mdic::DATA_MASK) | phy[pr] | mdic::READY;
+        }
+        return;
+      }
+      default: regs[off / 4] = v; return;
+    }
+  }
+
+  // ---------------------------------------------------------------- EthPort
+  void attach_link(EthLinkEnd* end) override { link = end; }
+  std::string port_name() const override { return where; }
+
+  void frame_received(const EthFrame& f) override {
+    sim().journeys.mark(f.journey, now(), "MAC RX", where, "");
+    arrivals.push_back({now() + dev.p_.phy_rx_latency + dev.p_.mac_rx_latency, f});
+    if (arrivals.size() == 1) arrive_ev.notify(arrivals.front().at - now());
+  }
+
+  bool address_match(const std::vector<uint8_t>& b) const {
+    if (b.size() < 6) return false;
+    uint32_t rctl_v = reg(RCTL);
+    bool mcast = b[0] & 1;
+    bool bcast = std::all_of(b.begin(), b.begin() + 6, [](uint8_t x) { return x == 0xFF; });
+    if (bcast) return (rctl_v & rctl::BAM) || (rctl_v & rctl::MPE);
+    if (mcast) {
+      if (rctl_v & rctl::MPE) return true;
+      // Multicast table hash (SDM §13.5.1): 12 bits selected by RCTL.MO from the last two bytes.
+      unsigned mo = (rctl_v & rctl::MO_MASK) >> rctl::MO_SHIFT;
+      static constexpr unsigned shift[4] = {4, 3, 2, 0};
+      unsigned h = ((b[4] >> shift[mo]) | (unsigned(b[5]) << (8 - shift[mo]))) & 0xFFF;
+      return (reg(MTA + 4 * (h >> 5)) >> (h & 31)) & 1;
+    }
+    if (rctl_v & rctl::UPE) return true;
+    for (unsigned i = 0; i < kRaEntries; ++i) {
+      uint32_t lo = reg(RAL0 + 8 * i), hi = reg(RAH0 + 8 * i);
+      if (!(hi & rah::AV)) continue;
+      uint8_t m[6] = {uint8_t(lo), uint8_t(lo >> 8), uint8_t(lo >> 16), uint8_t(lo >> 24), uint8_t(hi), uint8_t(hi >> 8)};
+      if (std::equal(m, m + 6, b.begin())) return true;
+    }
+    return false;
+  }
+
+  static bool is_pause(const std::vector<uint8_t>& b) {
+    static constexpr uint8_t da[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+    return b.size() >= 18 && std::equal(da, da + 6, b.begin()) && b[12] == 0x88 && b[13] == 0x08 && b[14] == 0x00 &&
+           b[15] == 0x01;
+  }
+
+  void on_arrivals() {
+    while (!arrivals.empty() && arrivals.front().at <= now()) {
+      EthFrame f = std::move(arrivals.front().f);
+      arrivals.pop_front();
+      accept_frame(f);
+    }
+    if (!arrivals.empty()) arrive_ev.notify(arrivals.front().at - now());
+  }
+
+  /// A frame is through the MAC receive pipeline: flow control, filters, packet buffer.
+  void accept_frame(const EthFrame& f) {
+    unsigned len = static_cast<unsigned>(f.bytes.size()) + kEthFcsBytes;
+    unsigned wire_len = std::max(len, kEthMinFrameBytes);
+    stat_add(TPR, 1);
+    stat_add(TORL, wire_len);
+    if (is_pause(f.bytes) && (reg(CTRL) & ctrl::RFCE)) {  // 802.3x MAC control: consumed by the MAC
+      unsigned quanta = (unsigned(f.bytes[16]) << 8) | f.bytes[17];
+      unsigned speed = link ? link->speed_mbps() : 1000;
+      pause_until = now() + pause_duration(quanta, speed);
+      stat_add(quanta ? XOFFRXC : XONRXC, 1);
+      mac_ev.notify(SC_ZERO_TIME);
+      return;
+    }
+    if (!(reg(RCTL) & rctl::EN)) {
+      sim().counters.at(where + ".rx_dropped_receiver_disabled") += 1;
+      sim().journeys.mark(f.journey, now(), "dropped", where, "receiver disabled (RCTL.EN=0)");
+      return;
+    }
+    if (!address_match(f.bytes)) {
+      sim().counters.at(where + ".rx_filtered") += 1;
+      sim().journeys.mark(f.journey, now(), "dropped", where, "address filter");
+      return;
+    }
+    if (len > 1522 && !(reg(RCTL) & rctl::LPE)) {  // long frame without LPE (SDM §13.4.22)
+      stat_add(ROC, 1);
+      sim().journeys.mark(f.journey, now(), "dropped", where, "oversize (RCTL.LPE=0)");
+      return;
+    }
+    // RNBC: received while the host ring had no buffer (RDH == RDT); the frame is still kept if the
+    // packet buffer has room (SDM §13.7 RNBC).
+    bool no_desc = rx_cache.empty() && ring_distance(rx_fetch_next, reg(RDT) % std::max(1u, rx_ring()), rx_ring()) == 0;
+    if (no_desc) stat_add(RNBC, 1);
+    if (rx_fifo_used + len > rx_fifo_capacity()) {  // overrun: SDM §3.2.7.4 p=45
+      stat_add(MPC, 1);
+      sim().counters.at(where + ".rx_dropped_overrun") += 1;
+      sim().journeys.mark(f.journey, now(), "dropped", where, "RX FIFO overrun (RXO, MPC)");
+      mod->set_cause(now(), icr::RXO);
+      sync_irq();
+      return;
+    }
+    // Stored in the packet buffer: counted as received (SDM §13.7).
+    RxFrame rf;
+    rf.bytes = f.bytes;
+    if (!(reg(RCTL) & rctl::SECRC)) {
+      uint32_t crc = crc32_ieee(f.bytes.data(), f.bytes.size());
+      for (int i = 0; i < 4; ++i) rf.bytes.push_back(uint8_t(crc >> (8 * i)));
+    }
+    rf.journey = f.journey;
+    rx_fifo_used += len;
+    stat_add(GPRC, 1);
+    stat_add(GORCL, wire_len);
+    stat_add(size_bucket_rx(len), 1);
+    if (f.bytes[0] & 1) stat_add((f.bytes[0] == 0xFF && f.bytes[1] == 0xFF) ? BPRC : MPRC, 1);
+    if (no_desc) {
+      sim().journeys.mark(f.journey, now(), "RX FIFO", where, "no RX descriptors");
+    } else {
+      sim().journeys.mark(f.journey, now(), "RX FIFO", where, "");
+    }
+    rx_fifo.push_back(std::move(rf));
+    flow_control_check();
+    rx_process();
+  }
+
+  // ---------------------------------------------------------------- 802.3x transmit side
+  void flow_control_check() {
+    if (!(reg(CTRL) & ctrl::TFCE)) return;
+    size_t hi = reg(FCRTH) & fcrt::RT_MASK, lo = reg(FCRTL) & fcrt::RT_MASK;
+    if (!xoff_sent && hi != 0 && rx_fifo_used >= hi) {
+      send_pause(uint16_t(reg(FCTTV) & 0xFFFF));
+      stat_add(XOFFTXC, 1);
+      xoff_sent = true;
+    } else if (xoff_sent && rx_fifo_used <= lo) {
+      xoff_sent = false;
+      if (reg(FCRTL) & fcrt::XONE) {
+        send_pause(0);
+        stat_add(XONTXC, 1);
+      }
+    }
+  }
+
+  void send_pause(uint16_t quanta) {
+    // 802.3 Annex 31B: DA 01-80-C2-00-00-01, SA station address, type 0x8808, opcode 0x0001, pause_time.
+    EthFrame f;
+    f.bytes = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+    auto m = dev.mac_address(fn);
+    f.bytes.insert(f.bytes.end(), m.begin(), m.end());
+    f.bytes.insert(f.bytes.end(), {0x88, 0x08, 0x00, 0x01, uint8_t(quanta >> 8), uint8_t(quanta)});
+    f.bytes.resize(60, 0);
+    // Control frames go ahead of queued data frames and ignore a received PAUSE (802.3 §31.5.3).
+    auto it = std::find_if(mac_q.begin(), mac_q.end(), [](const TxReady& r) { return !r.control; });
+    mac_q.insert(it, TxReady{std::move(f), 0, now(), {}, true});
+    mac_ev.notify(SC_ZERO_TIME);
+  }
+
+  // ---------------------------------------------------------------- RX descriptors and data
+  void rx_maybe_fetch() {
+    unsigned n_ring = rx_ring();
+    if (rx_fetching || !(reg(RCTL) & rctl::EN) || n_ring == 0) return;
+    unsigned avail = ring_distance(rx_fetch_next, reg(RDT) % n_ring, n_ring);
+    size_t cached = rx_cache.size();
+    size_t space = dev.v_.rx_desc_cache - cached;
+    if (avail == 0 || space == 0) return;
+    uint32_t dctl = reg(RXDCTL);
+    if (!(cached == 0 || (cached < thresh(dctl, 0) && avail >= thresh(dctl, dctl::HTHRESH_SHIFT)))) return;
+    unsigned n = std::min<unsigned>({avail, unsigned(space), n_ring - rx_fetch_next});
+    rx_fetching = true;
+    auto r = std::make_unique<DmaReq>();
+    r->addr = rx_base() + uint64_t(rx_fetch_next) * kDescBytes;
+    r->buf.resize(n * kDescBytes);
+    r->what = "RX desc fetch";
+    r->stage = "descriptor fetch";
+    r->where = where;
+    if (!rx_fifo.empty()) r->journeys.push_back(rx_fifo.front().journey);
+    unsigned first = rx_fetch_next;
+    uint64_t ep = epoch;
+    r->done = [this, first, n, ep, n_ring](DmaReq& q) {
+      if (ep != epoch) return;
+      for (unsigned i = 0; i < n; ++i) {
+        RxDesc d = decode_rx_desc(q.buf.data() + i * kDescBytes);
+        rx_cache.push_back({(first + i) % n_ring, d.addr});
+      }
+      rx_fetch_next = (first + n) % n_ring;
+      rx_fetching = false;
+      rx_process();
+    };
+    dev.dma_->submit(std::move(r));
+  }
+
+  void rx_process() {
+    rx_maybe_fetch();  // prefetch is considered even while a data transfer is in flight (SDM p=39)
+    if (rx_dma_busy) return;
+    if (rx_fifo.empty() || rx_cache.empty()) return;
+    RxFrame& fr = rx_fifo.front();
+    RxSlot slot = rx_cache.front();
+    rx_cache.pop_front();
+    unsigned bufsz = rx_buffer_bytes(reg(RCTL));
+    size_t chunk = std::min<size_t>(bufsz, fr.bytes.size() - fr.off);
+    bool last = fr.off + chunk >= fr.bytes.size();
+    if (fr.off == 0) fr.first_addr = slot.addr;
+    rx_dma_busy = true;
+    auto r = std::make_unique<DmaReq>();
+    r->write = true;
+    r->addr = slot.addr;
+    r->buf.assign(fr.bytes.begin() + fr.off, fr.bytes.begin() + fr.off + chunk);
+    r->what = "RX data";
+    r->stage = "RX DMA";
+    r->where = where;
+    r->journeys.push_back(fr.journey);
+    uint64_t ep = epoch;
+    r->done = [this, slot, chunk, last, ep](DmaReq&) {
+      if (ep != epoch) return;
+      rx_dma_busy = false;
+      RxFrame& f = rx_fifo.front();
+      f.off += chunk;
+      rx_fifo_used -= std::min(rx_fifo_used, chunk);
+      RxDesc d;
+      d.addr = slot.addr;
+      d.length = uint16_t(chunk);
+      d.status = rxsta::DD | (last ? rxsta::EOP : 0);
+      rx_used.push_back({slot.index, d});
+      unsigned n_ring = rx_ring();
+      rx_head = (slot.index + 1) % n_ring;
+      // RXDMT0: free descriptors fell to RCTL.RDMTS × ring (1/2, 1/4, 1/8; SDM §3.2.7.3 p=45).
+      unsigned rdmts = (reg(RCTL) & rctl::RDMTS_MASK) >> rctl::RDMTS_SHIFT;
+      if (rdmts < 3 && ring_distance(rx_head, reg(RDT) % n_ring, n_ring) == (n_ring >> (rdmts + 1))) {
+        mod->set_cause(now(), icr::RXDMT0);
+        sync_irq();
+      }
+      if (last) {
+        JourneyId j = f.journey;
+        dma_tags().tag(dev.space_, f.first_addr, j);
+        rx_fifo.pop_front();
+        if (j) rx_await.push_back({j, now(), std::nullopt});
+        if (mod->rx_packet_stored(now()) == ModOutcome::Immediate) {
+          rx_writeback([this] { raise_rxt0(""); });
+        } else {
+          unsigned w = thresh(reg(RXDCTL), dctl::WTHRESH_SHIFT);
+          if (w == 0 || rx_used.size() >= w) rx_writeback(nullptr);
+          sync_irq();
+        }
+      } else if (!(reg(RXDCTL) >> dctl::WTHRESH_SHIFT & dctl::WTHRESH_MASK)) {
+        rx_writeback(nullptr);
+      }
+      flow_control_check();
+      rx_process();
+    };
+    dev.dma_->submit(std::move(r));
+  }
+
+  /// Write back every used RX descriptor (contiguous runs, split at the ring end); then `then`.
+  void rx_writeback(std::function<void()> then) {
+    if (rx_used.empty()) {
+      if (then) then();
+      return;
+    }
+    auto used = std::move(rx_used);
+    rx_used.clear();
+    std::vector<JourneyId> js;
+    for (auto& a : rx_await)
+      if (!a.wb_done) js.push_back(a.j);
+    size_t i = 0;
+    uint64_t ep = epoch;
+    while (i < used.size()) {
+      size_t k = i + 1;
+      while (k < used.size() && used[k].index == used[k - 1].index + 1) ++k;
+      auto r = std::make_unique<DmaReq>();
+      r->write = true;
+      r->addr = rx_base() + uint64_t(used[i].index) * kDescBytes;
+      r->buf.resize((k - i) * kDescBytes);
+      for (size_t m = i; m < k; ++m) encode_rx_desc(r->buf.data() + (m - i) * kDescBytes, used[m].d);
+      r->what = "RX desc write-back";
+      r->stage = "write-back";
+      r->where = where;
+      r->journeys = js;
+      bool final_run = k == used.size();
+      unsigned next_head = (used[k - 1].index + 1) % std::max(1u, rx_ring());
+      r->done = [this, final_run, next_head, then, ep](DmaReq&) {
+        if (ep != epoch) return;
+        regs[RDH / 4] = next_head;  // globally visible head moves with the write-back (SDM §3.2.8)
+        if (!final_run) return;
+        for (auto& a : rx_await)
+          if (!a.wb_done) a.wb_done = now();
+        if (then) then();
+      };
+      dev.dma_->submit(std::move(r));
+      i = k;
+    }
+  }
+
+  // ---------------------------------------------------------------- TX
+  void tx_maybe_fetch() {
+    unsigned n_ring = tx_ring();
+    if (tx_fetching || !(reg(TCTL) & tctl::EN) || n_ring == 0) return;
+    unsigned avail = ring_distance(tx_fetch_next, reg(TDT) % n_ring, n_ring);
+    size_t cached = tx_cache.size();
+    size_t space = dev.v_.tx_desc_cache - cached;
+    if (avail == 0 || space == 0) return;
+    uint32_t dctl = reg(TXDCTL);
+    if (!(cached == 0 || (cached < thresh(dctl, 0) && avail >= thresh(dctl, dctl::HTHRESH_SHIFT)))) return;
+    unsigned n = std::min<unsigned>({avail, unsigned(space), n_ring - tx_fetch_next});
+    tx_fetching = true;
+    auto r = std::make_unique<DmaReq>();
+    r->addr = tx_base() + uint64_t(tx_fetch_next) * kDescBytes;
+    r->buf.resize(n * kDescBytes);
+    r->what = "TX desc fetch";
+    r->stage = "descriptor fetch";
+    r->where = where;
+    unsigned first = tx_fetch_next;
+    uint64_t ep = epoch;
+    sc_time t_req = now();
+    r->done = [this, first, n, ep, n_ring, t_req](DmaReq& q) {
+      if (ep != epoch) return;
+      for (unsigned i = 0; i < n; ++i) {
+        TxSlot s;
+        s.index = (first + i) % n_ring;
+        std::copy_n(q.buf.data() + i * kDescBytes, kDescBytes, s.raw.begin());
+        s.d = decode_tx_desc(s.raw.data());
+        if (!s.d.is_context()) {  // the journey learns it waited for this fetch
+          JourneyId j = dma_tags().peek(dev.space_, s.d.addr);
+          sim().journeys.mark(j, t_req, "descriptor fetch", where, "");
+        }
+        tx_cache.push_back(s);
+      }
+      tx_fetch_next = (first + n) % n_ring;
+      tx_fetching = false;
+      tx_process();
+    };
+    dev.dma_->submit(std::move(r));
+  }
+
+  void tx_process() {
+    tx_maybe_fetch();  // prefetch is considered even while a data transfer is in flight (SDM p=39)
+    while (!tx_dma_busy) {
+      if (!(reg(TCTL) & tctl::EN)) return;
+      if (tx_cache.empty()) {
+        tx_maybe_fetch();
+        return;
+      }
+      TxSlot& s = tx_cache.front();
+      if (s.d.is_context()) {  // TCP/IP context descriptor: consumed, no data
+        TxSlot c = s;
+        tx_cache.pop_front();
+        tx_complete_desc(c);
+        continue;
+      }
+      size_t len = s.d.length;
+      if (tx_journey == 0 && tx_pkt.empty()) tx_journey = dma_tags().take(dev.space_, s.d.addr);
+      if (tx_fifo_used + len > tx_fifo_capacity()) {  // SDM p=332: never start without room for all its data
+        if (!tx_fifo_blocked) sim().journeys.mark(tx_journey, now(), "TX FIFO full", where, "TX packet buffer full");
+        tx_fifo_blocked = true;
+        return;
+      }
+      tx_fifo_blocked = false;
+      tx_fifo_used += len;
+      tx_pkt_fifo += len;
+      TxSlot c = s;
+      tx_cache.pop_front();
+      tx_maybe_fetch();  // PTHRESH prefetch while the data moves
+      if (len == 0) {
+        tx_data_done(c, {});
+        continue;
+      }
+      tx_dma_busy = true;
+      auto r = std::make_unique<DmaReq>();
+      r->addr = c.d.addr;
+      r->buf.resize(len);
+      r->what = "TX data";
+      r->stage = "data DMA";
+      r->where = where;
+      r->journeys.push_back(tx_journey);
+      uint64_t ep = epoch;
+      r->done = [this, c, ep](DmaReq& q) {
+        if (ep != epoch) return;
+        tx_dma_busy = false;
+        tx_data_done(c, q.buf);
+        tx_process();
+      };
+      dev.dma_->submit(std::move(r));
+      return;
+    }
+  }
+
+  void tx_data_done(const TxSlot& c, const std::vector<uint8_t>& data) {
+    tx_pkt.insert(tx_pkt.end(), data.begin(), data.end());
+    bool eop = c.d.cmd & txcmd::EOP;
+    if (eop) {
+      EthFrame f;
+      f.bytes = std::move(tx_pkt);
+      f.journey = tx_journey;
+      if (f.bytes.size() < 60 && (reg(TCTL) & tctl::PSP)) f.bytes.resize(60, 0);  // pad short packets
+      sim().journeys.mark(f.journey, now(), "MAC TX", where, "");
+      tx_pkt.clear();
+      tx_journey = 0;
+      mac_q.push_back(TxReady{std::move(f), tx_pkt_fifo, now(), {}, false});
+      tx_pkt_fifo = 0;
+      mac_ev.notify(SC_ZERO_TIME);
+    }
+    tx_complete_desc(c);
+  }
+
+  void tx_complete_desc(const TxSlot& c) {
+    unsigned n_ring = tx_ring();
+    tx_head = (c.index + 1) % n_ring;
+    regs[TDH / 4] = tx_head;
+    bool rps = dev.v_.has_rps && (c.d.cmd & txcmd::RPS);
+    if ((c.d.cmd & txcmd::RS) || rps) {
+      TxUsed u{c.index, c.raw, bool(c.d.cmd & txcmd::IDE)};
+      u.raw[12] |= txsta::DD;
+      if (rps && !(c.d.cmd & txcmd::RS)) {
+        // 82544 RPS: reported once the packet has been sent (SDM §3.3.3.1); attached to the frame.
+        if (!mac_q.empty() && !mac_q.back().control && (c.d.cmd & txcmd::EOP)) mac_q.back().rps.push_back(u);
+        else tx_pkt_rps.push_back(u);
+      } else {
+        tx_used.push_back(u);
+        unsigned w = thresh(reg(TXDCTL), dctl::WTHRESH_SHIFT);
+        if (w == 0 || tx_used.size() >= w) tx_writeback(nullptr);
+      }
+    }
+    if (tx_head == reg(TDT) % n_ring && tx_cache.empty()) {  // TXQE: ring empty (SDM §13.4.17)
+      mod->set_cause(now(), icr::TXQE);
+      sync_irq();
+    }
+  }
+
+  /// Write back accumulated TX descriptors; report each to the moderation; then `then`.
+  void tx_writeback(std::function<void()> then) {
+    if (tx_used.empty()) {
+      if (then) then();
+      return;
+    }
+    auto used = std::move(tx_used);
+    tx_used.clear();
+    write_back_tx(std::move(used), std::move(then));
+  }
+
+  void write_back_tx(std::vector<TxUsed> used, std::function<void()> then) {
+    uint64_t ep = epoch;
+    size_t i = 0;
+    while (i < used.size()) {
+      size_t k = i + 1;
+      while (k < used.size() && used[k].index == used[k - 1].index + 1) ++k;
+      auto r = std::make_unique<DmaReq>();
+      r->write = true;
+      r->addr = tx_base() + uint64_t(used[i].index) * kDescBytes;
+      r->buf.resize((k - i) * kDescBytes);
+      for (size_t m = i; m < k; ++m) std::copy(used[m].raw.begin(), used[m].raw.end(), r->buf.begin() + (m - i) * kDescBytes);
+      r->what = "TX desc write-back";
+      r->stage = "write-back";
+      r->where = where;
+      std::vector<bool> ides;
+      for (size_t m = i; m < k; ++m) ides.push_back(used[m].ide);
+      bool final_run = k == used.size();
+      r->done = [this, ides, final_run, then, ep](DmaReq&) {
+        if (ep != epoch) return;
+        bool immediate = false;
+        for (bool ide : ides) immediate |= mod->tx_descriptor_written_back(now(), ide) == ModOutcome::Immediate;
+        if (immediate) mod->set_cause(now(), icr::TXDW);
+        if (final_run && then) then();
+        sync_irq();
+      };
+      dev.dma_->submit(std::move(r));
+      i = k;
+    }
+  }
+
+  // ---------------------------------------------------------------- MAC transmit
+  void mac_run() {
+    // Completions: the last bit of a frame has left; free its packet-buffer space.
+    while (!mac_sent.empty() && mac_sent.front().end <= now()) {
+      TxSent s = std::move(mac_sent.front());
+      mac_sent.pop_front();
+      tx_fifo_used -= std::min(tx_fifo_used, s.fifo_bytes);
+      if (!s.rps.empty()) write_back_tx(std::move(s.rps), nullptr);
+      if (tx_fifo_blocked) tx_ev.notify(SC_ZERO_TIME);
+    }
+    if (!mac_sent.empty()) mac_ev.notify(mac_sent.front().end - now());
+    if (mac_q.empty() || !link) return;
+    TxReady& r = mac_q.front();
+    sc_time earliest = r.ready + dev.p_.mac_tx_latency + dev.p_.phy_tx_latency;
+    sc_time start = std::max(earliest, link->wire_free_at());
+    const char* cause = link->wire_free_at() > earliest ? "wire busy" : "";
+    if (!r.control && pause_until > start) {
+      start = pause_until;
+      cause = "PAUSE";
+    }
+    if (start > now()) {
+      if (cause[0] && !r.wait_marked && earliest <= now()) {
+        sim().journeys.mark(r.f.journey, earliest, "MAC TX", where, cause);
+        r.wait_marked = true;
+      }
+      mac_ev.notify(start - now());
+      return;
+    }
+    if (cause[0] && !r.wait_marked) sim().journeys.mark(r.f.journey, earliest, "MAC TX", where, cause);
+    TxReady fr = std::move(mac_q.front());
+    mac_q.pop_front();
+    sc_time end = link->transmit(fr.f, now());
+    unsigned len = static_cast<unsigned>(fr.f.bytes.size());
+    unsigned wire_len = std::max(len + kEthFcsBytes, kEthMinFrameBytes);
+    stat_add(TPT, 1);
+    stat_add(TOTL, wire_len);
+    stat_add(size_bucket_tx(wire_len), 1);
+    if (!fr.control) {
+      stat_add(GPTC, 1);
+      stat_add(GOTCL, wire_len);
+      if (fr.f.bytes[0] & 1) stat_add((fr.f.bytes[0] == 0xFF && fr.f.bytes[1] == 0xFF) ? BPTC : MPTC, 1);
+    }
+    mac_sent.push_back({end, fr.fifo_bytes, std::move(fr.rps)});
+    mac_ev.notify(std::min(end, link->wire_free_at()) - now());
+  }
+};
+
+// ============================================================================================
+// Module
+// ============================================================================================
+
+E1000::E1000(sc_core::sc_module_name name, const Variant& v, const E1000Params& p)
+    : sc_module(name),
+      pci_target_socket("pci_target"),
+      dma_initiator_socket("dma_initiator"),
+      irq("irq_out", v.functions),
+      v_(v),
+      p_(p),
+      info_(device_info(v)),
+      clk_(std::string(this->name()) + ".clk", p.clock_mhz * 1e6, p.clock_ppm),
+      space_(DmaTags::space_of(p.dma_space.empty() ? std::string(this->name()) : p.dma_space)),
+      bars_(v.functions, 0),
+      status_pcix_(v.pcix_capable),
+      status_m66_(v.max_mhz >= 66),
+      status_bus64_(v.width_bits == 64) {
+  if (p_.dma_read_burst_bytes == 0 || p_.dma_write_burst_bytes == 0 || p_.cache_line_bytes < kDescBytes)
+    throw std::invalid_argument(std::string(this->name()) + ": DMA burst sizes must be > 0 and cache line >= 16 B");
+  if (!p_.mac_address.empty()) {
+    mac_ = parse_mac(p_.mac_address, this->name());
+  } else {
+    uint64_t h = DmaTags::space_of(this->name());
+    mac_ = {0x00, 0x02, 0xB3, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};
+  }
+  pci_target_socket.register_b_transport(this, &E1000::b_transport);
+  pci_target_socket.register_transport_dbg(this, &E1000::transport_dbg);
+  dma_ = std::make_unique<Dma>(*this);
+  for (unsigned f = 0; f < v.functions; ++f) ports_.push_back(std::make_unique<Port>(*this, f));
+}
+
+E1000::~E1000() = default;
+
+void E1000::set_bar(unsigned fn, uint64_t base) { bars_.at(fn) = base; }
+uint64_t E1000::bar(unsigned fn) const { return bars_.at(fn); }
+unsigned E1000::eth_ports() const { return static_cast<unsigned>(ports_.size()); }
+EthPort* E1000::eth_port(unsigned i) { return i < ports_.size() ? ports_[i].get() : nullptr; }
+void E1000::set_bus_status(bool pcix_mode, bool m66, bool bus64) {
+  status_pcix_ = pcix_mode;
+  status_m66_ = m66;
+  status_bus64_ = bus64;
+}
+uint32_t E1000::peek(unsigned fn, uint32_t off) const {
+  const Port& p = *ports_.at(fn);
+  off &= ~3u;
+  if (is_stat_reg(off)) {
+    if (is_64bit_stat_high(off)) {
+      auto it = p.stats.find(off - 4);
+      return it == p.stats.end() ? 0 : uint32_t(it->second >> 32);
+    }
+    auto it = p.stats.find(off);
+    return it == p.stats.end() ? 0 : uint32_t(it->second);
+  }
+  const RegInfo* r = find_reg(off);
+  if (r && !p.has(r)) return 0;
+  switch (off) {
+    case ICR: return p.mod->icr();
+    case IMS: return p.mod->ims();
+    case ITR: return p.mod->itr();
+    case RDTR: return p.mod->rdtr();
+    case RADV: return p.mod->radv();
+    case TIDV: return p.mod->tidv();
+    case TADV: return p.mod->tadv();
+    case STATUS: return p.status();
+    default: return p.reg(off);
+  }
+}
+const Moderation& E1000::moderation(unsigned fn) const { return *ports_.at(fn)->mod; }
+std::array<uint8_t, 6> E1000::mac_address(unsigned fn) const {
+  auto m = mac_;
+  if (fn == 1) m[5] ^= 1;  // 82546: port B = port A with the last bit flipped (e1000_read_mac_addr)
+  return m;
+}
+
+void E1000::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  uint64_t a = trans.get_address();
+  unsigned fn = ~0u;
+  for (unsigned f = 0; f < bars_.size(); ++f)
+    if (a >= bars_[f] && a < bars_[f] + info_.bar_size) fn = f;
+  if (fn == ~0u || trans.get_data_length() != 4 || (a & 3)) {
+    trans.set_response_status(fn == ~0u ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t off = static_cast<uint32_t>(a - bars_[fn]);
+  Port& p = *ports_[fn];
+  sc_time t = now() + delay;
+  if (trans.is_read()) {
+    uint32_t v = p.read(off, t);
+    std::memcpy(trans.get_data_ptr(), &v, 4);
+  } else if (trans.is_write()) {
+    uint32_t v;
+    std::memcpy(&v, trans.get_data_ptr(), 4);
+    p.write(off, v, t, delay);
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned E1000::transport_dbg(tlm::tlm_generic_payload& trans) {
+  uint64_t a = trans.get_address();
+  for (unsigned f = 0; f < bars_.size(); ++f)
+    if (a >= bars_[f] && a < bars_[f] + info_.bar_size && trans.is_read() && trans.get_data_length() == 4) {
+      uint32_t v = peek(f, static_cast<uint32_t>(a - bars_[f]));
+      std::memcpy(trans.get_data_ptr(), &v, 4);
+      return 4;
+    }
+  return 0;
+}
+
+// ============================================================================================
+// Registry
+// ============================================================================================
+
+namespace {
+struct RegisterVariants {
+  RegisterVariants() {
+    for (const auto& v : kVariants) {
+      DeviceEntry e;
+      e.name = std::string(v.name);
+      e.summary = std::string(v.summary);
+      e.params = E1000Params::schema();
+      e.info = device_info(v);
+      e.ports = v.functions;
+      const Variant* vp = &v;
+      e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
+        return std::make_unique<E1000>(inst.c_str(), *vp, E1000Params::from(pv));
+      };
+      Registry<DeviceEntry>::instance().add(std::move(e));
+    }
+  }
+} register_variants;
+}  // namespace
+
+}  // namespace nicsim::e1000
