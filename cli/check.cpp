@@ -1,0 +1,217 @@
+// `nicsim check`: model regression for CI. Runs every scenario that carries references (X.ref.toml
+// beside X.toml), compares the metrics of its result.json with the expected values, prints a table,
+// writes JUnit XML, and exits 1 when the model drifted out of tolerance.
+#include "cli/check.h"
+#include "cli/progress.h"
+#include "cli/verbs.h"
+#include "core/results.h"
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace nicsim {
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+namespace {
+
+std::string run_dir_name(size_t i, const fs::path& scenario) {
+  std::string stem = scenario.stem().string();
+  for (char& c : stem)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) c = '_';
+  return fmt::format("{:03}-{}", i, stem);
+}
+
+/// A temporary directory removed (recursively) when the guard dies, unless released.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    const char* t = std::getenv("TMPDIR");
+    std::string tmpl = (fs::path(t && *t ? t : "/tmp") / "nicsim-check-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory in " + tmpl);
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>* checks_out) {
+  // 1. Find and validate every reference file before running anything.
+  std::vector<RefFile> files;
+  try {
+    for (auto& p : find_ref_files(o.paths)) files.push_back(parse_ref_file(p));
+  } catch (const RefFileError& e) {
+    fmt::print(o.log, "nicsim check: {}\n", e.what());
+    return kExitUsage;
+  }
+  for (auto& f : files)
+    if (!fs::is_regular_file(f.scenario)) {
+      fmt::print(o.log, "nicsim check: {}: no scenario {} beside it (X.ref.toml belongs to X.toml)\n",
+                 f.path.string(), f.scenario.filename().string());
+      return kExitUsage;
+    }
+  if (o.fast) std::erase_if(files, [](const RefFile& f) { return !f.fast; });
+  if (files.empty()) {
+    std::vector<std::string> ps;
+    for (auto& p : o.paths) ps.push_back(p.string());
+    fmt::print(o.log, "nicsim check: no {}reference files (*.ref.toml) under {}\n", o.fast ? "fast = true " : "",
+               fmt::join(ps, " "));
+    return kExitUsage;
+  }
+
+  // 2. Run each scenario once.
+  std::optional<TempDir> tmp;
+  fs::path out;
+  if (o.out) {
+    out = *o.out;
+  } else {
+    tmp.emplace();
+    out = tmp->path;
+  }
+  std::vector<RunJob> jobs;
+  for (size_t i = 0; i < files.size(); ++i) {
+    RunJob j;
+    j.label = files[i].scenario.string();
+    j.scenario = files[i].scenario;
+    j.sets = o.sets;
+    j.out_dir = out / run_dir_name(i, files[i].scenario);
+    jobs.push_back(j);
+  }
+  size_t nrefs = 0;
+  for (auto& f : files) nrefs += f.refs.size();
+  fmt::print(o.log, "check: {} references in {} scenarios, {} job{}\n", nrefs, files.size(), o.jobs,
+             o.jobs == 1 ? "" : "s");
+  Progress progress(o.log, jobs.size(), o.tty);
+  ExecOptions eo;
+  eo.jobs = o.jobs;
+  eo.stop = o.stop;
+  eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
+    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
+      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
+                        r.status == JobStatus::Failed ? fmt::format("exit {}", r.exit_code) : "");
+  };
+  eo.on_tick = [&](size_t, size_t) { progress.tick(); };
+  auto results = run_jobs(jobs, runner, eo);
+  progress.finish();
+
+  // 3. Compare.
+  std::vector<RefCheck> checks;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const JobResult& r = results[i];
+    nlohmann::json metrics;
+    bool have = false;
+    std::string why;
+    if (r.status == JobStatus::Ok) {
+      try {
+        std::ifstream f(jobs[i].out_dir / "result.json");
+        metrics = nlohmann::json::parse(f).at("metrics");
+        have = true;
+      } catch (const std::exception& e) {
+        why = fmt::format("unreadable result.json: {}", e.what());
+      }
+    } else {
+      why = r.status == JobStatus::Failed ? r.stderr_tail : std::string("interrupted");
+    }
+    for (auto& ref : files[i].refs) {
+      RefCheck c = have ? evaluate_reference(ref, metrics)
+                        : run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, why);
+      c.scenario = files[i].scenario.string();
+      c.seconds = r.seconds;
+      checks.push_back(std::move(c));
+    }
+  }
+  fmt::print(o.table, "{}", format_table(checks));
+  std::fflush(o.table);
+  if (o.junit) {
+    try {
+      write_file_atomic(*o.junit, junit_xml(checks));
+      fmt::print(o.log, "check: JUnit XML in {}\n", o.junit->string());
+    } catch (const std::exception& e) {
+      fmt::print(o.log, "nicsim check: {}\n", e.what());
+      return kExitRunFailed;
+    }
+  }
+  if (o.out) fmt::print(o.log, "check: runs kept in {}\n", out.string());
+  bool all_pass = std::all_of(checks.begin(), checks.end(), [](auto& c) { return c.verdict == Verdict::Pass; });
+  if (checks_out) *checks_out = checks;
+  if (o.stop && o.stop->load()) {
+    int sig = InterruptGuard::signal_caught();
+    return 128 + (sig ? sig : 2);
+  }
+  return all_pass ? kExitOk : kExitRunFailed;
+}
+
+static int check_main(int argc, char** argv) {
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  po::options_description opts(
+      "usage: nicsim check [PATHS...] [--fast] [--set KEY=VALUE ...] [--junit FILE] [--jobs N] [--out DIR]\n\n"
+      "Runs every scenario X.toml that has a reference file X.ref.toml beside it (PATHS: reference\n"
+      "files, scenario files or directories searched recursively; default: scenarios/), compares\n"
+      "the metrics of each run with the references, and prints scenario, metric, expected,\n"
+      "simulated, error, pass/FAIL and the reference's source. See docs/sweep-and-check.md.\n\n"
+      "Exit: 0 all references pass, 1 a metric is out of tolerance or a run failed,\n"
+      "2 a reference file is malformed or missing (nothing is run).\n\noptions");
+  opts.add_options()
+      ("help,h", "show this help")
+      ("fast", "only reference files with `fast = true` at top level")
+      ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")
+      ("junit", po::value<std::string>(), "write JUnit XML (one testcase per reference) to FILE")
+      ("jobs,j", po::value<unsigned>()->default_value(hw), "scenarios run in parallel (default: hardware cores)")
+      ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)");
+  po::options_description hidden;
+  hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("path", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    fmt::print(stderr, "nicsim check: {}\n(see nicsim check --help)\n", e.what());
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return kExitOk;
+  }
+  CheckOptions o;
+  if (vm.count("path")) {
+    o.paths.clear();
+    for (auto& p : vm["path"].as<std::vector<std::string>>()) o.paths.emplace_back(p);
+  }
+  if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  for (auto& s : o.sets)
+    if (s.find('=') == std::string::npos) {
+      fmt::print(stderr, "nicsim check: --set '{}': write KEY=VALUE\n", s);
+      return kExitUsage;
+    }
+  o.fast = vm.count("fast") != 0;
+  o.jobs = std::max(1u, vm["jobs"].as<unsigned>());
+  if (vm.count("out")) o.out = vm["out"].as<std::string>();
+  if (vm.count("junit")) o.junit = vm["junit"].as<std::string>();
+  o.tty = Progress::is_tty(stderr);
+  try {
+    InterruptGuard guard;
+    o.stop = &InterruptGuard::flag();
+    return run_check(o, process_runner(self_executable()));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "nicsim check: {}\n", e.what());
+    return kExitRunFailed;
+  }
+}
+
+static Registrar<VerbEntry> check_verb{VerbEntry{
+    "check", "model regression: run scenarios with references (X.ref.toml), table + JUnit, exit 1 on drift",
+    check_main}};
+
+}  // namespace nicsim

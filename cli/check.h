@@ -1,0 +1,34 @@
+// `nicsim check` as a callable function (the verb in cli/check.cpp parses the command line and calls
+// it with the real process runner; tests call it with a fake runner, or with
+// process_runner(NICSIM_BIN) for end-to-end checks of real scenarios).
+#pragma once
+#include "cli/check_refs.h"
+#include "cli/executor.h"
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+struct CheckOptions {
+  std::vector<std::filesystem::path> paths = {"scenarios"};  ///< files or directories (see find_ref_files)
+  std::vector<std::string> sets;                 ///< --set for every run
+  bool fast = false;                             ///< only reference files with `fast = true`
+  unsigned jobs = 1;
+  std::optional<std::filesystem::path> out;      ///< keep runs here (DIR/<n>-<scenario stem>/); default: temp dir, removed
+  std::optional<std::filesystem::path> junit;    ///< write JUnit XML here
+  const std::atomic<bool>* stop = nullptr;
+  std::FILE* table = stdout;                     ///< the result table
+  std::FILE* log = stderr;                       ///< progress and errors
+  bool tty = false;
+};
+
+/// Run every scenario that has references (one `nicsim run` each, opts.jobs in parallel), compare,
+/// print the table, write JUnit. Returns 0 when every reference passes, 1 when one is out of
+/// tolerance or a run failed, 2 when a reference file is malformed or missing (nothing is run),
+/// 128+signal when interrupted. `checks_out`, when given, receives every RefCheck.
+int run_check(const CheckOptions& opts, const Runner& runner, std::vector<RefCheck>* checks_out = nullptr);
+
+}  // namespace nicsim

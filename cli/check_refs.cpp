@@ -1,0 +1,407 @@
+#include "cli/check_refs.h"
+#include "core/params.h"
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace nicsim {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kTopKeys = {"fast", "reference"};
+const std::vector<std::string> kRefKeys = {"metric", "expected", "tolerance", "tolerance_abs", "range", "source"};
+
+bool ends_with(const std::string& s, std::string_view suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+/// Error at a source position: "FILE:LINE:COL: key 'K': what".
+[[noreturn]] void fail_at(const fs::path& file, const toml::source_region& where, const std::string& key,
+                          const std::string& what) {
+  throw RefFileError(fmt::format("{}:{}:{}: key '{}': {}", file.string(), where.begin.line, where.begin.column, key,
+                                 what));
+}
+
+std::string node_type(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date/time";
+  }
+}
+
+double number_or_fail(const fs::path& file, const toml::node& n, const std::string& key) {
+  if (!n.is_number()) fail_at(file, n.source(), key, fmt::format("must be a number, got {}", node_type(n)));
+  double v = n.is_integer() ? static_cast<double>(*n.value<int64_t>()) : *n.value<double>();
+  if (!std::isfinite(v)) fail_at(file, n.source(), key, "must be a finite number");
+  return v;
+}
+
+std::string string_or_fail(const fs::path& file, const toml::node& n, const std::string& key) {
+  if (!n.is_string()) fail_at(file, n.source(), key, fmt::format("must be a string, got {}", node_type(n)));
+  std::string s = *n.value<std::string>();
+  if (s.empty()) fail_at(file, n.source(), key, "must not be empty");
+  return s;
+}
+
+void unknown_key(const fs::path& file, const toml::key& k, const std::string& full, const std::vector<std::string>& valid,
+                 const std::string& where) {
+  std::string near = nearest_name(std::string(k.str()), valid);
+  fail_at(file, k.source(), full,
+          fmt::format("unknown key in {}{}", where,
+                      near.empty() ? fmt::format(" (valid keys: {})", fmt::join(valid, ", "))
+                                   : fmt::format(" (did you mean '{}'?)", near)));
+}
+
+Reference parse_reference(const fs::path& file, const toml::table& t, size_t idx) {
+  std::string base = fmt::format("reference[{}]", idx);
+  Reference r;
+  r.line = static_cast<int>(t.source().begin.line);
+  const toml::node *expected = nullptr, *tol = nullptr, *tol_abs = nullptr, *range = nullptr;
+  bool has_metric = false, has_source = false;
+  for (auto&& [k, v] : t) {
+    std::string name(k.str()), full = base + "." + name;
+    if (name == "metric") {
+      r.metric = string_or_fail(file, v, full);
+      has_metric = true;
+    } else if (name == "source") {
+      r.source = string_or_fail(file, v, full);
+      has_source = true;
+    } else if (name == "expected") {
+      r.expected = number_or_fail(file, v, full);
+      expected = &v;
+    } else if (name == "tolerance") {
+      r.tolerance = number_or_fail(file, v, full);
+      tol = &v;
+      if (*r.tolerance < 0 || *r.tolerance > 1)
+        fail_at(file, v.source(), full,
+                fmt::format("{} is not a fraction in [0, 1] (0.15 means 15 %; use tolerance_abs for an absolute "
+                            "tolerance in the metric's unit)",
+                            *r.tolerance));
+    } else if (name == "tolerance_abs") {
+      r.tolerance_abs = number_or_fail(file, v, full);
+      tol_abs = &v;
+      if (*r.tolerance_abs < 0) fail_at(file, v.source(), full, "must be >= 0");
+    } else if (name == "range") {
+      range = &v;
+      auto* a = v.as_array();
+      if (!a || a->size() != 2)
+        fail_at(file, v.source(), full, "must be [low, high], two numbers (e.g. range = [60.0, 130.0])");
+      double lo = number_or_fail(file, (*a)[0], full + "[0]"), hi = number_or_fail(file, (*a)[1], full + "[1]");
+      if (lo > hi) fail_at(file, v.source(), full, fmt::format("low {} is above high {}: write [{}, {}]", lo, hi, hi, lo));
+      r.range = {lo, hi};
+    } else {
+      unknown_key(file, k, full, kRefKeys, "a [[reference]]");
+    }
+  }
+  const auto& at = t.source();
+  if (!has_metric)
+    fail_at(file, at, base + ".metric", "missing: name the result.json metric (e.g. metric = \"one_way_us.1B\")");
+  if (!has_source)
+    fail_at(file, at, base + ".source",
+            "missing: say where the expected value comes from (e.g. source = \"seed 000: ... (shared/reference/...csv)\")");
+  if (range) {
+    for (auto [n, key] : {std::pair{expected, "expected"}, std::pair{tol, "tolerance"}, std::pair{tol_abs, "tolerance_abs"}})
+      if (n) fail_at(file, n->source(), base + "." + key, "cannot be combined with range (range alone says what passes)");
+    return r;
+  }
+  if (!expected)
+    fail_at(file, at, base + ".expected",
+            "missing: give expected = VALUE with tolerance = FRACTION or tolerance_abs = VALUE, or range = [low, high]");
+  if (tol && tol_abs)
+    fail_at(file, tol_abs->source(), base + ".tolerance_abs",
+            "give either tolerance (relative) or tolerance_abs (absolute), not both");
+  if (!tol && !tol_abs)
+    fail_at(file, expected->source(), base + ".tolerance",
+            "missing: add tolerance = 0.15 (relative, 15 %) or tolerance_abs = VALUE (absolute)");
+  if (tol && *r.expected == 0)
+    fail_at(file, tol->source(), base + ".tolerance",
+            "a relative tolerance of expected = 0 only passes exactly 0: use tolerance_abs");
+  return r;
+}
+
+std::string num(double v) { return fmt::format("{:.4g}", v); }
+
+}  // namespace
+
+fs::path scenario_of_ref(const fs::path& ref) {
+  std::string s = ref.string();
+  if (ends_with(s, ".ref.toml")) return fs::path(s.substr(0, s.size() - 9) + ".toml");
+  return ref;
+}
+
+fs::path ref_of_scenario(const fs::path& scenario) {
+  std::string s = scenario.string();
+  if (ends_with(s, ".toml")) s.resize(s.size() - 5);
+  return fs::path(s + ".ref.toml");
+}
+
+RefFile parse_ref_text(std::string_view text, const fs::path& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path.string());
+  } catch (const toml::parse_error& e) {
+    throw RefFileError(fmt::format("{}:{}:{}: {}", path.string(), e.source().begin.line, e.source().begin.column,
+                                   e.description()));
+  }
+  RefFile rf;
+  rf.path = path;
+  rf.scenario = scenario_of_ref(path);
+  for (auto&& [k, v] : root) {
+    std::string name(k.str());
+    if (name == "fast") {
+      if (!v.is_boolean()) fail_at(path, v.source(), name, fmt::format("must be true or false, got {}", node_type(v)));
+      rf.fast = *v.value<bool>();
+    } else if (name == "reference") {
+      auto* arr = v.as_array();
+      if (!arr || !arr->is_array_of_tables())
+        fail_at(path, v.source(), name, "must be an array of tables: write each one under a [[reference]] header");
+      for (size_t i = 0; i < arr->size(); ++i) rf.refs.push_back(parse_reference(path, *(*arr)[i].as_table(), i));
+    } else {
+      unknown_key(path, k, name, kTopKeys, "the reference file");
+    }
+  }
+  if (rf.refs.empty())
+    throw RefFileError(fmt::format("{}:1:1: key 'reference': no [[reference]] in the file (add one, or delete the file)",
+                                   path.string()));
+  return rf;
+}
+
+RefFile parse_ref_file(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw RefFileError(fmt::format("{}: cannot read the reference file", path.string()));
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return parse_ref_text(ss.str(), path);
+}
+
+std::vector<fs::path> find_ref_files(const std::vector<fs::path>& paths) {
+  std::set<fs::path> found;
+  for (auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::follow_directory_symlink, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_regular_file() && ends_with(it->path().filename().string(), ".ref.toml"))
+          found.insert(it->path().lexically_normal());
+      }
+      if (ec) throw RefFileError(fmt::format("{}: {}", p.string(), ec.message()));
+    } else if (fs::is_regular_file(p, ec)) {
+      std::string name = p.filename().string();
+      if (ends_with(name, ".ref.toml")) {
+        found.insert(p.lexically_normal());
+      } else {
+        fs::path r = ref_of_scenario(p);
+        if (!fs::exists(r))
+          throw RefFileError(fmt::format("{}: no reference file {} beside it (see docs/sweep-and-check.md)",
+                                         p.string(), r.filename().string()));
+        found.insert(r.lexically_normal());
+      }
+    } else {
+      throw RefFileError(fmt::format("{}: no such file or directory", p.string()));
+    }
+  }
+  return {found.begin(), found.end()};
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "FAIL";
+    case Verdict::Error: return "ERROR";
+  }
+  return "?";
+}
+
+std::string expected_text(const Reference& r) {
+  if (r.range) return fmt::format("[{}, {}]", num(r.range->first), num(r.range->second));
+  if (r.tolerance) return fmt::format("{} ±{}%", num(*r.expected), num(*r.tolerance * 100));
+  return fmt::format("{} ±{}", num(*r.expected), num(r.tolerance_abs.value_or(0)));
+}
+
+RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics) {
+  RefCheck c;
+  c.ref = ref;
+  c.verdict = Verdict::Fail;
+  auto it = metrics.is_object() ? metrics.find(ref.metric) : metrics.end();
+  if (it == metrics.end()) {
+    std::vector<std::string> names;
+    if (metrics.is_object())
+      for (auto& [k, _] : metrics.items()) names.push_back(k);
+    std::string near = nearest_name(ref.metric, names);
+    c.error_text = "missing";
+    c.message = fmt::format("metric '{}' is not in the run's result.json metrics{}", ref.metric,
+                            near.empty() ? fmt::format(" ({} metrics there)", names.size())
+                                         : fmt::format(" (did you mean '{}'?)", near));
+    return c;
+  }
+  if (!it->is_number() || !std::isfinite(it->get<double>())) {
+    c.error_text = "not a number";
+    c.message = fmt::format("metric '{}' is {}, not a number", ref.metric, it->dump());
+    return c;
+  }
+  double sim = it->get<double>();
+  c.simulated = sim;
+  if (ref.range) {
+    auto [lo, hi] = *ref.range;
+    double slack = 1e-9 * std::max(std::fabs(lo), std::fabs(hi));
+    if (sim < lo - slack) c.error_text = fmt::format("{} below", num(lo - sim));
+    else if (sim > hi + slack) c.error_text = fmt::format("{} above", num(sim - hi));
+    else c.error_text = "in range";
+    bool ok = c.error_text == "in range";
+    c.verdict = ok ? Verdict::Pass : Verdict::Fail;
+    if (!ok)
+      c.message = fmt::format("{}: simulated {} is outside the range [{}, {}] ({})", ref.metric, fmt::format("{:.6g}", sim),
+                              fmt::format("{:.6g}", lo), fmt::format("{:.6g}", hi), c.error_text);
+    return c;
+  }
+  double exp = *ref.expected, diff = sim - exp;
+  double bound = ref.tolerance ? *ref.tolerance * std::fabs(exp) : *ref.tolerance_abs;
+  bool ok = std::fabs(diff) <= bound + 1e-9 * std::max(std::fabs(exp), bound);
+  if (ref.tolerance) c.error_text = fmt::format("{:+.1f}%", exp != 0 ? 100.0 * diff / std::fabs(exp) : 0.0);
+  else c.error_text = fmt::format("{:+.4g}", diff);
+  c.verdict = ok ? Verdict::Pass : Verdict::Fail;
+  if (!ok)
+    c.message = fmt::format("{}: simulated {:.6g}, expected {} (error {}, allowed ±{:.4g})", ref.metric, sim,
+                            expected_text(ref), c.error_text, bound);
+  return c;
+}
+
+RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail) {
+  RefCheck c;
+  c.ref = ref;
+  c.verdict = Verdict::Error;
+  c.error_text = "run failed";
+  std::string last = stderr_tail;
+  size_t nl = last.rfind('\n');
+  if (nl != std::string::npos) last = last.substr(nl + 1);
+  c.message = fmt::format("nicsim run failed (exit {}){}", exit_code, last.empty() ? "" : ": " + last);
+  return c;
+}
+
+std::string format_table(const std::vector<RefCheck>& checks) {
+  std::vector<std::array<std::string, 7>> rows;
+  rows.push_back({"scenario", "metric", "expected", "simulated", "error", "result", "source"});
+  size_t pass = 0, fail = 0, err = 0;
+  for (auto& c : checks) {
+    (c.verdict == Verdict::Pass ? pass : c.verdict == Verdict::Fail ? fail : err)++;
+    rows.push_back({c.scenario, c.ref.metric, expected_text(c.ref), c.simulated ? num(*c.simulated) : "-",
+                    c.error_text, verdict_name(c.verdict), c.ref.source});
+  }
+  // "±" is two bytes but one column: measure display width in code points.
+  auto width = [](const std::string& s) {
+    size_t n = 0;
+    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+    return n;
+  };
+  std::array<size_t, 7> w{};
+  for (auto& r : rows)
+    for (size_t i = 0; i < 6; ++i) w[i] = std::max(w[i], width(r[i]));
+  std::string out;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    auto& r = rows[k];
+    std::string line;
+    for (size_t i = 0; i < 7; ++i) {
+      bool right = i == 2 || i == 3 || i == 4;
+      size_t pad = i < 6 ? w[i] - width(r[i]) : 0;
+      if (right) line += std::string(pad, ' ') + r[i];
+      else line += r[i] + (i < 6 ? std::string(pad, ' ') : "");
+      if (i < 6) line += "  ";
+    }
+    out += line + "\n";
+    if (k == 0) {
+      size_t total = 0;
+      for (size_t i = 0; i < 6; ++i) total += w[i] + 2;
+      out += std::string(total + 6, '-') + "\n";
+    }
+  }
+  for (auto& c : checks)
+    if (c.verdict != Verdict::Pass) out += fmt::format("{} {}: {}\n", verdict_name(c.verdict), c.scenario, c.message);
+  out += fmt::format("{} references: {} passed, {} failed, {} not run (run failed)\n", checks.size(), pass, fail, err);
+  return out;
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string o;
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      default:
+        if (c < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') o += '?';  // not allowed in XML 1.0
+        else o += ch;
+    }
+  }
+  return o;
+}
+
+std::string junit_xml(const std::vector<RefCheck>& checks) {
+  // Group by scenario, keeping first-appearance order.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const RefCheck*>> by;
+  for (auto& c : checks) {
+    if (!by.count(c.scenario)) order.push_back(c.scenario);
+    by[c.scenario].push_back(&c);
+  }
+  size_t failures = 0, errors = 0;
+  for (auto& c : checks) {
+    failures += c.verdict == Verdict::Fail;
+    errors += c.verdict == Verdict::Error;
+  }
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += fmt::format("<testsuites name=\"nicsim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n", checks.size(),
+                   failures, errors);
+  for (auto& s : order) {
+    auto& cs = by[s];
+    size_t f = 0, e = 0;
+    double t = cs.empty() ? 0 : cs.front()->seconds;
+    for (auto* c : cs) {
+      f += c->verdict == Verdict::Fail;
+      e += c->verdict == Verdict::Error;
+    }
+    std::string cls = s;
+    if (ends_with(cls, ".toml")) cls.resize(cls.size() - 5);
+    std::replace(cls.begin(), cls.end(), '/', '.');
+    x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
+                     xml_escape(s), cs.size(), f, e, t);
+    std::map<std::string, int> seen;
+    for (auto* c : cs) {
+      std::string name = c->ref.metric;
+      if (int n = seen[name]++) name += fmt::format(" #{}", n + 1);
+      x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">", xml_escape(cls), xml_escape(name));
+      std::string detail = fmt::format("expected {}; simulated {}; error {}; source: {}", expected_text(c->ref),
+                                       c->simulated ? fmt::format("{:.6g}", *c->simulated) : "-", c->error_text,
+                                       c->ref.source);
+      if (c->verdict == Verdict::Fail)
+        x += fmt::format("\n      <failure type=\"out_of_tolerance\" message=\"{}\">{}</failure>\n    ",
+                         xml_escape(c->message), xml_escape(detail));
+      else if (c->verdict == Verdict::Error)
+        x += fmt::format("\n      <error type=\"run_failed\" message=\"{}\">{}</error>\n    ", xml_escape(c->message),
+                         xml_escape(detail));
+      else
+        x += fmt::format("<system-out>{}</system-out>", xml_escape(detail));
+      x += "</testcase>\n";
+    }
+    x += "  </testsuite>\n";
+  }
+  x += "</testsuites>\n";
+  return x;
+}
+
+}  // namespace nicsim

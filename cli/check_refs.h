@@ -1,0 +1,103 @@
+// `nicsim check`: the pure part — reference files (X.ref.toml beside scenario X.toml), their
+// validation with file:line:col messages, evaluation of a run's metrics against them, and the
+// report formats (text table, JUnit XML).
+//
+// Reference file format (see docs/sweep-and-check.md):
+//   fast = true                       # optional: included by `nicsim check --fast`
+//   [[reference]]
+//   metric = "one_way_us.1B"          # a key of result.json "metrics"
+//   expected = 28.0
+//   tolerance = 0.15                  # relative (fraction of expected), or:
+//   # tolerance_abs = 3.0             # absolute, in the metric's unit
+//   # range = [60.0, 130.0]           # instead of expected/tolerance: pass when inside (inclusive)
+//   source = "seed 000: ..."          # required: where the expected value comes from
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace nicsim {
+
+/// A malformed or missing reference file (exit code 2). what() is
+/// "FILE:LINE:COL: key 'reference[1].tolerence': unknown key (did you mean 'tolerance'?)".
+struct RefFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Reference {
+  std::string metric;
+  std::optional<double> expected;
+  std::optional<double> tolerance;       ///< relative, fraction of |expected| (0.15 = 15 %)
+  std::optional<double> tolerance_abs;   ///< absolute, metric's unit
+  std::optional<std::pair<double, double>> range;  ///< inclusive [lo, hi]
+  std::string source;
+  int line = 0;  ///< line of the [[reference]] header in the file
+};
+
+struct RefFile {
+  std::filesystem::path path;       ///< the .ref.toml
+  std::filesystem::path scenario;   ///< the scenario it belongs to (X.ref.toml -> X.toml)
+  bool fast = false;
+  std::vector<Reference> refs;
+};
+
+/// "dir/X.ref.toml" -> "dir/X.toml".
+std::filesystem::path scenario_of_ref(const std::filesystem::path& ref);
+/// "dir/X.toml" -> "dir/X.ref.toml".
+std::filesystem::path ref_of_scenario(const std::filesystem::path& scenario);
+
+/// Parse and validate reference-file text; `path` names the file in messages. Rules: top-level keys
+/// `fast` (boolean) and `reference` (array of tables) only; each reference needs `metric` and
+/// `source` (non-empty strings) and either `range = [lo, hi]` (numbers, lo <= hi) or `expected`
+/// (number) with exactly one of `tolerance` (0..1) or `tolerance_abs` (>= 0); `expected = 0` needs
+/// `tolerance_abs`. At least one reference. Throws RefFileError (first problem found).
+RefFile parse_ref_text(std::string_view text, const std::filesystem::path& path);
+/// Read and parse a file (see parse_ref_text). Throws RefFileError, also when unreadable.
+RefFile parse_ref_file(const std::filesystem::path& path);
+
+/// The reference files named by `paths`: a directory is searched recursively for *.ref.toml; a
+/// *.ref.toml file is taken; a scenario X.toml stands for X.ref.toml beside it. Sorted, without
+/// duplicates. Throws RefFileError for a path that does not exist or a scenario without references.
+std::vector<std::filesystem::path> find_ref_files(const std::vector<std::filesystem::path>& paths);
+
+enum class Verdict { Pass, Fail, Error };  ///< Error = the run failed, nothing to compare
+const char* verdict_name(Verdict v);         ///< "pass", "FAIL", "ERROR"
+
+/// One reference checked against one run.
+struct RefCheck {
+  std::string scenario;             ///< display name (path as given)
+  Reference ref;
+  Verdict verdict = Verdict::Error;
+  std::optional<double> simulated;
+  std::string error_text;           ///< "+43.2%" (relative), "+12.1" (absolute), "in range", "12.0 above"
+  std::string message;              ///< one line: why it failed (empty on pass)
+  double seconds = 0;               ///< the run's wall time
+};
+
+/// How `ref` is written in the table: "28 ±15%", "28 ±3", "[60, 130]".
+std::string expected_text(const Reference& ref);
+
+/// Compare `ref` with a result.json "metrics" object. A missing or non-numeric metric fails with a
+/// message naming the nearest existing metric. Pass when |sim - expected| <= tolerance*|expected|
+/// (or <= tolerance_abs), or lo <= sim <= hi, each with a 1e-9 relative allowance for rounding.
+RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics);
+
+/// The check of `ref` when its run failed (exit code, stderr tail).
+RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);
+
+/// The text table: scenario, metric, expected, simulated, error, result, source; then a count line.
+std::string format_table(const std::vector<RefCheck>& checks);
+
+/// JUnit XML: <testsuites> with one <testsuite> per scenario and one <testcase> per reference;
+/// <failure> for out-of-tolerance (message with the numbers), <error> for a failed run.
+std::string junit_xml(const std::vector<RefCheck>& checks);
+
+/// XML-escape text for attributes and character data (& < > " ' and control characters).
+std::string xml_escape(std::string_view s);
+
+}  // namespace nicsim

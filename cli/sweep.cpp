@@ -1,0 +1,246 @@
+// `nicsim sweep`: run a scenario over the cartesian product of parameter values, each point a
+// separate `nicsim run` process, resumable and shardable; CSV, JSON and SVG plots of the metrics.
+#include "cli/sweep.h"
+#include "cli/progress.h"
+#include "cli/sweep_plot.h"
+#include "cli/verbs.h"
+#include "core/results.h"
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <thread>
+
+namespace nicsim {
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+namespace {
+
+std::string first_line_of_last(const std::string& text) {
+  std::string t = tail_of(text, 1, 200);
+  return t;
+}
+
+/// Write sweep.json, sweep.csv and (optionally) plots; print a summary. Returns {failed, missing}.
+std::pair<size_t, size_t> write_outputs(const fs::path& dir, const SweepPlan& plan, const std::vector<PointRow>& rows,
+                                        bool plots, const std::optional<fs::path>& gnuplot, std::FILE* log) {
+  write_json_atomic(dir / "sweep.json", summary_json(plan, rows));
+  write_file_atomic(dir / "sweep.csv", summary_csv(plan, rows));
+  size_t ok = 0, failed = 0, missing = 0;
+  for (auto& r : rows) (r.status == "ok" ? ok : r.status == "failed" ? failed : missing)++;
+  fmt::print(log, "sweep: {} points: {} ok, {} failed, {} missing -> {}, {}\n", rows.size(), ok, failed, missing,
+             (dir / "sweep.csv").string(), (dir / "sweep.json").string());
+  size_t shown = 0;
+  for (auto& r : rows) {
+    if (r.status != "failed") continue;
+    if (shown++ == 5) {
+      fmt::print(log, "  ... {} more failed points in sweep.json\n", failed - 5);
+      break;
+    }
+    fmt::print(log, "  FAILED {} (exit {}): {}\n", r.point.id, r.exit_code ? std::to_string(*r.exit_code) : "?",
+               first_line_of_last(r.error));
+  }
+  if (plots) {
+    PlotReport rep = write_plots(dir, plan, rows, gnuplot);
+    for (auto& m : rep.messages) fmt::print(log, "plot: {}\n", m);
+    for (auto& s : rep.svgs) fmt::print(log, "plot: {}\n", s.string());
+  }
+  return {failed, missing};
+}
+
+}  // namespace
+
+int run_sweep(const SweepRunOptions& o, const Runner& runner) {
+  std::vector<Point> all = cartesian(o.plan.axes);
+  std::vector<Point> mine = o.shard ? shard_points(all, *o.shard) : all;
+  write_plan(o.dir, o.plan);
+  std::vector<Point> todo = pending_points(o.dir, mine);
+  std::vector<RunJob> jobs;
+  std::map<std::string, const Point*> point_of;  // job label (= point id) -> point
+  for (auto& p : todo) {
+    jobs.push_back(job_for(o.plan, p, o.dir));
+    point_of[p.id] = &p;
+  }
+  // point.json is written just before its point runs (not all up front: one fsync per file).
+  Runner with_point_json = [&](const RunJob& j) {
+    write_point_json(o.dir, o.plan, *point_of.at(j.label));
+    return runner(j);
+  };
+  fmt::print(o.log, "sweep: {} points{}; {} already finished; running {} with {} job{}\n", all.size(),
+             o.shard ? fmt::format(" (shard {}/{}: {})", o.shard->index, o.shard->count, mine.size()) : "",
+             mine.size() - todo.size(), todo.size(), o.jobs, o.jobs == 1 ? "" : "s");
+  std::fflush(o.log);
+
+  Progress progress(o.log, jobs.size(), o.tty);
+  ExecOptions eo;
+  eo.jobs = o.jobs;
+  eo.stop = o.stop;
+  eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
+    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
+      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
+                        r.status == JobStatus::Failed ? fmt::format("exit {}: {}", r.exit_code, first_line_of_last(r.stderr_tail)) : "");
+  };
+  eo.on_tick = [&](size_t, size_t) { progress.tick(); };
+  auto results = run_jobs(jobs, with_point_json, eo);
+  progress.finish();
+
+  bool interrupted = o.stop && o.stop->load();
+  size_t failed_here = 0;
+  for (auto& r : results) failed_here += r.status == JobStatus::Failed;
+  auto rows = collect_rows(o.plan, {o.dir});
+  write_outputs(o.dir, o.plan, rows, o.plots && !o.shard && !interrupted, o.gnuplot, o.log);
+  if (interrupted) {
+    size_t lost = 0;
+    for (auto& r : results) lost += r.status == JobStatus::Interrupted || r.status == JobStatus::NotStarted;
+    fmt::print(o.log, "sweep: interrupted; {} points not finished; rerun the same command to resume\n", lost);
+    int sig = InterruptGuard::signal_caught();
+    return 128 + (sig ? sig : 2);
+  }
+  if (o.shard)
+    fmt::print(o.log, "sweep: shard {}/{} done; when all shards are done: nicsim sweep --merge DIR... --out DIR\n",
+               o.shard->index, o.shard->count);
+  return failed_here ? kExitRunFailed : kExitOk;
+}
+
+int run_merge(const std::vector<fs::path>& inputs, const fs::path& out, bool plots,
+              const std::optional<fs::path>& gnuplot, std::FILE* log) {
+  SweepPlan plan;
+  auto rows = merge_dirs(inputs, out, &plan);
+  auto [failed, missing] = write_outputs(out, plan, rows, plots, gnuplot, log);
+  if (missing) fmt::print(log, "merge: {} points missing (a shard not run or not finished?)\n", missing);
+  return failed || missing ? kExitRunFailed : kExitOk;
+}
+
+namespace {
+
+const char* kUsage =
+    "usage: nicsim sweep SCENARIO --vary KEY=VALUES [--vary ...] --metric NAME [NAME...] --out DIR\n"
+    "                    [--jobs N] [--shard I/N] [--set KEY=VALUE ...] [--no-plot] [--dry-run]\n"
+    "       nicsim sweep --merge DIR [DIR...] --out DIR [--no-plot]\n\n"
+    "Runs SCENARIO once per point of the cartesian product of the --vary values, each point a separate\n"
+    "`nicsim run` process (output in DIR/points/<id>/). VALUES is a comma-separated list of values\n"
+    "and/or START:STOP:STEP ranges (STOP included), e.g. 0,1000:20000:1000. KEY is a dotted scenario\n"
+    "key as for --set (hosts.*.nics.eth1.InterruptThrottleRate, workload.upper) or `seed`.\n"
+    "Writes DIR/sweep.csv, DIR/sweep.json and DIR/plots/<metric>.svg (metric vs the first --vary key,\n"
+    "one line per combination of the others; needs gnuplot). Rerunning the same command resumes:\n"
+    "points with a result.json are not rerun; failed points are retried. See docs/sweep-and-check.md.\n\n"
+    "Exit: 0 all points ok, 1 some point failed (or missing, for --merge), 2 usage error,\n"
+    "128+signal when interrupted (finished points are kept).\n\noptions";
+
+}  // namespace
+
+static int sweep_main(int argc, char** argv) {
+  po::options_description opts(kUsage);
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  opts.add_options()
+      ("help,h", "show this help")
+      ("vary", po::value<std::vector<std::string>>()->composing(), "KEY=VALUES to vary (repeatable)")
+      ("metric", po::value<std::vector<std::string>>()->multitoken()->composing(),
+       "result.json metric name(s) to collect and plot (repeatable; NAME,NAME also accepted)")
+      ("out", po::value<std::string>(), "sweep directory (created; reused to resume)")
+      ("jobs,j", po::value<unsigned>()->default_value(hw), "points run in parallel (default: hardware cores)")
+      ("shard", po::value<std::string>(), "run only points with index % N == I (e.g. $SLURM_ARRAY_TASK_ID/16)")
+      ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every point (repeatable)")
+      ("merge", po::value<std::vector<std::string>>()->multitoken()->composing(),
+       "merge these sweep directories (shards) into --out")
+      ("no-plot", "do not draw plots")
+      ("dry-run", "list the points (and which are finished) without running anything");
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "scenario");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scenario", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    fmt::print(stderr, "nicsim sweep: {}\n(see nicsim sweep --help)\n", e.what());
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return kExitOk;
+  }
+  auto usage_error = [](const std::string& msg) {
+    fmt::print(stderr, "nicsim sweep: {}\n(see nicsim sweep --help)\n", msg);
+    return kExitUsage;
+  };
+  if (!vm.count("out")) return usage_error("--out DIR is required");
+  fs::path out = vm["out"].as<std::string>();
+  bool plots = !vm.count("no-plot");
+  std::optional<fs::path> gnuplot = find_in_path("gnuplot");
+  std::vector<std::string> scen = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>()
+                                                       : std::vector<std::string>{};
+  try {
+    if (vm.count("merge")) {
+      if (!scen.empty() || vm.count("vary") || vm.count("shard"))
+        return usage_error("--merge takes only sweep directories and --out (got a scenario, --vary or --shard)");
+      std::vector<fs::path> in;
+      for (auto& d : vm["merge"].as<std::vector<std::string>>()) in.emplace_back(d);
+      return run_merge(in, out, plots, gnuplot, stderr);
+    }
+    if (scen.size() != 1)
+      return usage_error(scen.empty() ? "give one SCENARIO file (before --metric, which takes several names)" : fmt::format("give one SCENARIO file, got {}: {}",
+                                                                              scen.size(), fmt::join(scen, " ")));
+    fs::path scenario = fs::absolute(scen[0]).lexically_normal();
+    if (!fs::is_regular_file(scenario)) return usage_error(fmt::format("no scenario file '{}'", scen[0]));
+
+    SweepRunOptions o;
+    o.plan.scenario = scenario.string();
+    if (vm.count("set")) o.plan.sets = vm["set"].as<std::vector<std::string>>();
+    for (auto& s : o.plan.sets)
+      if (s.find('=') == std::string::npos) return usage_error(fmt::format("--set '{}': write KEY=VALUE", s));
+    if (vm.count("vary"))
+      for (auto& v : vm["vary"].as<std::vector<std::string>>()) o.plan.axes.push_back(parse_vary(v));
+    if (o.plan.axes.empty()) return usage_error("give at least one --vary KEY=VALUES");
+    if (vm.count("metric"))
+      for (auto& m : vm["metric"].as<std::vector<std::string>>())
+        for (auto& part : [&] {
+               std::vector<std::string> p;
+               size_t s = 0, c;
+               while ((c = m.find(',', s)) != std::string::npos) { p.push_back(m.substr(s, c - s)); s = c + 1; }
+               p.push_back(m.substr(s));
+               return p;
+             }())
+          if (!part.empty()) o.plan.metrics.push_back(part);
+    if (o.plan.metrics.empty()) return usage_error("give at least one --metric NAME (a key of result.json \"metrics\")");
+    if (vm.count("shard")) o.shard = parse_shard(vm["shard"].as<std::string>());
+    o.jobs = std::max(1u, vm["jobs"].as<unsigned>());
+    o.dir = out;
+    o.plots = plots;
+    o.gnuplot = gnuplot;
+    o.tty = Progress::is_tty(stderr);
+
+    auto points = cartesian(o.plan.axes);
+    if (vm.count("dry-run")) {
+      auto mine = o.shard ? shard_points(points, *o.shard) : points;
+      size_t fin = 0;
+      for (auto& p : mine) {
+        bool f = point_finished(out, p);
+        fin += f;
+        fmt::print("{:>6} {:<9} {}\n", p.index, f ? "finished" : "pending", p.id);
+      }
+      fmt::print("{} points{}, {} finished, {} to run\n", points.size(),
+                 o.shard ? fmt::format(" ({} in shard {}/{})", mine.size(), o.shard->index, o.shard->count) : "",
+                 fin, mine.size() - fin);
+      return kExitOk;
+    }
+    InterruptGuard guard;
+    o.stop = &InterruptGuard::flag();
+    return run_sweep(o, process_runner(self_executable()));
+  } catch (const SweepUsageError& e) {
+    return usage_error(e.what());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "nicsim sweep: {}\n", e.what());
+    return kExitRunFailed;
+  }
+}
+
+static Registrar<VerbEntry> sweep_verb{VerbEntry{
+    "sweep", "run a scenario over a grid of parameter values (parallel, resumable, shardable); CSV/JSON/SVG",
+    sweep_main}};
+
+}  // namespace nicsim

@@ -1,0 +1,221 @@
+// Reference files: parsing, validation messages, evaluation, table and JUnit XML.
+#include "cli/check_refs.h"
+#include "tests/support/sweep_check.h"
+#include <catch2/catch.hpp>
+
+using namespace nicsim;
+using namespace nicsim::test;
+
+namespace {
+const char* kGood = R"(# seed 000 references
+fast = true
+
+[[reference]]
+metric = "one_way_us.1B"
+expected = 28.0
+tolerance = 0.15
+source = "seed 000: NetPIPE 2.4, 82544GC, step 0"
+
+[[reference]]
+metric = "one_way_us.24B"
+expected = 63
+tolerance_abs = 3
+source = "seed 000: run2 step 11"
+
+[[reference]]
+metric = "one_way_us.8B"
+range = [60.0, 130]
+source = "seed 000: bimodal 63/125"
+)";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_ref_text(text, "scenarios/x.ref.toml");
+  } catch (const RefFileError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+Reference rel(double expected, double tol) {
+  Reference r;
+  r.metric = "m";
+  r.expected = expected;
+  r.tolerance = tol;
+  r.source = "s";
+  return r;
+}
+}  // namespace
+
+TEST_CASE("check: a reference file parses into its references", "[check]") {
+  RefFile f = parse_ref_text(kGood, "scenarios/seed000/x.ref.toml");
+  CHECK(f.fast);
+  CHECK(f.scenario == fs::path("scenarios/seed000/x.toml"));
+  REQUIRE(f.refs.size() == 3);
+  CHECK(f.refs[0].metric == "one_way_us.1B");
+  CHECK(*f.refs[0].expected == 28.0);
+  CHECK(*f.refs[0].tolerance == 0.15);
+  CHECK_FALSE(f.refs[0].tolerance_abs);
+  CHECK(f.refs[0].line == 4);
+  CHECK(*f.refs[1].expected == 63.0);  // integers are numbers too
+  CHECK(*f.refs[1].tolerance_abs == 3.0);
+  CHECK(f.refs[2].range == std::pair{60.0, 130.0});
+  CHECK(f.refs[2].source == "seed 000: bimodal 63/125");
+  CHECK(scenario_of_ref("a/b.ref.toml") == fs::path("a/b.toml"));
+  CHECK(ref_of_scenario("a/b.toml") == fs::path("a/b.ref.toml"));
+}
+
+TEST_CASE("check: malformed reference files name file, line, key and a suggestion", "[check]") {
+  std::string head = "[[reference]]\nmetric = \"m\"\nsource = \"s\"\n";
+  // Misspelt key, with the nearest valid name.
+  CHECK(error_of(head + "expected = 1.0\ntolerence = 0.1\n") ==
+        "scenarios/x.ref.toml:5:1: key 'reference[0].tolerence': unknown key in a [[reference]] "
+        "(did you mean 'tolerance'?)");
+  CHECK_THAT(error_of("fats = true\n" + head + "expected = 1.0\ntolerance = 0.1\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:1:1: key 'fats'") && Catch::Contains("did you mean 'fast'?"));
+  CHECK_THAT(error_of("[[referense]]\nmetric = \"m\"\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:1:3: key 'referense'") && Catch::Contains("'reference'"));
+  // The second reference is reference[1] and the error points at its line.
+  std::string two = head + "expected = 1.0\ntolerance = 0.1\n\n" + head + "expected = \"28\"\ntolerance = 0.1\n";
+  CHECK(error_of(two) == "scenarios/x.ref.toml:10:12: key 'reference[1].expected': must be a number, got a string");
+  CHECK_THAT(error_of("[[reference]]\nmetric = \"m\"\nexpected = 1.0\ntolerance = 0.1\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:1:") && Catch::Contains("reference[0].source': missing"));
+  CHECK_THAT(error_of(head + "expected = 28.0\ntolerance = 15\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:5:13:") && Catch::Contains("0.15 means 15 %"));
+  CHECK_THAT(error_of(head + "expected = 28.0\n"), Catch::Contains("add tolerance = 0.15"));
+  CHECK_THAT(error_of(head + "expected = 28.0\ntolerance = 0.1\ntolerance_abs = 2\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:6:") && Catch::Contains("not both"));
+  CHECK_THAT(error_of(head + "range = [1, 2]\nexpected = 1.5\n"), Catch::Contains("cannot be combined with range"));
+  CHECK_THAT(error_of(head + "range = [3, 2]\n"), Catch::Contains("write [2, 3]"));
+  CHECK_THAT(error_of(head + "range = [3]\n"), Catch::Contains("[low, high]"));
+  CHECK_THAT(error_of(head + "expected = 0\ntolerance = 0.1\n"), Catch::Contains("use tolerance_abs"));
+  CHECK_THAT(error_of(head + "tolerance = 0.1\n"), Catch::Contains("reference[0].expected': missing"));
+  CHECK_THAT(error_of("fast = \"yes\"\n"), Catch::Contains("key 'fast': must be true or false"));
+  CHECK_THAT(error_of("[reference]\nmetric = \"m\"\n"), Catch::Contains("[[reference]] header"));
+  CHECK_THAT(error_of("fast = true\n"), Catch::Contains("no [[reference]]"));
+  // TOML syntax error: position from the TOML parser.
+  CHECK_THAT(error_of(head + "expected = 28.0 0\n"), Catch::StartsWith("scenarios/x.ref.toml:4:"));
+}
+
+TEST_CASE("check: relative, absolute and range references pass and fail at their bounds", "[check]") {
+  nlohmann::json m = {{"m", 0.0}};
+  auto verdict = [&](const Reference& r, double sim) {
+    m["m"] = sim;
+    return evaluate_reference(r, m).verdict;
+  };
+  // 28 ± 15 % -> [23.8, 32.2]
+  Reference r = rel(28.0, 0.15);
+  CHECK(verdict(r, 28.0) == Verdict::Pass);
+  CHECK(verdict(r, 32.2) == Verdict::Pass);
+  CHECK(verdict(r, 23.8) == Verdict::Pass);
+  CHECK(verdict(r, 32.21) == Verdict::Fail);
+  CHECK(verdict(r, 23.79) == Verdict::Fail);
+  m["m"] = 40.6;
+  RefCheck c = evaluate_reference(r, m);
+  CHECK(c.error_text == "+45.0%");  // (40.6 - 28) / 28
+  CHECK(c.message == "m: simulated 40.6, expected 28 ±15% (error +45.0%, allowed ±4.2)");
+  // 63 ± 3 (absolute)
+  Reference a = r;
+  a.expected = 63;
+  a.tolerance.reset();
+  a.tolerance_abs = 3;
+  CHECK(verdict(a, 66) == Verdict::Pass);
+  CHECK(verdict(a, 59.9) == Verdict::Fail);
+  m["m"] = 61;
+  CHECK(evaluate_reference(a, m).error_text == "-2");
+  // range [60, 130]
+  Reference g = r;
+  g.expected.reset();
+  g.tolerance.reset();
+  g.range = {60.0, 130.0};
+  CHECK(verdict(g, 63) == Verdict::Pass);
+  CHECK(verdict(g, 125) == Verdict::Pass);
+  CHECK(verdict(g, 60) == Verdict::Pass);
+  CHECK(verdict(g, 28) == Verdict::Fail);
+  m["m"] = 140;
+  c = evaluate_reference(g, m);
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK(c.error_text == "10 above");
+  CHECK(expected_text(g) == "[60, 130]");
+  CHECK(expected_text(a) == "63 ±3");
+}
+
+TEST_CASE("check: a missing metric fails with the nearest metric name", "[check]") {
+  Reference r = rel(28, 0.15);
+  r.metric = "one_way_us.1b";
+  RefCheck c = evaluate_reference(r, {{"one_way_us.1B", 28.0}, {"throughput_mbps.1B", 0.06}});
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK_FALSE(c.simulated);
+  CHECK_THAT(c.message, Catch::Contains("did you mean 'one_way_us.1B'?"));
+  c = evaluate_reference(r, {{"one_way_us.1b", nullptr}});
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK_THAT(c.message, Catch::Contains("not a number"));
+  c = run_failed_reference(r, 2, "x.toml:3:1: key 'foo': unknown\nsecond line");
+  CHECK(c.verdict == Verdict::Error);
+  CHECK(c.message == "nicsim run failed (exit 2): second line");
+}
+
+TEST_CASE("check: the table and the JUnit XML report every reference", "[check]") {
+  std::vector<RefCheck> cs;
+  nlohmann::json m = {{"m", 30.0}};
+  cs.push_back(evaluate_reference(rel(28, 0.15), m));
+  cs.back().scenario = "scenarios/a&b.toml";
+  Reference bad = rel(20, 0.1);
+  bad.source = "paper <table 2> \"quoted\" & more";
+  cs.push_back(evaluate_reference(bad, m));
+  cs.back().scenario = "scenarios/a&b.toml";
+  cs.push_back(run_failed_reference(rel(1, 0.1), 1, "boom <here>"));
+  cs.back().scenario = "scenarios/c.toml";
+
+  std::string t = format_table(cs);
+  CHECK_THAT(t, Catch::Contains("scenario") && Catch::Contains("simulated") && Catch::Contains("source"));
+  CHECK_THAT(t, Catch::Contains("28 ±15%") && Catch::Contains("+7.1%") && Catch::Contains("pass"));
+  CHECK_THAT(t, Catch::Contains("+50.0%") && Catch::Contains("FAIL"));
+  CHECK_THAT(t, Catch::Contains("ERROR") && Catch::Contains("run failed"));
+  CHECK_THAT(t, Catch::EndsWith("3 references: 1 passed, 1 failed, 1 not run (run failed)\n"));
+
+  std::string x = junit_xml(cs);
+  std::map<std::string, int> counts;
+  CHECK(xml_problem(x, &counts) == "");
+  CHECK(counts["testsuites"] == 1);
+  CHECK(counts["testsuite"] == 2);
+  CHECK(counts["testcase"] == 3);
+  CHECK(counts["failure"] == 1);
+  CHECK(counts["error"] == 1);
+  CHECK_THAT(x, Catch::Contains("tests=\"3\" failures=\"1\" errors=\"1\""));
+  CHECK_THAT(x, Catch::Contains("message=\"m: simulated 30, expected 20 ±10% (error +50.0%, allowed ±2)\""));
+  CHECK_THAT(x, Catch::Contains("paper &lt;table 2&gt; &quot;quoted&quot; &amp; more"));
+  CHECK_THAT(x, Catch::Contains("classname=\"scenarios.a&amp;b\""));
+  // The checker itself rejects broken XML.
+  CHECK(xml_problem("<a><b></a></b>") != "");
+  CHECK(xml_problem("<a x=1></a>") != "");
+  CHECK(xml_problem("<a>&nbsp;</a>") != "");
+  CHECK(xml_problem("<a></a><b/>") != "");
+}
+
+TEST_CASE("check: reference files are found in directories, beside scenarios, or named", "[check]") {
+  TempDir tmp;
+  write_text(tmp / "s/seed000/a.toml", "");
+  write_text(tmp / "s/seed000/a.ref.toml", kGood);
+  write_text(tmp / "s/seed001/deep/b.toml", "");
+  write_text(tmp / "s/seed001/deep/b.ref.toml", kGood);
+  write_text(tmp / "s/seed001/c.toml", "");  // no references
+  auto all = find_ref_files({tmp / "s"});
+  REQUIRE(all.size() == 2);
+  CHECK(all[0] == (tmp / "s/seed000/a.ref.toml"));
+  CHECK(all[1] == (tmp / "s/seed001/deep/b.ref.toml"));
+  CHECK(find_ref_files({tmp / "s/seed000/a.toml", tmp / "s/seed000/a.ref.toml", tmp / "s/seed000"}).size() == 1);
+  CHECK_THROWS_WITH(find_ref_files({tmp / "s/seed001/c.toml"}), Catch::Contains("no reference file c.ref.toml"));
+  CHECK_THROWS_WITH(find_ref_files({tmp / "nope"}), Catch::Contains("no such file or directory"));
+}
+
+TEST_CASE("check: every reference file shipped in scenarios/ is well-formed and beside its scenario", "[check]") {
+  auto files = find_ref_files({fs::path(NICSIM_SOURCE_DIR) / "scenarios"});
+  CHECK_FALSE(files.empty());
+  for (auto& f : files) {
+    INFO(f.string());
+    RefFile rf;
+    CHECK_NOTHROW(rf = parse_ref_file(f));
+    CHECK(fs::is_regular_file(rf.scenario));
+  }
+}

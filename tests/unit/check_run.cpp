@@ -1,0 +1,119 @@
+// `nicsim check` end to end with a fake runner (no models): exit codes, table, JUnit file, --fast.
+#include "cli/check.h"
+#include "tests/support/sweep_check.h"
+#include <catch2/catch.hpp>
+
+using namespace nicsim;
+using namespace nicsim::test;
+
+namespace {
+/// Two scenarios: pass.toml (y = 2*x with x=21 -> 42; reference 42 ± 5 %) and drift.toml
+/// (reference 30 ± 10 %: the fake's 42 is 40 % off). Only pass.ref.toml is fast.
+void write_scenarios(const fs::path& dir) {
+  write_text(dir / "pass.toml", "name = \"pass\"\n");
+  write_text(dir / "pass.ref.toml", R"(fast = true
+[[reference]]
+metric = "y"
+expected = 42.0
+tolerance = 0.05
+source = "test: 2 * 21"
+[[reference]]
+metric = "z"
+range = [5, 9]
+source = "test: fake constant 7"
+)");
+  write_text(dir / "sub/drift.toml", "name = \"drift\"\n");
+  write_text(dir / "sub/drift.ref.toml", R"([[reference]]
+metric = "y"
+expected = 30.0
+tolerance = 0.10
+source = "test: deliberately wrong"
+)");
+}
+
+CheckOptions opts(const fs::path& dir) {
+  CheckOptions o;
+  o.paths = {dir};
+  o.sets = {"x=21"};
+  o.jobs = 2;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("check: passing and deliberately failing references give exit 1, a table and JUnit", "[check]") {
+  TempDir tmp;
+  write_scenarios(tmp / "sc");
+  FakeRunner fake;
+  auto o = opts(tmp / "sc");
+  o.junit = tmp / "out" / "junit.xml";
+  std::vector<RefCheck> checks;
+  CHECK(run_check(o, fake.runner(), &checks) == kExitRunFailed);
+  CHECK(fake.calls == 2);  // one run per scenario, not per reference
+  REQUIRE(checks.size() == 3);
+  CHECK(checks[0].verdict == Verdict::Pass);
+  CHECK(checks[1].verdict == Verdict::Pass);
+  CHECK(checks[2].verdict == Verdict::Fail);
+  CHECK(checks[2].message == "y: simulated 42, expected 30 ±10% (error +40.0%, allowed ±3)");
+  std::map<std::string, int> counts;
+  std::string x = read_text(*o.junit);
+  CHECK(xml_problem(x, &counts) == "");
+  CHECK(counts["testcase"] == 3);
+  CHECK(counts["failure"] == 1);
+  CHECK(counts.count("error") == 0);
+
+  // --fast keeps only pass.ref.toml: everything passes.
+  o.fast = true;
+  o.junit.reset();
+  FakeRunner fast;
+  CHECK(run_check(o, fast.runner()) == kExitOk);
+  CHECK(fast.calls == 1);
+}
+
+TEST_CASE("check: a failed run fails its references; a malformed file stops before running", "[check]") {
+  TempDir tmp;
+  write_scenarios(tmp / "sc");
+  FakeRunner fake;
+  fake.fail_x = {"13"};
+  auto o = opts(tmp / "sc" / "pass.toml");
+  o.sets = {"x=13"};
+  o.out = tmp / "runs";
+  std::vector<RefCheck> checks;
+  CHECK(run_check(o, fake.runner(), &checks) == kExitRunFailed);
+  REQUIRE(checks.size() == 2);
+  for (auto& c : checks) {
+    CHECK(c.verdict == Verdict::Error);
+    CHECK(c.message == "nicsim run failed (exit 1): boom: x=13 is unlucky");
+  }
+  CHECK(fs::exists(tmp / "runs" / "000-pass" / "error.json"));  // --out keeps the runs
+
+  write_text(tmp / "sc" / "sub" / "drift.ref.toml", "[[reference]]\nmetric = \"y\"\nexpectd = 30\n");
+  FakeRunner never;
+  CHECK(run_check(opts(tmp / "sc"), never.runner()) == kExitUsage);
+  CHECK(never.calls == 0);
+
+  write_text(tmp / "lonely" / "x.ref.toml", "[[reference]]\nmetric = \"y\"\nrange = [1, 2]\nsource = \"s\"\n");
+  CHECK(run_check(opts(tmp / "lonely"), never.runner()) == kExitUsage);  // no x.toml beside it
+  fs::create_directories(tmp / "empty");
+  CHECK(run_check(opts(tmp / "empty"), never.runner()) == kExitUsage);
+  CHECK(never.calls == 0);
+}
+
+TEST_CASE("check: the end-to-end helper runs a real child process per scenario", "[check]") {
+  // With a fake nicsim executable standing in for the real binary (the real one needs workloads).
+  TempDir tmp;
+  write_scenarios(tmp / "sc");
+  fs::path bin = write_fake_nicsim(tmp.path);
+  std::vector<RefCheck> checks;
+  // The fake script writes y and seed only: z is missing, so the range reference fails.
+  CHECK(e2e_check(tmp / "sc" / "pass.toml", &checks, {"x=21"}, bin) == kExitRunFailed);
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].verdict == Verdict::Pass);
+  CHECK(*checks[0].simulated == 42.0);
+  CHECK(checks[1].verdict == Verdict::Fail);
+  CHECK_THAT(checks[1].message, Catch::Contains("'z' is not in the run's result.json"));
+
+  CHECK(e2e_sweep(tmp / "sc" / "pass.toml", {parse_vary("x=1:3:1")}, {"y"}, tmp / "sw", bin) == kExitOk);
+  auto j = nlohmann::json::parse(read_text(tmp / "sw" / "sweep.json"));
+  CHECK(j["counts"]["ok"] == 3);
+  CHECK(j["points"][2]["metrics"]["y"] == 6);
+}
