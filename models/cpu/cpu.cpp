@@ -224,6 +224,7 @@ void Cpu::dispatch() {
   for (;;) {
     if (halted_) {
       if (deliverable() < 0) break;
+      note_pending_cause("CPU halted");
       halted_ = false;
       waking_ = true;
       wake_at_ = now() + p_.halt_exit_latency;
@@ -266,8 +267,7 @@ void Cpu::dispatch() {
           schedule_at(t->until);
           goto out;
         }
-        t->state = State::Ready;
-        resume(t);
+        t->state = State::Ready;  // instruction boundary: pending interrupts are taken first
         continue;
       case State::Preempted:
         t->state = State::Burning;
@@ -301,15 +301,14 @@ void Cpu::dispatch() {
   }
 out:
   set_bucket();
-  if (irr_count_) {  // why the interrupts still pending could not be taken now
-    std::string cause;
-    for (int v = 0; v < 256; ++v)
-      if (irr_[v] && irr_cause_[v].empty()) {
-        if (cause.empty()) cause = busy_cause();
-        irr_cause_[v] = cause;
-      }
-  }
+  if (irr_count_) note_pending_cause(busy_cause());  // why pending interrupts wait
   in_dispatch_ = false;
+}
+
+void Cpu::note_pending_cause(const std::string& cause) {
+  if (!irr_count_) return;
+  for (int v = 0; v < 256; ++v)
+    if (irr_[v] && irr_cause_[v].empty()) irr_cause_[v] = cause;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -213,6 +213,7 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   void resume(ExecContext* c);
   void split(ExecContext* c, const std::string& cause);
   void schedule_at(const sc_time& t);
+  void note_pending_cause(const std::string& cause);
 
   unsigned index_;
   Params p_;
