@@ -78,6 +78,7 @@ void WaitQueue::Awaiter::await_suspend(std::coroutine_handle<> h) {
   if (p->kernel().softirq_bh_count(c.index()) > 0)
     throw std::logic_error(p->name + ": sleeping with bottom halves disabled");
   p->pstate_ = Process::PState::Sleeping;
+  p->journey = 0;  // asleep it works for no message; a wakeup names the next one
   p->waiting_on_ = wq;
   wq->waiters_.push_back(p);
   c.block(h);
