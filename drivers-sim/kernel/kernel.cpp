@@ -28,6 +28,43 @@ sc_time tick_period(unsigned hz) {
   return sc_time(static_cast<double>(latch) / clock_tick_rate, sc_core::SC_SEC);
 }
 
+ParamSchema kernel_param_schema() {
+  KernelParams d;
+  return {
+      string_param("cost_profile", d.cost_profile, cost_profile_names(), "CPU cost table of kernel paths",
+                   "drivers-sim/kernel/costs.cpp"),
+      int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
+                "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
+      int_param("process_cpu", d.process_cpu, 0, 63, "CPU", "CPU applications run on", "estimate: scenario choice"),
+      bool_param("hz_tick", d.hz_tick, "generate the HZ timer interrupts (IRQ0 and LOC)", "Linux 2.4 i386"),
+      int_param("hz", d.hz, 1, 1000, "Hz", "timer interrupt rate", "tg3-bonding-tcp-gmac-formats.md §2.3: HZ=100"),
+      real_param("tick_phase_us", 0.0, 0.0, 1e5, "µs", "offset of the first tick", "estimate: arbitrary phase"),
+      real_param("halt_exit_latency_us", to_us(d.halt_exit_latency), 0.0, 100.0, "µs",
+                 "HLT (C1) exit latency of an idle CPU", "estimate: no P4 Xeon figure found"),
+      real_param("ipi_latency_us", to_us(d.ipi_latency), 0.0, 100.0, "µs", "reschedule IPI flight time",
+                 "estimate: one FSB interrupt message"),
+      int_param("netdev_max_backlog", d.netdev_max_backlog, 1, 100000, "packets", "per-CPU receive backlog limit",
+                "net/core/dev.c 2.4: 300"),
+  };
+}
+
+KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz) {
+  KernelParams p;
+  p.host = host;
+  p.cpus = cpus;
+  p.cpu_mhz = cpu_mhz;
+  p.cost_profile = v.s("cost_profile");
+  p.irq_dest_cpu = static_cast<unsigned>(v.i("irq_dest_cpu"));
+  p.process_cpu = static_cast<unsigned>(v.i("process_cpu"));
+  p.hz_tick = v.b("hz_tick");
+  p.hz = static_cast<unsigned>(v.i("hz"));
+  p.tick_phase = us(v.r("tick_phase_us"));
+  p.halt_exit_latency = us(v.r("halt_exit_latency_us"));
+  p.ipi_latency = us(v.r("ipi_latency_us"));
+  p.netdev_max_backlog = static_cast<unsigned>(v.i("netdev_max_backlog"));
+  return p;
+}
+
 int nice_to_ticks(int nice) { return ((20 - nice) >> 2) + 1; }
 
 int goodness(int counter, int nice) { return counter <= 0 ? 0 : counter + 20 - nice; }

@@ -27,6 +27,7 @@
 //    update_process_times. add_timer/mod_timer/del_timer use one global list (2.4); a timer runs
 //    in TIMER_BH at the first tick with jiffies >= expires.
 #pragma once
+#include "core/params.h"
 #include "core/units.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/netdevice.h"
@@ -86,6 +87,13 @@ struct KernelParams {
   /// (kernel image, ISA DMA zone).
   uint64_t dma_base = 16ull << 20;
 };
+
+/// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
+/// defaults, units and sources, for a platform's or host's ParamSchema.
+ParamSchema kernel_param_schema();
+/// KernelParams from `v` (which must hold every kernel_param_schema() name) plus the host name
+/// and the platform's CPU count and clock.
+KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz);
 
 /// Tick period of a 2.4 i386 kernel: LATCH = (CLOCK_TICK_RATE + HZ/2) / HZ PIT clocks of
 /// CLOCK_TICK_RATE = 1193180 Hz (include/asm-i386/timex.h, include/linux/timex.h); 10.000168 ms at HZ=100.

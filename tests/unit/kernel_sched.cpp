@@ -32,6 +32,14 @@ TEST_CASE("kernel: pure helpers (tick period, NICE_TO_TICKS, goodness, prio2band
   CHECK(cpu_cycles(1761, 2400) == sc_time(733750, sc_core::SC_PS));
   CHECK_THROWS_AS(cost_profile("linux-9.9"), std::invalid_argument);
   for (size_t i = 0; i < kCostCount; ++i) CHECK(std::string(p.entries[i].source).size() > 0);
+  // The schema's defaults give back the KernelParams defaults.
+  KernelParams d, q = kernel_params_from(ParamValues(kernel_param_schema()), "h", 2, 2200);
+  CHECK(q.irq_dest_cpu == d.irq_dest_cpu);
+  CHECK(q.hz == 100);
+  CHECK(q.halt_exit_latency == d.halt_exit_latency);
+  CHECK(q.ipi_latency == d.ipi_latency);
+  CHECK(q.netdev_max_backlog == 300);
+  CHECK(q.cpus == 2);
 }
 
 TEST_CASE("kernel: softirq wakeup of a sleeping process costs wakeup + context switch", "[kernel]") {
