@@ -1,0 +1,127 @@
+#include "drivers-sim/kernel/costs.h"
+#include <map>
+#include <stdexcept>
+
+namespace nicsim {
+
+const char* cost_name(CostId id) {
+  static const char* names[kCostCount] = {
+      "syscall_entry", "syscall_exit", "copy_user_cached", "copy_user_uncached", "csum_partial",
+      "skb_alloc",     "skb_free",     "netif_rx",         "net_rx_action",      "ip_rcv",
+      "ip_output",     "tcp_v4_rcv",   "tcp_sendmsg",      "tcp_transmit_skb",   "tcp_recvmsg",
+      "tcp_ack",       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
+      "irq_entry",     "irq_return",   "apic_eoi",         "softirq_entry",      "timer_interrupt",
+      "local_timer",   "run_timer_list", "timer_callback"};
+  return names[static_cast<size_t>(id)];
+}
+
+double CostProfile::cycles(CostId id, size_t bytes, double mhz) const {
+  const CostEntry& e = at(id);
+  double per_byte = e.memory_bound ? e.cycles_per_byte * mhz / ref_mhz : e.cycles_per_byte;
+  return e.cycles_per_call + per_byte * static_cast<double>(bytes);
+}
+
+namespace {
+
+// Linux 2.4.20 on a Pentium 4 Xeon (NetBurst, 2.0–2.4 GHz, 400 MT/s FSB, DDR200).
+// Sources: research/e7500-p64h2-pcix.md §5 (S37 syscall cycles, S38 BYTE benchmark, memcpy
+// estimates, "5–10 µs per small packet" TCP/IP estimate).
+//
+// Calibration of the network-stack estimates (cycles at 2.4 GHz; not fitted to any seed number):
+//   send, small segment: syscall 1761 + tcp_sendmsg 3000 + tcp_transmit_skb 1500 + ip_output 1500
+//     + dev_queue_xmit 1000 + skb_alloc 400  ≈ 9.2 k cycles ≈ 3.8 µs, + driver xmit incl. MMIO
+//     (~1 µs) ≈ 5 µs, the low end of §5's 5–10 µs.
+//   receive, small segment: irq_entry 1000 + netif_rx 800 + softirq_entry 200 + net_rx_action
+//     300 + ip_rcv 1000 + tcp_v4_rcv 3000 + wakeup 1200 + apic_eoi 200 + irq_return 800
+//     + context_switch 6000 + tcp_recvmsg 2000 + syscall 1761 + skb_free 400 ≈ 18.7 k cycles
+//     ≈ 7.8 µs, + the driver's ICR read and refill, inside §5's 5–10 µs.
+CostProfile make_p4xeon_2420() {
+  CostProfile p;
+  p.name = "linux-2.4.20-p4xeon";
+  p.summary = "Linux 2.4.20 (int 0x80 syscalls, HZ=100) on a Pentium 4 Xeon, cycles at 2.4 GHz";
+  p.ref_mhz = 2400;
+  auto set = [&](CostId id, double call, double byte, bool mem, const char* src) {
+    p.entries[static_cast<size_t>(id)] = CostEntry{call, byte, mem, src};
+  };
+  set(CostId::syscall_entry, 881, 0, false,
+      "research §5 [S37]: getppid() round trip 1761 cycles with int 0x80/iret on P4; split half entry");
+  set(CostId::syscall_exit, 880, 0, false, "research §5 [S37]: the other half of the 1761-cycle round trip");
+  // 2.4e9 cycles/s ÷ 1.75e9 B/s = 1.37 cycles/B (research §5 [S38]: cache-resident copy 1.5–2 GB/s)
+  set(CostId::copy_user_cached, 50, 1.37, true,
+      "research §5 [S38]: 1 KB pipe reads at 687 MB/s => cache-resident copy 1.5-2 GB/s; 1.75 GB/s at 2.4 GHz; "
+      "per call estimate");
+  // 2.4e9 ÷ 0.75e9 B/s = 3.2 cycles/B (research §5: out-of-cache copy 0.6–0.9 GB/s, ceiling 1.07)
+  set(CostId::copy_user_uncached, 50, 3.2, true,
+      "research §5: out-of-cache memcpy estimate 0.6-0.9 GB/s on DDR200; 0.75 GB/s at 2.4 GHz; per call estimate");
+  set(CostId::csum_partial, 40, 0.5, false,
+      "estimate: csum_partial ~2 bytes/cycle on P4 (i386 assembly, 32-bit adds with carry)");
+  set(CostId::skb_alloc, 400, 0, false, "estimate: two slab allocations (skbuff_head_cache + kmalloc) with IRQs saved");
+  set(CostId::skb_free, 400, 0, false, "estimate: destructor + two slab frees, symmetric to skb_alloc");
+  set(CostId::netif_rx, 800, 0, false,
+      "estimate: eth_type_trans + do_gettimeofday timestamp (~650 cycles: gettimeofday 2416 - getppid 1761, "
+      "research §5 [S37]) + backlog enqueue");
+  set(CostId::net_rx_action, 300, 0, false, "estimate: dequeue from backlog, ptype_base lookup, call");
+  set(CostId::ip_rcv, 1000, 0, false,
+      "estimate: header checks, route cache hit, ip_local_deliver; part of research §5 5-10 us/pkt stack");
+  set(CostId::ip_output, 1500, 0, false,
+      "estimate: ip_queue_xmit header + ip_output + neighbour output; part of research §5 5-10 us/pkt stack");
+  set(CostId::tcp_v4_rcv, 3000, 0, false,
+      "estimate: socket lookup + tcp_rcv_established fast path; Clark et al. <200 instr common path "
+      "(research §5 [S42]) plus 2.4 locking/cache misses; part of research §5 5-10 us/pkt");
+  set(CostId::tcp_sendmsg, 3000, 0, false, "estimate: tcp_sendmsg per call (skb fill, socket lock); research §5 5-10 us/pkt");
+  set(CostId::tcp_transmit_skb, 1500, 0, false, "estimate: TCP header + options build, skb_clone; research §5");
+  set(CostId::tcp_recvmsg, 2000, 0, false, "estimate: tcp_recvmsg per call (queue walk, cleanup_rbuf); research §5");
+  set(CostId::tcp_ack, 1500, 0, false, "estimate: tcp_ack + tcp_clean_rtx_queue per ACK; research §5");
+  set(CostId::dev_queue_xmit, 1000, 0, false, "estimate: dev_queue_xmit + pfifo_fast enqueue/dequeue + qdisc_restart locks");
+  set(CostId::net_tx_action, 300, 0, false, "estimate: net_tx_action bookkeeping per invocation");
+  // research §5 [S38]: 98,206 pipe round trips/s => 5.1 us per half = write syscall + read syscall
+  // + wakeup + context switch + 2 pipe ops. 5.1 us × 2.4 GHz = 12.2 k cycles; minus 2 × 1761
+  // (syscalls) minus 2 × ~600 (pipe ops, estimate) leaves ~7.5 k for wakeup + switch.
+  set(CostId::wakeup, 1200, 0, false,
+      "estimate: share of research §5 [S38] pipe round trip (5.1 us/half) left after syscalls and pipe ops");
+  set(CostId::context_switch, 6000, 0, false,
+      "estimate: rest of research §5 [S38] wakeup+switch+pipe share (~7.5 k cycles) after wakeup; P4 CR3 "
+      "reload flushes the TLB");
+  set(CostId::irq_entry, 1000, 0, false,
+      "estimate: hardware interrupt delivery + SAVE_ALL + do_IRQ; comparable to the int 0x80 entry half of "
+      "1761 cycles (research §5 [S37]) plus irq_desc locking");
+  set(CostId::irq_return, 800, 0, false, "estimate: ret_from_intr + RESTORE_ALL + iret, cf. syscall exit half (research §5 [S37])");
+  set(CostId::apic_eoi, 200, 0, false, "estimate: uncached local APIC TMR read + EOI write (end_level_ioapic_irq)");
+  set(CostId::softirq_entry, 200, 0, false, "estimate: do_softirq pending/mask bookkeeping, local_bh_disable");
+  set(CostId::timer_interrupt, 1500, 0, false, "estimate: do_timer_interrupt + do_timer + mark_bh(TIMER_BH)");
+  set(CostId::local_timer, 1000, 0, false, "estimate: smp_local_timer_interrupt + update_process_times");
+  set(CostId::run_timer_list, 300, 0, false, "estimate: run_timer_list pass, timerlist_lock, cascade check");
+  set(CostId::timer_callback, 150, 0, false, "estimate: detach_timer + indirect call per expired timer");
+  return p;
+}
+
+std::map<std::string, CostProfile>& profiles() {
+  static std::map<std::string, CostProfile> m = [] {
+    std::map<std::string, CostProfile> r;
+    auto p = make_p4xeon_2420();
+    r.emplace(p.name, p);
+    return r;
+  }();
+  return m;
+}
+
+}  // namespace
+
+const CostProfile& cost_profile(const std::string& name) {
+  auto& m = profiles();
+  auto it = m.find(name);
+  if (it == m.end()) {
+    std::string known;
+    for (auto& [k, _] : m) known += (known.empty() ? "" : ", ") + k;
+    throw std::invalid_argument("unknown cost profile '" + name + "' (known: " + known + ")");
+  }
+  return it->second;
+}
+
+std::vector<std::string> cost_profile_names() {
+  std::vector<std::string> v;
+  for (auto& [k, _] : profiles()) v.push_back(k);
+  return v;
+}
+
+}  // namespace nicsim

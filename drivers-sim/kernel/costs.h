@@ -1,0 +1,75 @@
+// CPU cost table of kernel paths, per kernel + CPU profile (DESIGN.md "Software model").
+//
+// Each entry is cycles per call + cycles per byte, with its source or "estimate: ...". MMIO and
+// memory traffic are NOT here: they go through the hardware models (Cpu::mmio, DMA).
+// Per-byte costs of memory-bound copies are given at the profile's reference clock and scale with
+// the core clock (a copy limited by DRAM takes the same time, so fewer cycles on a slower core).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+/// The kernel paths software charges. Names follow the Linux 2.4 functions they stand for.
+enum class CostId : unsigned {
+  syscall_entry,       ///< int 0x80 entry (system_call, SAVE_ALL, dispatch)
+  syscall_exit,        ///< ret_from_sys_call / iret
+  copy_user_cached,    ///< copy_{to,from}_user with cache-resident source
+  copy_user_uncached,  ///< copy_{to,from}_user with a source out of cache (e.g. just DMA'd)
+  csum_partial,        ///< software Internet checksum over bytes
+  skb_alloc,           ///< alloc_skb: skbuff_head_cache + kmalloc of the data
+  skb_free,            ///< kfree_skb / __kfree_skb
+  netif_rx,            ///< netif_rx incl. eth_type_trans and the timestamp (get_fast_time)
+  net_rx_action,       ///< net_rx_action per packet (dequeue, deliver to the ptype handler)
+  ip_rcv,              ///< ip_rcv + ip_rcv_finish + ip_local_deliver (route cache hit)
+  ip_output,           ///< ip_queue_xmit + ip_output + ip_finish_output (neighbour cached)
+  tcp_v4_rcv,          ///< tcp_v4_rcv + tcp_rcv_established (header prediction path)
+  tcp_sendmsg,         ///< tcp_sendmsg per call (skb fill; copy charged separately)
+  tcp_transmit_skb,    ///< tcp_transmit_skb: header build, clone
+  tcp_recvmsg,         ///< tcp_recvmsg per call (copy charged separately)
+  tcp_ack,             ///< tcp_ack processing of an incoming ACK (clean_rtx_queue etc.)
+  dev_queue_xmit,      ///< dev_queue_xmit + pfifo_fast enqueue/dequeue + qdisc_restart
+  net_tx_action,       ///< net_tx_action per invocation
+  wakeup,              ///< try_to_wake_up + reschedule_idle, per woken task
+  context_switch,      ///< schedule() + switch_to + mm switch (TLB flush) and refill
+  irq_entry,           ///< interrupt gate, common_interrupt SAVE_ALL, do_IRQ bookkeeping
+  irq_return,          ///< ret_from_intr, RESTORE_ALL, iret
+  apic_eoi,            ///< ack_APIC_irq (local APIC EOI write) incl. end_level_ioapic_irq's TMR read
+  softirq_entry,       ///< do_softirq bookkeeping per invocation
+  timer_interrupt,     ///< timer_interrupt/do_timer (IRQ0 on the timekeeping CPU)
+  local_timer,         ///< smp_local_timer_interrupt/update_process_times (every CPU, per tick)
+  run_timer_list,      ///< run_timer_list per TIMER_BH pass
+  timer_callback,      ///< per expired timer (detach + call)
+  count_
+};
+constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);
+
+/// "syscall_entry", ... (the enumerator's name).
+const char* cost_name(CostId id);
+
+struct CostEntry {
+  double cycles_per_call = 0;
+  double cycles_per_byte = 0;
+  bool memory_bound = false;  ///< per-byte part scales with core MHz / ref_mhz
+  const char* source = "";    ///< research note / source key, or "estimate: ..."
+};
+
+struct CostProfile {
+  std::string name;       ///< e.g. "linux-2.4.20-p4xeon"
+  std::string summary;
+  double ref_mhz = 2400;  ///< the core clock the per-byte memory-bound entries were derived at
+  std::array<CostEntry, kCostCount> entries{};
+
+  const CostEntry& at(CostId id) const { return entries[static_cast<size_t>(id)]; }
+  /// Cycles for one call of `id` over `bytes` bytes on a core at `mhz` MHz:
+  /// cycles_per_call + bytes × cycles_per_byte × (memory_bound ? mhz / ref_mhz : 1).
+  double cycles(CostId id, size_t bytes, double mhz) const;
+};
+
+/// The profile named `name`. Throws std::invalid_argument naming the known profiles.
+const CostProfile& cost_profile(const std::string& name);
+std::vector<std::string> cost_profile_names();
+
+}  // namespace nicsim

@@ -1,0 +1,683 @@
+// Kernel core: contexts, interrupts, softirqs, scheduler, timers, memory (see kernel.h).
+#include "drivers-sim/kernel/kernel.h"
+#include "core/sim_context.h"
+#include "platforms/testbed.h"
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace nicsim {
+
+using State = ExecContext::State;
+
+namespace {
+std::set<const Kernel*>& live_kernels() {
+  static std::set<const Kernel*> s;
+  return s;
+}
+constexpr int kEBUSY = 16;
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// pure helpers
+
+sc_time tick_period(unsigned hz) {
+  const unsigned clock_tick_rate = 1193180;  // include/asm-i386/timex.h CLOCK_TICK_RATE
+  unsigned latch = (clock_tick_rate + hz / 2) / hz;
+  return sc_time(static_cast<double>(latch) / clock_tick_rate, sc_core::SC_SEC);
+}
+
+ParamSchema kernel_param_schema() {
+  KernelParams d;
+  return {
+      string_param("cost_profile", d.cost_profile, cost_profile_names(), "CPU cost table of kernel paths",
+                   "drivers-sim/kernel/costs.cpp"),
+      int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
+                "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
+      int_param("process_cpu", d.process_cpu, 0, 63, "CPU", "CPU applications run on", "estimate: scenario choice"),
+      bool_param("hz_tick", d.hz_tick, "generate the HZ timer interrupts (IRQ0 and LOC)", "Linux 2.4 i386"),
+      int_param("hz", d.hz, 1, 1000, "Hz", "timer interrupt rate", "tg3-bonding-tcp-gmac-formats.md §2.3: HZ=100"),
+      real_param("tick_phase_us", 0.0, 0.0, 1e5, "µs", "offset of the first tick", "estimate: arbitrary phase"),
+      real_param("halt_exit_latency_us", to_us(d.halt_exit_latency), 0.0, 100.0, "µs",
+                 "HLT (C1) exit latency of an idle CPU", "estimate: no P4 Xeon figure found"),
+      real_param("ipi_latency_us", to_us(d.ipi_latency), 0.0, 100.0, "µs", "reschedule IPI flight time",
+                 "estimate: one FSB interrupt message"),
+      int_param("netdev_max_backlog", d.netdev_max_backlog, 1, 100000, "packets", "per-CPU receive backlog limit",
+                "net/core/dev.c 2.4: 300"),
+  };
+}
+
+KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz) {
+  KernelParams p;
+  p.host = host;
+  p.cpus = cpus;
+  p.cpu_mhz = cpu_mhz;
+  p.cost_profile = v.s("cost_profile");
+  p.irq_dest_cpu = static_cast<unsigned>(v.i("irq_dest_cpu"));
+  p.process_cpu = static_cast<unsigned>(v.i("process_cpu"));
+  p.hz_tick = v.b("hz_tick");
+  p.hz = static_cast<unsigned>(v.i("hz"));
+  p.tick_phase = us(v.r("tick_phase_us"));
+  p.halt_exit_latency = us(v.r("halt_exit_latency_us"));
+  p.ipi_latency = us(v.r("ipi_latency_us"));
+  p.netdev_max_backlog = static_cast<unsigned>(v.i("netdev_max_backlog"));
+  return p;
+}
+
+int nice_to_ticks(int nice) { return ((20 - nice) >> 2) + 1; }
+
+int goodness(int counter, int nice) { return counter <= 0 ? 0 : counter + 20 - nice; }
+
+unsigned prio2band(uint32_t priority) {
+  static const unsigned map[16] = {1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+  return map[priority & 15];
+}
+
+// ---------------------------------------------------------------------------------------------
+// contexts
+
+struct Kernel::KCtx : ExecContext {
+  using ExecContext::ExecContext;
+  Task<void> task;
+  IrqStamp stamp;
+};
+
+namespace {
+struct RunChild {
+  Cpu* cpu;
+  ExecContext* child;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) const { cpu->run_child(h, child); }
+  void await_resume() const noexcept {}
+};
+struct Yield {
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) const { Cpu::running_cpu().block(h); }
+  void await_resume() const noexcept {}
+};
+}  // namespace
+
+Process::Process(Kernel& k, std::string name, unsigned cpu, int nice)
+    : ExecContext(ExecLevel::Process, std::move(name)), kernel_(&k), cpu_(cpu), nice_(nice),
+      counter_(nice_to_ticks(nice)) {}
+
+WaitQueue::~WaitQueue() {
+  for (Process* p : waiters_) p->waiting_on_ = nullptr;
+}
+
+void WaitQueue::Awaiter::await_suspend(std::coroutine_handle<> h) {
+  Cpu& c = Cpu::running_cpu();
+  ExecContext* r = c.running();
+  if (!r || r->level != ExecLevel::Process || r != c.process())
+    throw std::logic_error("wait queue sleep outside process context");
+  auto* p = static_cast<Process*>(r);
+  if (p->kernel().softirq_bh_count(c.index()) > 0)
+    throw std::logic_error(p->name + ": sleeping with bottom halves disabled");
+  p->pstate_ = Process::PState::Sleeping;
+  p->journey = 0;  // asleep it works for no message; a wakeup names the next one
+  p->waiting_on_ = wq;
+  wq->waiters_.push_back(p);
+  c.block(h);
+}
+
+TimerList::~TimerList() {
+  if (pending_ && kernel_ && live_kernels().count(kernel_)) kernel_->del_timer(*this);
+}
+
+void SkbDeleter::operator()(Skb* s) const {
+  if (kernel && live_kernels().count(kernel)) kernel->skb_release(s);
+  else delete s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// construction
+
+Kernel::Kernel(HostHw& hw, const KernelParams& params)
+    : p_(params), hw_(&hw), costs_(&cost_profile(params.cost_profile)), dma_next_(params.dma_base) {
+  if (p_.cpus == 0) throw std::invalid_argument("Kernel: cpus must be >= 1");
+  if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");
+  if (p_.process_cpu >= p_.cpus) throw std::invalid_argument("Kernel: process_cpu out of range");
+  if (p_.hz == 0) throw std::invalid_argument("Kernel: hz must be > 0");
+  live_kernels().insert(this);
+  Cpu::Params cp;
+  cp.mhz = p_.cpu_mhz;
+  cp.halt_exit_latency = p_.halt_exit_latency;
+  complex_ = std::make_unique<CpuComplex>((p_.host + "_cpus").c_str(), p_.cpus, cp);
+  complex_->set_route_default(p_.irq_dest_cpu);
+  complex_->fsb_initiator.bind(hw.fsb_target());
+  hw.apic_out().bind(*complex_);
+  complex_->eoi_out.bind(hw.eoi_in());
+
+  // Kernel's own interrupt lines: edge, handlers with IRQs off (irq0 is SA_INTERRUPT in
+  // arch/i386/kernel/time.c; smp_apic_timer_interrupt runs with IRQs off).
+  {
+    IrqLine& loc = line(LOCAL_TIMER_VECTOR);
+    loc.internal = true;
+    loc.label = "LOC";
+    loc.actions.push_back({[this](unsigned) { return local_timer_irq(smp_processor_id()); }, SA_INTERRUPT, "LOC"});
+    IrqLine& tim = line(p_.timer_irq_vector);
+    tim.internal = true;
+    tim.label = "timer";
+    tim.actions.push_back({[this](unsigned) { return timer_irq(smp_processor_id()); }, SA_INTERRUPT, "timer"});
+    IrqLine& res = line(RESCHEDULE_VECTOR);
+    res.internal = true;
+    res.label = "RES";
+  }
+  softirq_vec_[HI_SOFTIRQ] = [this](unsigned c) { return run_timer_list(c); };
+  softirq_vec_[NET_TX_SOFTIRQ] = [this](unsigned c) { return net_tx_action(c); };
+  softirq_vec_[NET_RX_SOFTIRQ] = [this](unsigned c) { return net_rx_action(c); };
+
+  for (unsigned i = 0; i < p_.cpus; ++i) percpu_.emplace_back();
+  const sc_time period = tick_period(p_.hz);
+  for (unsigned i = 0; i < p_.cpus; ++i) {
+    PerCpu& q = percpu_[i];
+    q.cpu = &complex_->cpu(i);
+    q.cpu->set_software(this);
+    q.cpu->set_counter_prefix(where(i));
+    std::string n = std::to_string(i);
+    q.ctx_switches = &sim().counters.at(where(i) + ".context_switches");
+    q.rx_total = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".total");
+    q.rx_dropped = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".dropped");
+    q.rx_throttled = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".throttled");
+    q.rx_time_squeeze = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".time_squeeze");
+    // ksoftirqd_CPUn: nice 19 kernel thread (kernel/softirq.c), asleep until a softirq needs it.
+    auto k = std::make_unique<Process>(*this, "ksoftirqd_CPU" + n, i, 19);
+    k->kthread_ = true;
+    k->in_kernel_ = true;
+    k->main_ = ksoftirqd_main(i);
+    k->root = k->main_.handle();
+    k->resume_at = k->root;
+    k->state = State::Blocked;
+    k->pstate_ = Process::PState::Sleeping;
+    k->waiting_on_ = &q.ksoftirqd_wq;
+    q.ksoftirqd_wq.waiters_.push_back(k.get());
+    q.ksoftirqd = k.get();
+    procs_.push_back(std::move(k));
+    if (p_.hz_tick) {
+      q.cpu->add_periodic(LOCAL_TIMER_VECTOR, p_.tick_phase + period, period);
+      if (i == p_.irq_dest_cpu) q.cpu->add_periodic(p_.timer_irq_vector, p_.tick_phase + period, period);
+    }
+  }
+}
+
+Kernel::~Kernel() {
+  live_kernels().erase(this);
+  for (auto& [_, t] : timers_) t->pending_ = false;
+  // Free in-flight skbs before the allocator goes away (their deleters see a dead kernel).
+  for (auto& q : percpu_) {
+    q.backlog.clear();
+    q.completion_queue.clear();
+  }
+}
+
+Kernel::PerCpu& Kernel::pc() const {
+  return const_cast<PerCpu&>(percpu_.at(Cpu::running_cpu().index()));
+}
+
+int Kernel::softirq_bh_count(unsigned cpu) const { return percpu_.at(cpu).bh_count; }
+
+Kernel::IrqLine& Kernel::line(unsigned vector) {
+  auto [it, ins] = irq_lines_.try_emplace(vector);
+  if (ins) it->second.counts.assign(p_.cpus, nullptr);
+  return it->second;
+}
+
+CpuBurn Kernel::cost(CostId id, size_t bytes) const {
+  Cpu& c = Cpu::running_cpu();
+  return CpuBurn{c.cycles(costs_->cycles(id, bytes, c.mhz()))};
+}
+
+Process* Kernel::current() const {
+  Cpu* c = Cpu::running_cpu_or_null();
+  if (!c) return nullptr;
+  ExecContext* r = c->running();
+  return r && r->level == ExecLevel::Process ? static_cast<Process*>(r) : nullptr;
+}
+
+bool Kernel::in_interrupt_on(unsigned cpu) const {
+  const PerCpu& q = percpu_.at(cpu);
+  return !q.cpu->irq_stack().empty() || q.bh_count > 0;
+}
+
+bool Kernel::in_interrupt() const { return in_interrupt_on(Cpu::running_cpu().index()); }
+
+bool Kernel::in_irq() const {
+  for (ExecContext* c : Cpu::running_cpu().irq_stack())
+    if (c->level == ExecLevel::Hardirq) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// journeys
+
+void Kernel::mark(JourneyId j, const std::string& stage, const std::string& cause) {
+  if (!j) return;
+  Cpu* c = Cpu::running_cpu_or_null();
+  sim().journeys.mark(j, now(), stage, c ? where(c->index()) : p_.host, cause);
+  if (c && c->running()) {
+    c->running()->journey = j;
+    c->running()->stage = stage;
+  }
+}
+
+const IrqStamp* Kernel::current_irq() const {
+  Cpu* c = Cpu::running_cpu_or_null();
+  if (!c) return nullptr;
+  auto& st = c->irq_stack();
+  for (auto it = st.rbegin(); it != st.rend(); ++it)
+    if ((*it)->level == ExecLevel::Hardirq) return &static_cast<KCtx*>(*it)->stamp;
+  return nullptr;
+}
+
+void Kernel::mark_irq(JourneyId j) {
+  const IrqStamp* s = current_irq();
+  if (!s || !j) return;
+  std::string w = where(Cpu::running_cpu().index());
+  if (s->accepted > s->arrived) sim().journeys.mark(j, s->arrived, "IRQ delivery wait", w, s->wait_cause);
+  sim().journeys.mark(j, s->accepted, "IRQ entry", w);
+}
+
+// ---------------------------------------------------------------------------------------------
+// interrupts
+
+int Kernel::request_irq(unsigned vector, IrqHandler handler, unsigned flags, const std::string& devname) {
+  if (vector >= 256) throw std::invalid_argument("request_irq: vector out of range");
+  IrqLine& l = line(vector);
+  if (l.internal) return -kEBUSY;
+  if (!l.actions.empty() && !((flags & SA_SHIRQ) && (l.actions.front().flags & SA_SHIRQ))) return -kEBUSY;
+  l.actions.push_back({std::move(handler), flags, devname});
+  l.label = l.label.empty() ? devname : l.label + ", " + devname;
+  return 0;
+}
+
+void Kernel::free_irq(unsigned vector, const std::string& devname) {
+  auto it = irq_lines_.find(vector);
+  if (it == irq_lines_.end() || it->second.internal) return;
+  auto& a = it->second.actions;
+  a.erase(std::remove_if(a.begin(), a.end(), [&](const IrqAction& x) { return x.devname == devname; }), a.end());
+}
+
+uint64_t Kernel::irq_count(unsigned cpu, unsigned vector) const {
+  auto it = irq_lines_.find(vector);
+  if (it == irq_lines_.end() || cpu >= it->second.counts.size() || !it->second.counts[cpu]) return 0;
+  return *it->second.counts[cpu];
+}
+
+ExecContext* Kernel::interrupt(Cpu& cpu, const IrqStamp& st) {
+  unsigned c = cpu.index();
+  IrqLine& l = line(st.vector);
+  if (!l.counts[c]) {
+    std::string lab = l.label;
+    if (lab.empty()) {
+      char b[16];
+      std::snprintf(b, sizeof b, "vec0x%02x", st.vector);
+      lab = b;
+    }
+    l.counts[c] = &sim().counters.at(p_.host + ".interrupts.CPU" + std::to_string(c) + "." + lab);
+  }
+  ++*l.counts[c];
+  auto k = std::make_unique<KCtx>(ExecLevel::Hardirq, l.label.empty() ? "spurious" : l.label);
+  k->irqs_enabled = false;  // interrupt gate clears IF
+  k->stamp = st;
+  k->task = do_irq(c, k.get());
+  k->root = k->task.handle();
+  KCtx* raw = k.get();
+  percpu_[c].live.push_back(std::move(k));
+  return raw;
+}
+
+Task<void> Kernel::do_irq(unsigned c, KCtx* ctx) {
+  Cpu& cpu = *percpu_[c].cpu;
+  const unsigned v = ctx->stamp.vector;
+  IrqLine& l = line(v);
+  const bool edge = cpu.edge(v);
+  co_await cost(CostId::irq_entry);
+  if (edge) {  // ack_edge_ioapic_irq / smp_apic_timer_interrupt: ack_APIC_irq before the handler
+    co_await cost(CostId::apic_eoi);
+    cpu.eoi(v);
+  }
+  for (size_t i = 0; i < l.actions.size(); ++i) {
+    IrqHandler h = l.actions[i].handler;
+    ctx->irqs_enabled = !(l.actions[i].flags & SA_INTERRUPT);  // handle_IRQ_event's __sti()
+    co_await h(v);
+  }
+  ctx->irqs_enabled = false;
+  if (!edge) {  // end_level_ioapic_irq: local APIC EOI; the I/OxAPIC re-sends if still asserted
+    co_await cost(CostId::apic_eoi);
+    cpu.eoi(v);
+  }
+  // irq_exit + do_softirq: only when this interrupt did not nest in another interrupt/softirq
+  // context and bottom halves are not disabled (do_softirq's in_interrupt() check).
+  PerCpu& q = percpu_[c];
+  if (q.pending && cpu.irq_stack().size() == 1 && q.bh_count == 0) co_await run_softirq_child(c);
+  co_await cost(CostId::irq_return);
+}
+
+void Kernel::finished(Cpu& cpu, ExecContext* ctx) {
+  unsigned c = cpu.index();
+  PerCpu& q = percpu_[c];
+  if (ctx->level == ExecLevel::Process) {
+    auto* p = static_cast<Process*>(ctx);
+    p->pstate_ = Process::PState::Zombie;
+    q.runqueue.erase(std::remove(q.runqueue.begin(), q.runqueue.end(), p), q.runqueue.end());
+    p->main_.result();  // rethrow what the process died of
+    return;             // the CPU now calls idle() -> schedule()
+  }
+  auto it = std::find_if(q.live.begin(), q.live.end(), [&](auto& u) { return u.get() == ctx; });
+  if (it == q.live.end()) throw std::logic_error("Kernel::finished: unknown context " + ctx->name);
+  std::unique_ptr<KCtx> k = std::move(*it);
+  q.live.erase(it);
+  k->task.result();
+  if (cpu.irq_stack().empty()) resched_check(c);
+}
+
+// ---------------------------------------------------------------------------------------------
+// softirqs
+
+void Kernel::open_softirq(unsigned nr, SoftirqAction action) {
+  if (nr >= kNrSoftirqs) throw std::invalid_argument("open_softirq: bad softirq number");
+  softirq_vec_[nr] = std::move(action);
+}
+
+void Kernel::raise_softirq(unsigned nr) { raise_softirq_on(Cpu::running_cpu().index(), nr); }
+
+void Kernel::raise_softirq_on(unsigned cpu, unsigned nr) {
+  percpu_.at(cpu).pending |= 1u << nr;
+  if (!in_interrupt_on(cpu)) wakeup_softirqd(cpu);  // cpu_raise_softirq
+}
+
+void Kernel::wakeup_softirqd(unsigned cpu) {
+  Process* k = percpu_.at(cpu).ksoftirqd;
+  Cpu* rc = Cpu::running_cpu_or_null();
+  if (k && k->pstate_ == Process::PState::Sleeping) try_to_wake_up(*k, 0, rc ? static_cast<int>(rc->index()) : -1);
+}
+
+void Kernel::local_bh_disable() { ++pc().bh_count; }
+
+Task<void> Kernel::local_bh_enable() {
+  unsigned c = smp_processor_id();
+  PerCpu& q = percpu_[c];
+  if (q.bh_count <= 0) throw std::logic_error("local_bh_enable without local_bh_disable");
+  --q.bh_count;
+  if (q.bh_count == 0 && q.pending && !in_interrupt_on(c)) co_await run_softirq_child(c);
+}
+
+Task<void> Kernel::run_softirq_child(unsigned c) {
+  auto k = std::make_unique<KCtx>(ExecLevel::Softirq, "do_softirq");
+  k->irqs_enabled = true;
+  k->task = do_softirq(c);
+  k->root = k->task.handle();
+  KCtx* raw = k.get();
+  percpu_[c].live.push_back(std::move(k));
+  co_await RunChild{percpu_[c].cpu, raw};
+}
+
+Task<void> Kernel::do_softirq(unsigned c) {
+  PerCpu& q = percpu_[c];
+  if (!q.pending) co_return;
+  co_await cost(CostId::softirq_entry);
+  uint32_t pending = q.pending;
+  uint32_t mask = ~pending;
+  for (;;) {
+    q.pending = 0;
+    for (unsigned nr = 0; pending; ++nr, pending >>= 1)
+      if ((pending & 1) && softirq_vec_[nr]) {
+        SoftirqAction a = softirq_vec_[nr];
+        co_await a(c);
+      }
+    pending = q.pending;
+    if (pending & mask) {  // raised meanwhile and not yet run in this invocation: restart
+      mask &= ~pending;
+      continue;
+    }
+    break;
+  }
+  if (pending) wakeup_softirqd(c);
+}
+
+Task<void> Kernel::ksoftirqd_main(unsigned c) {
+  PerCpu& q = percpu_[c];
+  for (;;) {
+    if (!q.pending) co_await q.ksoftirqd_wq.wait();
+    while (q.pending) {
+      co_await run_softirq_child(c);
+      co_await cond_resched();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// scheduler
+
+Process& Kernel::spawn_process(const std::string& name, unsigned cpu, Task<void> main, int nice) {
+  if (cpu >= p_.cpus) throw std::invalid_argument("spawn_process: CPU " + std::to_string(cpu) + " does not exist");
+  if (!main.valid()) throw std::invalid_argument("spawn_process: empty task");
+  auto p = std::make_unique<Process>(*this, name, cpu, nice);
+  p->main_ = std::move(main);
+  p->root = p->main_.handle();
+  p->resume_at = p->root;
+  p->state = State::Blocked;  // not on a CPU until schedule() installs it
+  p->pstate_ = Process::PState::Sleeping;
+  Process& ref = *p;
+  procs_.push_back(std::move(p));
+  Cpu* rc = Cpu::running_cpu_or_null();
+  try_to_wake_up(ref, 0, rc ? static_cast<int>(rc->index()) : -1);
+  return ref;
+}
+
+bool Kernel::try_to_wake_up(Process& p, JourneyId j, int waker_cpu) {
+  if (p.pstate_ != Process::PState::Sleeping) return false;
+  if (p.waiting_on_) {
+    auto& w = p.waiting_on_->waiters_;
+    w.erase(std::remove(w.begin(), w.end(), &p), w.end());
+    p.waiting_on_ = nullptr;
+  }
+  p.pstate_ = Process::PState::Runnable;
+  PerCpu& q = percpu_[p.cpu_];
+  q.runqueue.push_front(&p);  // add_to_runqueue: at the head
+  if (j) {
+    sim().journeys.mark(j, now(), "run queue", where(p.cpu_), q.cpu->busy_cause());
+    p.wake_journey_ = j;
+  }
+  // reschedule_idle (approximation: only the task's own CPU is considered)
+  Process* curr = q.current;
+  bool preempt = !curr || (curr != &p && goodness(p.counter_, p.nice_) > goodness(curr->counter_, curr->nice_));
+  if (preempt) {
+    q.need_resched = true;
+    if (waker_cpu < 0) q.cpu->kick();
+    else if (static_cast<unsigned>(waker_cpu) != p.cpu_) q.cpu->raise_local(RESCHEDULE_VECTOR, p_.ipi_latency);
+  }
+  return true;
+}
+
+Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j) {
+  std::vector<Process*> ws = wq.waiters_;
+  for (Process* p : ws) {
+    co_await cost(CostId::wakeup);
+    try_to_wake_up(*p, j, static_cast<int>(smp_processor_id()));
+  }
+}
+
+Task<void> Kernel::wake_up_process(Process& p, JourneyId j) {
+  if (p.pstate_ != Process::PState::Sleeping) co_return;
+  co_await cost(CostId::wakeup);
+  try_to_wake_up(p, j, static_cast<int>(smp_processor_id()));
+}
+
+Task<void> Kernel::cond_resched() {
+  Process* p = current();
+  if (!p) throw std::logic_error("cond_resched outside process context");
+  if (!percpu_[p->cpu_].need_resched) co_return;
+  co_await Yield{};  // stays Runnable; blocked() keeps it queued and schedule() picks
+}
+
+Task<long> Kernel::schedule_timeout(WaitQueue& wq, long timeout) {
+  Process* p = current();
+  if (!p) throw std::logic_error("schedule_timeout outside process context");
+  TimerList t;
+  t.expires = jiffies_ + static_cast<uint64_t>(timeout > 0 ? timeout : 0);
+  t.function = [this, p]() -> Task<void> { co_await wake_up_process(*p); };
+  add_timer(t);
+  co_await wq.wait();
+  del_timer(t);
+  long rem = static_cast<long>(t.expires) - static_cast<long>(jiffies_);
+  co_return rem > 0 ? rem : 0;
+}
+
+void Kernel::blocked(Cpu& cpu, ExecContext* ctx) {
+  auto* p = static_cast<Process*>(ctx);
+  PerCpu& q = percpu_[cpu.index()];
+  if (p->pstate_ == Process::PState::Sleeping)
+    q.runqueue.erase(std::remove(q.runqueue.begin(), q.runqueue.end(), p), q.runqueue.end());
+  // The CPU calls idle() next (no process installed): schedule() picks the successor.
+}
+
+void Kernel::idle(Cpu& cpu) { schedule(cpu.index()); }
+
+void Kernel::resched_check(unsigned c) {
+  PerCpu& q = percpu_[c];
+  if (!q.need_resched) return;
+  Process* cur = q.current;
+  if (!cur || q.cpu->process() != cur) return;  // idle: the idle loop schedules
+  if (cur->in_kernel_) return;                  // no kernel preemption in 2.4
+  schedule(c);
+}
+
+void Kernel::schedule(unsigned c) {
+  PerCpu& q = percpu_[c];
+  q.need_resched = false;
+  Process* prev = q.current;
+  Process* next = nullptr;
+  for (;;) {
+    int best = -1;
+    next = nullptr;
+    for (Process* p : q.runqueue) {
+      int g = goodness(p->counter_, p->nice_);
+      if (g > best) {
+        best = g;
+        next = p;
+      }
+    }
+    if (next && best == 0) {  // every runnable slice used up: recalculate (all tasks)
+      for (auto& p : procs_) p->counter_ = (p->counter_ >> 1) + nice_to_ticks(p->nice_);
+      continue;
+    }
+    break;
+  }
+  q.current = next;
+  if (next != prev) {
+    ++*q.ctx_switches;
+    if (prev) {
+      if (prev->pstate_ == Process::PState::Runnable) ++prev->nivcsw_;
+      else if (prev->pstate_ == Process::PState::Sleeping) ++prev->nvcsw_;
+    }
+  }
+  if (!next) {
+    q.cpu->set_process(nullptr);
+    return;
+  }
+  if (next->state == State::Blocked) next->state = State::Ready;
+  if (next != prev) {  // the incoming task pays switch_to and the TLB/cache refill
+    sc_time cs = q.cpu->cycles(costs_->cycles(CostId::context_switch, 0, q.cpu->mhz()));
+    if (next->state == State::Preempted) {
+      next->remaining += cs;
+    } else if (next->state == State::Ready) {
+      next->state = State::Preempted;
+      next->remaining = cs;
+    }
+    if (next->wake_journey_) {
+      next->journey = next->wake_journey_;
+      next->stage = "context switch";
+      next->wake_journey_ = 0;
+    }
+  }
+  q.cpu->set_process(next);
+}
+
+// ---------------------------------------------------------------------------------------------
+// timers
+
+Task<void> Kernel::timer_irq(unsigned c) {
+  co_await cost(CostId::timer_interrupt);
+  ++jiffies_;
+  raise_softirq_on(c, HI_SOFTIRQ);  // mark_bh(TIMER_BH)
+}
+
+Task<void> Kernel::local_timer_irq(unsigned c) {
+  co_await cost(CostId::local_timer);
+  PerCpu& q = percpu_[c];
+  Process* cur = q.current;  // update_process_times: the idle task (pid 0) is not charged
+  if (cur && --cur->counter_ <= 0) {
+    cur->counter_ = 0;
+    q.need_resched = true;
+  }
+}
+
+Task<void> Kernel::run_timer_list(unsigned c) {
+  co_await cost(CostId::run_timer_list);
+  while (!timers_.empty() && timers_.begin()->first <= jiffies_) {
+    TimerList* t = timers_.begin()->second;
+    timers_.erase(timers_.begin());
+    t->pending_ = false;
+    auto fn = t->function;  // the timer may be re-armed or destroyed by its own callback
+    co_await cost(CostId::timer_callback);
+    if (fn) co_await fn();
+  }
+}
+
+void Kernel::add_timer(TimerList& t) {
+  if (t.pending_) throw std::logic_error("add_timer: timer already pending");
+  t.kernel_ = this;
+  t.it_ = timers_.emplace(t.expires, &t);
+  t.pending_ = true;
+}
+
+int Kernel::mod_timer(TimerList& t, uint64_t expires) {
+  int was = del_timer(t);
+  t.expires = expires;
+  add_timer(t);
+  return was;
+}
+
+int Kernel::del_timer(TimerList& t) {
+  if (!t.pending_) return 0;
+  timers_.erase(t.it_);
+  t.pending_ = false;
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory
+
+uint64_t Kernel::dma_alloc(size_t bytes, size_t align) {
+  if (align == 0 || (align & (align - 1))) throw std::invalid_argument("dma_alloc: alignment must be a power of two");
+  if (bytes == 0) bytes = 1;
+  size_t sz = (bytes + 63) & ~size_t(63);
+  auto range = dma_free_.equal_range(sz);
+  for (auto it = range.first; it != range.second; ++it)
+    if (it->second % align == 0) {
+      uint64_t a = it->second;
+      dma_free_.erase(it);
+      dma_used_[a] = sz;
+      return a;
+    }
+  uint64_t a = (dma_next_ + align - 1) & ~uint64_t(align - 1);
+  if (a + sz > hw_->dram_bytes())
+    throw std::runtime_error(p_.host + ": DMA memory exhausted (" + std::to_string(bytes) + " bytes requested)");
+  dma_next_ = a + sz;
+  dma_used_[a] = sz;
+  return a;
+}
+
+void Kernel::dma_free(uint64_t addr) {
+  auto it = dma_used_.find(addr);
+  if (it == dma_used_.end()) throw std::logic_error("dma_free of an address not allocated");
+  dma_free_.emplace(it->second, addr);
+  dma_used_.erase(it);
+}
+
+void Kernel::mem_write(uint64_t addr, const void* src, size_t len) { hw_->mem_write(addr, src, len); }
+void Kernel::mem_read(uint64_t addr, void* dst, size_t len) const { hw_->mem_read(addr, dst, len); }
+
+}  // namespace nicsim

@@ -1,0 +1,444 @@
+// The Linux 2.4 kernel model of one host: contexts and scheduling on its CPUs, interrupts,
+// softirqs, timers, DMA memory, skbs, the network core (netif_rx, dev_queue_xmit, qdisc) and the
+// protocol-agnostic socket system calls.
+//
+// Policy lives here; the Cpu (models/cpu) is the mechanism. What runs where (Linux 2.4.20):
+//  * Hard IRQ (do_IRQ): irq_entry cost with IF=0; for an edge vector the local APIC EOI first
+//    (ack_edge_ioapic_irq / ack_APIC_irq); the handlers of the line with IF=1 unless SA_INTERRUPT
+//    (handle_IRQ_event's __sti), so higher-class vectors may nest; for a level vector the EOI
+//    after the handlers (end_level_ioapic_irq: no IO-APIC register is touched; research §4 [S40]);
+//    irq_exit -> do_softirq if softirqs are pending and we are not already in interrupt context
+//    (it runs as a softirq context stacked on the hard IRQ, interruptible); then irq_return.
+//  * do_softirq (kernel/softirq.c 2.4.20): clears pending, runs HI, NET_TX, NET_RX, TASKLET
+//    handlers in order with IRQs on, restarts only for softirqs raised meanwhile that have not run
+//    in this invocation (mask), and leaves the rest to ksoftirqd_CPUn (a nice-19 kernel thread).
+//    A softirq raised outside interrupt context (and outside local_bh_disable) wakes ksoftirqd.
+//  * Scheduler (kernel/sched.c 2.4, approximated): one run queue per CPU; a process only ever
+//    runs on its CPU (no migration; 2.4 reschedule_idle would also look for other idle CPUs).
+//    goodness = counter + 20 - nice (0 when the time slice is used up); ticks decrement counter;
+//    when every runnable task has 0 the counters are recalculated (counter/2 + NICE_TO_TICKS).
+//    Wakeup (try_to_wake_up -> reschedule_idle): if the task's CPU is idle or the task's
+//    goodness beats the running one, need_resched is set there (a reschedule IPI if it is
+//    another CPU). need_resched takes effect when the CPU returns to a process in user mode
+//    (ret_from_intr), at system call exit, when the running process sleeps, or in the idle loop;
+//    no kernel preemption. The context-switch cost is charged to the incoming task.
+//  * Timers: HZ=100; the PIT (IRQ0, "timer") interrupts the timekeeping CPU, which increments
+//    jiffies and marks TIMER_BH (run from HI_SOFTIRQ); each CPU's local APIC timer ("LOC") runs
+//    update_process_times. add_timer/mod_timer/del_timer use one global list (2.4); a timer runs
+//    in TIMER_BH at the first tick with jiffies >= expires.
+#pragma once
+#include "core/params.h"
+#include "core/units.h"
+#include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/netdevice.h"
+#include "drivers-sim/kernel/skb.h"
+#include "drivers-sim/kernel/task.h"
+#include "models/cpu/cpu.h"
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+class HostHw;
+class Kernel;
+class Process;
+
+/// Vectors the kernel uses itself (include/asm-i386/hw_irq.h, Linux 2.4).
+constexpr unsigned LOCAL_TIMER_VECTOR = 0xef;
+constexpr unsigned RESCHEDULE_VECTOR = 0xfc;
+
+/// Softirq numbers (include/linux/interrupt.h 2.4). TIMER_BH runs from HI_SOFTIRQ.
+enum Softirq : unsigned { HI_SOFTIRQ = 0, NET_TX_SOFTIRQ = 1, NET_RX_SOFTIRQ = 2, TASKLET_SOFTIRQ = 3 };
+constexpr unsigned kNrSoftirqs = 4;
+
+/// request_irq flags.
+enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SHIRQ = 0x04000000 };
+
+struct KernelParams {
+  std::string host = "host";  ///< host name: prefix of counters and journey "where"
+  unsigned cpus = 1;          ///< platform param `cpus`
+  double cpu_mhz = 2400;      ///< platform param `cpu_mhz`
+  std::string cost_profile = "linux-2.4.20-p4xeon";
+  /// CPU every external IRQ is delivered to. research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP
+  /// kernels sent all IRQs to CPU0. Also the timekeeping CPU (IRQ0).
+  unsigned irq_dest_cpu = 0;
+  /// CPU a process started without an explicit CPU runs on (spawn_process(name, task)).
+  unsigned process_cpu = 0;
+  bool hz_tick = true;  ///< generate IRQ0 and local APIC timer ticks
+  unsigned hz = 100;    ///< tg3-bonding-tcp-gmac-formats.md §2.3: HZ = 100 on i386
+  /// Offset of the first tick from time 0 (ticks at tick_phase + k·tick_period, k >= 1).
+  /// estimate: 0; the phase between two hosts' ticks is arbitrary.
+  sc_time tick_phase = SC_ZERO_TIME;
+  /// Vector of IRQ0 (PIT timer) on the IO-APIC. estimate: 2.4 io_apic.c assign_irq_vector
+  /// hands out vectors from FIRST_DEVICE_VECTOR 0x31 in steps of 8; the chipset model must not
+  /// assign this vector to a device.
+  unsigned timer_irq_vector = 0x31;
+  /// HLT exit latency of an idle core (see Cpu::Params).
+  sc_time halt_exit_latency = us(1.0);
+  /// Time for an IPI (reschedule) to reach another CPU's local APIC.
+  /// estimate: one interrupt message on the 400 MT/s FSB plus APIC acceptance, ~0.5 µs.
+  sc_time ipi_latency = us(0.5);
+  unsigned netdev_max_backlog = 300;  ///< net/core/dev.c 2.4
+  /// First DRAM address the kernel's DMA allocator hands out. estimate: above the first 16 MB
+  /// (kernel image, ISA DMA zone).
+  uint64_t dma_base = 16ull << 20;
+};
+
+/// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
+/// defaults, units and sources, for a platform's or host's ParamSchema.
+ParamSchema kernel_param_schema();
+/// KernelParams from `v` (which must hold every kernel_param_schema() name) plus the host name
+/// and the platform's CPU count and clock.
+KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz);
+
+/// Tick period of a 2.4 i386 kernel: LATCH = (CLOCK_TICK_RATE + HZ/2) / HZ PIT clocks of
+/// CLOCK_TICK_RATE = 1193180 Hz (include/asm-i386/timex.h, include/linux/timex.h); 10.000168 ms at HZ=100.
+sc_time tick_period(unsigned hz);
+/// NICE_TO_TICKS(nice) for HZ < 200 (kernel/sched.c 2.4): ((20 - nice) >> 2) + 1 ticks.
+int nice_to_ticks(int nice);
+/// goodness() for SCHED_OTHER on the task's own CPU: 0 when counter == 0, else counter + 20 - nice.
+int goodness(int counter, int nice);
+/// pfifo_fast prio2band (net/sched/sch_generic.c): band of skb->priority (TC_PRIO_*).
+unsigned prio2band(uint32_t priority);
+
+/// A wait queue (wait_queue_head_t). Processes sleep on it with `co_await wq.wait()` (process
+/// context only); Kernel::wake_up wakes them all.
+class WaitQueue {
+ public:
+  struct Awaiter {
+    WaitQueue* wq;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h);
+    void await_resume() const noexcept {}
+  };
+  /// Sleep (TASK_INTERRUPTIBLE) until woken. Throws std::logic_error outside process context or
+  /// with bottom halves disabled.
+  Awaiter wait() { return Awaiter{this}; }
+  bool empty() const { return waiters_.empty(); }
+  size_t size() const { return waiters_.size(); }
+  ~WaitQueue();
+
+ private:
+  friend class Kernel;
+  std::vector<Process*> waiters_;
+};
+
+/// A process (task_struct): an application or kernel thread, one root coroutine.
+class Process : public ExecContext {
+ public:
+  enum class PState { Runnable, Sleeping, Zombie };
+  Process(Kernel& k, std::string name, unsigned cpu, int nice);
+  Kernel& kernel() const { return *kernel_; }
+  unsigned cpu() const { return cpu_; }
+  int nice() const { return nice_; }
+  int counter() const { return counter_; }
+  PState pstate() const { return pstate_; }
+  bool in_kernel() const { return in_kernel_; }
+  uint64_t nvcsw() const { return nvcsw_; }    ///< voluntary switches (slept)
+  uint64_t nivcsw() const { return nivcsw_; }  ///< involuntary switches (preempted)
+  bool exited() const { return pstate_ == PState::Zombie; }
+
+ private:
+  friend class Kernel;
+  friend class WaitQueue;
+  Kernel* kernel_;
+  unsigned cpu_;
+  int nice_;
+  int counter_;
+  PState pstate_ = PState::Runnable;
+  bool in_kernel_ = false;  ///< inside a system call (or a kernel thread): not preempted
+  bool kthread_ = false;
+  WaitQueue* waiting_on_ = nullptr;
+  JourneyId wake_journey_ = 0;
+  uint64_t nvcsw_ = 0, nivcsw_ = 0;
+  Task<void> main_;
+};
+
+/// struct timer_list. Its callback is a coroutine run in TIMER_BH (softirq context) on the
+/// timekeeping CPU. The timer must outlive its pending period (the destructor deletes it).
+class TimerList {
+ public:
+  uint64_t expires = 0;                   ///< in jiffies
+  std::function<Task<void>()> function;  ///< the callback (copied before it is called)
+  bool pending() const { return pending_; }
+  TimerList() = default;
+  TimerList(const TimerList&) = delete;
+  TimerList& operator=(const TimerList&) = delete;
+  ~TimerList();
+
+ private:
+  friend class Kernel;
+  Kernel* kernel_ = nullptr;
+  bool pending_ = false;
+  std::multimap<uint64_t, TimerList*>::iterator it_;
+};
+
+class Socket;
+/// Protocol operations behind a socket (implemented by the TCP glue). Called in process context
+/// inside a system call; they may sleep on Socket::wait.
+struct SockOps {
+  virtual ~SockOps() = default;
+  /// Send `len` bytes of the message `journey` (0: none). Returns bytes sent or -errno.
+  virtual Task<long> sendmsg(Socket& sock, size_t len, JourneyId journey) = 0;
+  /// Receive up to `len` bytes (flags: MSG_* bits). Returns bytes received, 0 at EOF, or -errno.
+  /// Sets sock.rx_journey to the journey of the data returned, if any.
+  virtual Task<long> recvmsg(Socket& sock, size_t len, int flags) = 0;
+};
+
+/// struct socket: the protocol-agnostic part.
+class Socket {
+ public:
+  std::string name;             ///< e.g. "netpipe tcp"
+  SockOps* ops = nullptr;       ///< protocol operations
+  void* sk = nullptr;           ///< the protocol's socket (struct sock), owned by the protocol
+  WaitQueue wait;               ///< sk->sleep
+  JourneyId rx_journey = 0;     ///< journey of the data the last recvmsg returned
+};
+
+/// An interrupt handler: a coroutine run in hard-IRQ context for `vector`.
+using IrqHandler = std::function<Task<void>(unsigned vector)>;
+/// A protocol receive handler (packet_type.func): owns the skb. Returns NET_RX_*.
+using PacketHandler = std::function<Task<int>(SkbPtr skb, NetDevice* dev)>;
+/// A softirq action, run on `cpu`.
+using SoftirqAction = std::function<Task<void>(unsigned cpu)>;
+
+enum class DmaDir { ToDevice, FromDevice, Bidirectional };
+
+class Kernel : public CpuSoftware {
+ public:
+  /// Build the CPU complex (params.cpus cores at params.cpu_mhz) and bind it to `hw`: FSB
+  /// initiator -> hw.fsb_target(), hw.apic_out() -> the complex, EOIs -> hw.eoi_in(). Call at
+  /// elaboration (before sc_start). Throws std::invalid_argument for an unknown cost profile or
+  /// irq_dest_cpu/process_cpu out of range.
+  Kernel(HostHw& hw, const KernelParams& params);
+  ~Kernel() override;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  const KernelParams& params() const { return p_; }
+  const std::string& host() const { return p_.host; }
+  HostHw& hw() const { return *hw_; }
+  CpuComplex& cpus() { return *complex_; }
+  Cpu& cpu(unsigned i) { return complex_->cpu(i); }
+  unsigned num_cpus() const { return p_.cpus; }
+  const CostProfile& costs() const { return *costs_; }
+
+  // ---- CPU time ------------------------------------------------------------------------------
+  /// `co_await k.cost(CostId::ip_rcv)` / `k.cost(CostId::copy_user_cached, 1448)`: burn the
+  /// table's cycles on the running CPU. Throws std::logic_error outside a CPU.
+  CpuBurn cost(CostId id, size_t bytes = 0) const;
+  /// Cycles cost(id, bytes) burns on a core at mhz (for tests and reports).
+  double cost_cycles(CostId id, size_t bytes = 0) const { return costs_->cycles(id, bytes, p_.cpu_mhz); }
+  /// The CPU running software now (std::logic_error when none).
+  Cpu& this_cpu() const { return Cpu::running_cpu(); }
+  unsigned smp_processor_id() const { return Cpu::running_cpu().index(); }
+  /// The process running now, nullptr in interrupt/softirq context or outside a CPU.
+  Process* current() const;
+  /// in_interrupt(): hard IRQ or softirq context, or bottom halves disabled, on the running CPU.
+  bool in_interrupt() const;
+  bool in_irq() const;  ///< a hard IRQ handler is running on this CPU
+
+  // ---- journeys ------------------------------------------------------------------------------
+  /// The message `j` enters `stage` now ("where" = "<host>.cpu<n>"). The running context remembers
+  /// (j, stage) so that a CPU wait splitting its burn is marked and the stage re-marked after.
+  void mark(JourneyId j, const std::string& stage, const std::string& cause = "");
+  /// Interrupt timing of the innermost hard IRQ on the running CPU (nullptr outside one).
+  const IrqStamp* current_irq() const;
+  /// Copy the current interrupt's delivery into journey `j`: "IRQ delivery wait" at its arrival
+  /// (when it had to wait, with the CPU's cause) and "IRQ entry" at acceptance.
+  void mark_irq(JourneyId j);
+
+  // ---- processes -----------------------------------------------------------------------------
+  /// Start process `name` on CPU `cpu` running `main`. It becomes runnable now (a reschedule IPI
+  /// if it is another CPU). Returns the process (owned by the kernel).
+  Process& spawn_process(const std::string& name, unsigned cpu, Task<void> main, int nice = 0);
+  Process& spawn_process(const std::string& name, Task<void> main) { return spawn_process(name, p_.process_cpu, std::move(main)); }
+  /// wake_up(): wake every process sleeping on `wq`, charging `wakeup` per woken task. `j` (the
+  /// message the wakeup is for) gets a "run queue" mark with what holds the target CPU.
+  Task<void> wake_up(WaitQueue& wq, JourneyId j = 0);
+  /// wake_up_process(): wake one sleeping process (no-op if it is not sleeping).
+  Task<void> wake_up_process(Process& p, JourneyId j = 0);
+  /// In a process: give up the CPU if need_resched is set (cond_resched / ret_from_sys_call).
+  Task<void> cond_resched();
+  /// schedule_timeout(): sleep on `wq` for at most `timeout` jiffies. Returns the jiffies left
+  /// (0 when it timed out).
+  Task<long> schedule_timeout(WaitQueue& wq, long timeout);
+  const std::vector<std::unique_ptr<Process>>& processes() const { return procs_; }
+  uint64_t context_switches(unsigned cpu) const { return *percpu_.at(cpu).ctx_switches; }
+
+  // ---- interrupts and softirqs ---------------------------------------------------------------
+  /// request_irq(): run `handler` for `vector` (devname: the /proc/interrupts name, e.g. "eth1").
+  /// flags: SA_INTERRUPT (handler runs with IRQs off), SA_SHIRQ (share the line). Returns 0, or
+  /// -EBUSY (-16) when the vector is taken without SA_SHIRQ on both.
+  int request_irq(unsigned vector, IrqHandler handler, unsigned flags, const std::string& devname);
+  int request_irq(unsigned vector, NetDevice& dev, IrqHandler handler, unsigned flags = SA_SHIRQ) {
+    return request_irq(vector, std::move(handler), flags, dev.name());
+  }
+  void free_irq(unsigned vector, const std::string& devname);
+  /// Interrupts of `vector` taken by `cpu` so far (/proc/interrupts).
+  uint64_t irq_count(unsigned cpu, unsigned vector) const;
+  /// open_softirq(): install the action for softirq `nr` (NET_TX/NET_RX/HI are the kernel's).
+  void open_softirq(unsigned nr, SoftirqAction action);
+  /// raise_softirq(): mark `nr` pending on the running CPU (cpu_raise_softirq); outside interrupt
+  /// context wakes ksoftirqd.
+  void raise_softirq(unsigned nr);
+  /// local_bh_disable(): no softirq runs on this CPU until the matching local_bh_enable.
+  void local_bh_disable();
+  /// local_bh_enable(): runs pending softirqs (as a softirq context on this CPU) when the count
+  /// drops to 0 outside interrupt context.
+  Task<void> local_bh_enable();
+  uint32_t softirq_pending(unsigned cpu) const { return percpu_.at(cpu).pending; }
+
+  // ---- timers --------------------------------------------------------------------------------
+  uint64_t jiffies() const { return jiffies_; }
+  /// add_timer(): throws std::logic_error if already pending (BUG() in Linux).
+  void add_timer(TimerList& t);
+  /// mod_timer(): (re)arm at `expires`. Returns 1 if it was pending, else 0.
+  int mod_timer(TimerList& t, uint64_t expires);
+  /// del_timer(): returns 1 if it was pending.
+  int del_timer(TimerList& t);
+
+  // ---- memory --------------------------------------------------------------------------------
+  /// pci_alloc_consistent-like: `bytes` of DRAM aligned to `align` (power of two). Returns the
+  /// bus address. Throws std::runtime_error when DRAM is exhausted.
+  uint64_t dma_alloc(size_t bytes, size_t align = 64);
+  void dma_free(uint64_t addr);
+  /// Functional DRAM access (pass-through to HostHw; no time).
+  void mem_write(uint64_t addr, const void* src, size_t len);
+  void mem_read(uint64_t addr, void* dst, size_t len) const;
+
+  // ---- skbs ----------------------------------------------------------------------------------
+  /// alloc_skb(size): data buffer from the kmalloc size class of size (+16-byte alignment),
+  /// backed by DRAM; charges skb_alloc.
+  Task<SkbPtr> alloc_skb(uint32_t size);
+  /// dev_alloc_skb(len): alloc_skb(len + 16) with 16 bytes reserved.
+  Task<SkbPtr> dev_alloc_skb(uint32_t len);
+  /// An skb without CPU cost (for test benches and packet generators outside a CPU).
+  SkbPtr make_skb(uint32_t size);
+  /// skb_clone-like deep copy (new DRAM buffer), no CPU cost (charged by the caller's path).
+  SkbPtr skb_copy(const Skb& s);
+  /// kfree_skb: free now, charging skb_free.
+  Task<void> kfree_skb(SkbPtr skb);
+  /// dev_kfree_skb_irq: queue on this CPU's completion_queue; NET_TX softirq frees it (and
+  /// charges skb_free there).
+  void dev_kfree_skb_irq(SkbPtr skb);
+  /// pci_map_single: the bus address of skb->data for a DMA of skb->len bytes. ToDevice copies
+  /// the skb's bytes into DRAM first (so the NIC reads them).
+  uint64_t pci_map_single(Skb& skb, DmaDir dir);
+  /// pci_unmap_single for a receive: copy `len` bytes the NIC wrote at skb->data from DRAM into
+  /// the skb buffer (the driver then does skb.put(len)). Throws when len > tailroom.
+  void pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir);
+
+  // ---- network core --------------------------------------------------------------------------
+  /// register_netdev(): the kernel knows `dev` by name (not owned).
+  void register_netdev(NetDevice& dev);
+  NetDevice* dev_get(const std::string& name) const;
+  /// dev_open(): calls dev.open(), sets IFF_UP. Returns its result.
+  Task<int> dev_open(NetDevice& dev);
+  /// eth_type_trans: sets skb.protocol, pkt_type, mac_off and pulls the Ethernet header
+  /// (cost included in netif_rx). Returns the protocol.
+  uint16_t eth_type_trans(Skb& skb, NetDevice& dev);
+  /// netif_rx (2.4 net/core/dev.c): queue on this CPU's backlog (netdev_max_backlog, throttle)
+  /// and raise NET_RX_SOFTIRQ. Returns NET_RX_SUCCESS or NET_RX_DROP.
+  Task<int> netif_rx(SkbPtr skb);
+  /// dev_add_pack(): deliver received packets of ethertype `type` to `handler` (ip_rcv hook).
+  void dev_add_pack(uint16_t type, PacketHandler handler);
+  /// dev_queue_xmit: enqueue on skb->dev's pfifo_fast (txqueuelen) and run the qdisc.
+  /// Returns NET_XMIT_SUCCESS or NET_XMIT_DROP. Throws std::logic_error when skb->dev is null.
+  Task<int> dev_queue_xmit(SkbPtr skb);
+  /// __netif_schedule(): put `dev` on this CPU's output_queue and raise NET_TX_SOFTIRQ.
+  void netif_schedule(NetDevice& dev);
+  size_t backlog_len(unsigned cpu) const { return percpu_.at(cpu).backlog.size(); }
+
+  // ---- sockets (process context) -------------------------------------------------------------
+  /// write(2) on a socket: syscall entry, ops->sendmsg, syscall exit, reschedule point.
+  Task<long> sys_write(Socket& sock, size_t len, JourneyId journey = 0);
+  /// read(2) on a socket.
+  Task<long> sys_read(Socket& sock, size_t len);
+  /// recv(2) with flags.
+  Task<long> sys_recv(Socket& sock, size_t len, int flags);
+
+  // ---- CpuSoftware ---------------------------------------------------------------------------
+  ExecContext* interrupt(Cpu& cpu, const IrqStamp& st) override;
+  void finished(Cpu& cpu, ExecContext* ctx) override;
+  void blocked(Cpu& cpu, ExecContext* ctx) override;
+  void idle(Cpu& cpu) override;
+
+  // internal, used by SkbDeleter / WaitQueue
+  void skb_release(Skb* s);
+  int softirq_bh_count(unsigned cpu) const;
+
+ private:
+  struct IrqAction {
+    IrqHandler handler;
+    unsigned flags;
+    std::string devname;
+  };
+  struct IrqLine {
+    std::vector<IrqAction> actions;
+    bool internal = false;  ///< timer/LOC/IPI: kernel's own, edge
+    std::string label;      ///< /proc/interrupts name ("eth1", "eth1, eth2", "timer", "LOC")
+    std::vector<uint64_t*> counts;  ///< per CPU
+  };
+  struct KCtx;  // hard IRQ / softirq context
+  struct PerCpu {
+    Cpu* cpu = nullptr;
+    std::deque<Process*> runqueue;  ///< runnable (incl. the running one); wakeups go to the front
+    Process* current = nullptr;     ///< process owning the CPU (nullptr: idle task)
+    bool need_resched = false;
+    uint32_t pending = 0;           ///< softirq_pending
+    int bh_count = 0;               ///< local_bh_count from local_bh_disable
+    std::deque<SkbPtr> backlog;     ///< softnet_data.input_pkt_queue
+    bool throttle = false;
+    std::vector<SkbPtr> completion_queue;
+    std::deque<NetDevice*> output_queue;
+    Process* ksoftirqd = nullptr;
+    WaitQueue ksoftirqd_wq;
+    std::vector<std::unique_ptr<KCtx>> live;  ///< hard IRQ / softirq contexts in flight
+    uint64_t* ctx_switches = nullptr;
+    uint64_t *rx_total = nullptr, *rx_dropped = nullptr, *rx_throttled = nullptr, *rx_time_squeeze = nullptr;
+  };
+
+  PerCpu& pc() const;  // running CPU's
+  IrqLine& line(unsigned vector);
+  Task<void> do_irq(unsigned cpu, KCtx* ctx);
+  Task<void> do_softirq(unsigned cpu);
+  Task<void> run_softirq_child(unsigned cpu);
+  Task<void> ksoftirqd_main(unsigned cpu);
+  void wakeup_softirqd(unsigned cpu);
+  void raise_softirq_on(unsigned cpu, unsigned nr);
+  bool in_interrupt_on(unsigned cpu) const;
+  bool try_to_wake_up(Process& p, JourneyId j, int waker_cpu);
+  void schedule(unsigned cpu);
+  void resched_check(unsigned cpu);
+  Task<void> timer_irq(unsigned cpu);
+  Task<void> local_timer_irq(unsigned cpu);
+  Task<void> run_timer_list(unsigned cpu);
+  Task<void> net_rx_action(unsigned cpu);
+  Task<void> net_tx_action(unsigned cpu);
+  Task<void> qdisc_run(NetDevice& dev);
+  std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }
+
+  KernelParams p_;
+  HostHw* hw_;
+  const CostProfile* costs_;
+  std::unique_ptr<CpuComplex> complex_;
+  std::deque<PerCpu> percpu_;  // deque: PerCpu is not movable
+  std::map<unsigned, IrqLine> irq_lines_;
+  SoftirqAction softirq_vec_[kNrSoftirqs];
+  std::vector<std::unique_ptr<Process>> procs_;
+  uint64_t jiffies_ = 0;
+  std::multimap<uint64_t, TimerList*> timers_;
+  std::map<std::string, NetDevice*> devs_;
+  std::map<uint16_t, std::vector<PacketHandler>> ptypes_;
+  // DRAM allocator
+  uint64_t dma_next_;
+  std::map<uint64_t, size_t> dma_used_;        ///< addr -> size
+  std::multimap<size_t, uint64_t> dma_free_;   ///< size -> addr
+};
+
+}  // namespace nicsim

@@ -1,0 +1,297 @@
+// Kernel network core (Linux 2.4 net/core/dev.c, net/sched/sch_generic.c), skbs and the
+// protocol-agnostic socket system calls (see kernel.h).
+#include "core/sim_context.h"
+#include "drivers-sim/kernel/kernel.h"
+#include <cstring>
+#include <stdexcept>
+
+namespace nicsim {
+
+NetDevice::NetDevice(Kernel& k, std::string name) : kernel_(&k), name_(std::move(name)) {}
+
+void NetDevice::netif_wake_queue() {
+  bool was = xoff_;
+  xoff_ = false;
+  if (was) kernel_->netif_schedule(*this);
+}
+
+// ---------------------------------------------------------------------------------------------
+// skbs
+
+namespace {
+/// kmalloc size classes are powers of two from 32 bytes (mm/slab.c cache_sizes).
+size_t kmalloc_class(size_t n) {
+  size_t c = 32;
+  while (c < n) c <<= 1;
+  return c;
+}
+// estimate: sizeof(struct skb_shared_info) and sizeof(struct sk_buff) on 2.4 i386.
+constexpr uint32_t kSharedInfoBytes = 64;
+constexpr uint32_t kSkbStructBytes = 160;
+}  // namespace
+
+SkbPtr Kernel::make_skb(uint32_t size) {
+  uint32_t data = (size + 15u) & ~15u;  // SKB_DATA_ALIGN
+  auto* s = new Skb;
+  s->buf.assign(data, 0);
+  try {
+    s->head_phys = dma_alloc(kmalloc_class(data + kSharedInfoBytes), 64);
+  } catch (...) {
+    delete s;
+    throw;
+  }
+  s->truesize = data + kSkbStructBytes;
+  return SkbPtr(s, SkbDeleter{this});
+}
+
+void Kernel::skb_release(Skb* s) {
+  if (s->head_phys) dma_free(s->head_phys);
+  delete s;
+}
+
+Task<SkbPtr> Kernel::alloc_skb(uint32_t size) {
+  co_await cost(CostId::skb_alloc);
+  co_return make_skb(size);
+}
+
+Task<SkbPtr> Kernel::dev_alloc_skb(uint32_t len) {
+  SkbPtr s = co_await alloc_skb(len + 16);
+  s->reserve(16);
+  co_return s;
+}
+
+SkbPtr Kernel::skb_copy(const Skb& s) {
+  SkbPtr n = make_skb(static_cast<uint32_t>(s.buf.size()));
+  uint64_t phys = n->head_phys;
+  uint32_t truesize = n->truesize;
+  *n = s;  // copies bytes and metadata
+  n->head_phys = phys;
+  n->truesize = truesize;
+  return n;
+}
+
+Task<void> Kernel::kfree_skb(SkbPtr skb) {
+  co_await cost(CostId::skb_free);
+  skb.reset();
+}
+
+void Kernel::dev_kfree_skb_irq(SkbPtr skb) {
+  pc().completion_queue.push_back(std::move(skb));
+  raise_softirq(NET_TX_SOFTIRQ);
+}
+
+uint64_t Kernel::pci_map_single(Skb& skb, DmaDir dir) {
+  if (dir != DmaDir::FromDevice && skb.len) mem_write(skb.data_phys(), skb.data(), skb.len);
+  return skb.data_phys();
+}
+
+void Kernel::pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir) {
+  if (dir == DmaDir::ToDevice) return;
+  if (len > skb.buf.size() - skb.data_off) throw std::logic_error("pci_unmap_single: DMA length beyond the skb buffer");
+  mem_read(skb.data_phys(), skb.data(), len);
+}
+
+// ---------------------------------------------------------------------------------------------
+// devices, receive
+
+void Kernel::register_netdev(NetDevice& dev) {
+  if (&dev.kernel() != this) throw std::invalid_argument("register_netdev: device belongs to another kernel");
+  devs_[dev.name()] = &dev;
+}
+
+NetDevice* Kernel::dev_get(const std::string& name) const {
+  auto it = devs_.find(name);
+  return it == devs_.end() ? nullptr : it->second;
+}
+
+Task<int> Kernel::dev_open(NetDevice& dev) {
+  int r = co_await dev.open();
+  if (r == 0) dev.up = true;
+  co_return r;
+}
+
+uint16_t Kernel::eth_type_trans(Skb& skb, NetDevice& dev) {
+  if (skb.len < ETH_HLEN) throw std::invalid_argument("eth_type_trans: frame shorter than an Ethernet header");
+  skb.dev = &dev;
+  skb.mac_off = skb.data_off;
+  const uint8_t* h = skb.data();
+  if (h[0] & 1) {
+    static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    skb.pkt_type = std::memcmp(h, bcast, 6) == 0 ? PACKET_BROADCAST : PACKET_MULTICAST;
+  } else {
+    skb.pkt_type = std::memcmp(h, dev.dev_addr.data(), 6) == 0 ? PACKET_HOST : PACKET_OTHERHOST;
+  }
+  uint16_t proto = static_cast<uint16_t>(h[12] << 8 | h[13]);
+  skb.pull(ETH_HLEN);
+  skb.protocol = proto >= 1536 ? proto : 0x0001;  // ETH_P_802_3 for length fields
+  return skb.protocol;
+}
+
+Task<int> Kernel::netif_rx(SkbPtr skb) {
+  unsigned c = smp_processor_id();
+  PerCpu& q = percpu_[c];
+  co_await cost(CostId::netif_rx);
+  if (skb->stamp == SC_ZERO_TIME) skb->stamp = now();
+  ++*q.rx_total;
+  if (q.backlog.size() <= p_.netdev_max_backlog) {
+    if (!q.backlog.empty()) {
+      if (!q.throttle) {
+        mark(skb->journey, "backlog", q.cpu->busy_cause());
+        q.backlog.push_back(std::move(skb));
+        co_return NET_RX_SUCCESS;
+      }
+    } else {
+      q.throttle = false;
+      raise_softirq_on(c, NET_RX_SOFTIRQ);
+      mark(skb->journey, "backlog", q.cpu->busy_cause());
+      q.backlog.push_back(std::move(skb));
+      co_return NET_RX_SUCCESS;
+    }
+  } else if (!q.throttle) {
+    q.throttle = true;
+    ++*q.rx_throttled;
+  }
+  ++*q.rx_dropped;
+  co_await kfree_skb(std::move(skb));
+  co_return NET_RX_DROP;
+}
+
+void Kernel::dev_add_pack(uint16_t type, PacketHandler handler) { ptypes_[type].push_back(std::move(handler)); }
+
+Task<void> Kernel::net_rx_action(unsigned c) {
+  PerCpu& q = percpu_[c];
+  long budget = p_.netdev_max_backlog;
+  const uint64_t start = jiffies_;
+  for (;;) {
+    if (q.backlog.empty()) break;
+    SkbPtr skb = std::move(q.backlog.front());
+    q.backlog.pop_front();
+    co_await cost(CostId::net_rx_action);
+    mark(skb->journey, "NET_RX softirq");
+    skb->nh_off = skb->h_off = skb->data_off;
+    NetDevice* dev = skb->dev;
+    auto it = ptypes_.find(skb->protocol);
+    if (it == ptypes_.end() || it->second.empty()) {
+      co_await kfree_skb(std::move(skb));
+    } else {
+      std::vector<PacketHandler> hs = it->second;  // handlers may register more while running
+      for (size_t i = 0; i + 1 < hs.size(); ++i) co_await hs[i](skb_copy(*skb), dev);
+      co_await hs.back()(std::move(skb), dev);
+    }
+    if (budget-- < 0 || jiffies_ - start > 1) {  // softnet_break
+      ++*q.rx_time_squeeze;
+      raise_softirq_on(c, NET_RX_SOFTIRQ);
+      co_return;
+    }
+  }
+  if (q.throttle) q.throttle = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// transmit
+
+void Kernel::netif_schedule(NetDevice& dev) {
+  if (dev.scheduled_) return;
+  dev.scheduled_ = true;
+  pc().output_queue.push_back(&dev);
+  raise_softirq(NET_TX_SOFTIRQ);
+}
+
+Task<int> Kernel::dev_queue_xmit(SkbPtr skb) {
+  if (!skb || !skb->dev) throw std::logic_error("dev_queue_xmit: skb without a device");
+  NetDevice& dev = *skb->dev;
+  co_await cost(CostId::dev_queue_xmit);
+  mark(skb->journey, "qdisc");
+  local_bh_disable();  // spin_lock_bh(&dev->queue_lock)
+  int rc = NET_XMIT_SUCCESS;
+  auto& band = dev.band_[prio2band(skb->priority)];
+  if (band.size() <= dev.tx_queue_len) {  // pfifo_fast_enqueue
+    band.push_back(std::move(skb));
+  } else {
+    ++dev.qdisc_drops_;
+    rc = NET_XMIT_DROP;
+    co_await kfree_skb(std::move(skb));
+  }
+  co_await qdisc_run(dev);
+  co_await local_bh_enable();
+  co_return rc;
+}
+
+Task<void> Kernel::qdisc_run(NetDevice& dev) {
+  const int c = static_cast<int>(smp_processor_id());
+  while (!dev.xoff_) {
+    SkbPtr skb;
+    for (auto& b : dev.band_)
+      if (!b.empty()) {
+        skb = std::move(b.front());
+        b.pop_front();
+        break;
+      }
+    if (!skb) break;
+    if (dev.xmit_lock_owner_ >= 0) {  // another CPU holds dev->xmit_lock: requeue, retry later
+      dev.band_[prio2band(skb->priority)].push_front(std::move(skb));
+      ++dev.qdisc_requeues_;
+      netif_schedule(dev);
+      break;
+    }
+    dev.xmit_lock_owner_ = c;
+    mark(skb->journey, "driver xmit");
+    int rc = co_await dev.hard_start_xmit(skb);
+    dev.xmit_lock_owner_ = -1;
+    if (rc == 0) continue;
+    if (!skb) throw std::logic_error(dev.name() + ": hard_start_xmit returned busy but took the skb");
+    mark(skb->journey, "qdisc requeue", "driver busy");
+    dev.band_[prio2band(skb->priority)].push_front(std::move(skb));
+    ++dev.qdisc_requeues_;
+    netif_schedule(dev);
+    break;
+  }
+}
+
+Task<void> Kernel::net_tx_action(unsigned c) {
+  PerCpu& q = percpu_[c];
+  co_await cost(CostId::net_tx_action);
+  std::vector<SkbPtr> done = std::move(q.completion_queue);
+  q.completion_queue.clear();
+  for (auto& s : done) co_await kfree_skb(std::move(s));
+  std::deque<NetDevice*> out = std::move(q.output_queue);
+  q.output_queue.clear();
+  for (NetDevice* d : out) {
+    d->scheduled_ = false;
+    co_await qdisc_run(*d);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// sockets
+
+Task<long> Kernel::sys_write(Socket& sock, size_t len, JourneyId journey) {
+  Process* p = current();
+  if (!p) throw std::logic_error("sys_write outside process context");
+  if (!sock.ops) throw std::logic_error("sys_write on a socket without protocol operations");
+  p->in_kernel_ = true;
+  co_await cost(CostId::syscall_entry);
+  mark(journey, "write syscall");
+  long r = co_await sock.ops->sendmsg(sock, len, journey);
+  co_await cost(CostId::syscall_exit);
+  p->in_kernel_ = false;
+  co_await cond_resched();  // ret_from_sys_call: need_resched -> schedule
+  co_return r;
+}
+
+Task<long> Kernel::sys_read(Socket& sock, size_t len) { return sys_recv(sock, len, 0); }
+
+Task<long> Kernel::sys_recv(Socket& sock, size_t len, int flags) {
+  Process* p = current();
+  if (!p) throw std::logic_error("sys_recv outside process context");
+  if (!sock.ops) throw std::logic_error("sys_recv on a socket without protocol operations");
+  p->in_kernel_ = true;
+  co_await cost(CostId::syscall_entry);
+  long r = co_await sock.ops->recvmsg(sock, len, flags);
+  co_await cost(CostId::syscall_exit);
+  p->in_kernel_ = false;
+  co_await cond_resched();
+  co_return r;
+}
+
+}  // namespace nicsim

@@ -1,0 +1,72 @@
+// struct net_device for driver models (Linux 2.4 include/linux/netdevice.h), with its qdisc.
+#pragma once
+#include "drivers-sim/kernel/skb.h"
+#include "drivers-sim/kernel/task.h"
+#include <array>
+#include <deque>
+#include <string>
+
+namespace nicsim {
+
+/// struct net_device_stats (the fields drivers fill; `ifconfig`/`/proc/net/dev` names).
+struct NetDeviceStats {
+  uint64_t rx_packets = 0, tx_packets = 0, rx_bytes = 0, tx_bytes = 0;
+  uint64_t rx_errors = 0, tx_errors = 0, rx_dropped = 0, tx_dropped = 0;
+  uint64_t multicast = 0, collisions = 0, rx_over_errors = 0, rx_crc_errors = 0, rx_fifo_errors = 0;
+};
+
+/// NET_XMIT_* (dev_queue_xmit results) and NET_RX_* (netif_rx results), 2.4 values.
+enum : int { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1 };
+enum : int { NET_RX_SUCCESS = 0, NET_RX_DROP = 5 };
+
+/// Base class of driver models. A driver derives, implements open() and hard_start_xmit(), and
+/// registers with Kernel::register_netdev(). All coroutines run on a CPU of `kernel()`.
+class NetDevice {
+ public:
+  NetDevice(Kernel& k, std::string name);
+  virtual ~NetDevice() = default;
+  NetDevice(const NetDevice&) = delete;
+  NetDevice& operator=(const NetDevice&) = delete;
+
+  Kernel& kernel() const { return *kernel_; }
+  const std::string& name() const { return name_; }
+
+  std::array<uint8_t, 6> dev_addr{};  ///< MAC address
+  unsigned mtu = 1500;                 ///< ether_setup
+  unsigned tx_queue_len = 100;         ///< ether_setup in 2.4 (drivers/net/net_init.c): 100
+  unsigned irq = 0;                    ///< interrupt vector (set by the driver at probe)
+  bool up = false;                     ///< IFF_UP (dev_open)
+  NetDeviceStats stats;
+
+  /// dev->open: bring the device up (rings, registers, request_irq, netif_start_queue).
+  /// Returns 0 or a negative errno.
+  virtual Task<int> open() = 0;
+  /// dev->stop.
+  virtual Task<int> stop() { co_return 0; }
+  /// dev->hard_start_xmit. Returns 0 when the driver took the skb (it moved `skb` out and now
+  /// owns it), 1 when busy (it must leave `skb` untouched; the qdisc requeues it). `skb` is a
+  /// reference into the caller's frame, valid until the coroutine returns.
+  virtual Task<int> hard_start_xmit(SkbPtr& skb) = 0;
+
+  /// netif_start_queue / netif_stop_queue: clear/set __LINK_STATE_XOFF.
+  void netif_start_queue() { xoff_ = false; }
+  void netif_stop_queue() { xoff_ = true; }
+  /// netif_wake_queue: clear XOFF and, if it was set, __netif_schedule (NET_TX softirq on the
+  /// running CPU runs the qdisc).
+  void netif_wake_queue();
+  bool netif_queue_stopped() const { return xoff_; }
+  /// Packets waiting in the qdisc (all pfifo_fast bands).
+  size_t qdisc_len() const { return band_[0].size() + band_[1].size() + band_[2].size(); }
+
+ private:
+  friend class Kernel;
+  Kernel* kernel_;
+  std::string name_;
+  bool xoff_ = false;
+  bool scheduled_ = false;    ///< __LINK_STATE_SCHED: on a CPU's output_queue
+  int xmit_lock_owner_ = -1;  ///< CPU in hard_start_xmit (dev->xmit_lock), -1 free
+  std::array<std::deque<SkbPtr>, 3> band_;  ///< pfifo_fast bands 0 (highest) .. 2
+  uint64_t qdisc_drops_ = 0, qdisc_requeues_ = 0;
+};
+
+}  // namespace nicsim

@@ -1,0 +1,188 @@
+// Software as C++20 coroutines: the Task type and the awaitables that spend CPU time.
+//
+// Driver, stack and application code is written as coroutines returning Task<T>:
+//
+//   Task<int> e1000_xmit(Kernel& k, ...) {
+//     co_await k.cost(CostId::dev_queue_xmit);      // compute (preemptible by interrupts)
+//     uint32_t icr = co_await mmio_read32(bar + ICR); // uncached read: the CPU stalls
+//     co_await mmio_write32(bar + TDT, tail);         // posted write
+//     int rc = co_await sub_routine();                // nested call, value returned
+//     co_return rc;
+//   }
+//
+// A Task is lazy (nothing runs until it is awaited or installed as a context's root) and is
+// awaited with symmetric transfer, so nesting costs no SystemC event and no stack depth.
+// Code between two awaits runs in zero simulated time; only the awaitables below (and the
+// kernel's, built on them) suspend. Awaiting anything else is a programming error (the CPU
+// throws std::logic_error).
+#pragma once
+#include "models/cpu/cpu.h"
+#include <coroutine>
+#include <exception>
+#include <optional>
+#include <utility>
+
+namespace nicsim {
+
+template <typename T = void>
+class Task;
+
+namespace detail {
+struct PromiseBase {
+  std::coroutine_handle<> continuation;
+  std::exception_ptr exception;
+  std::suspend_always initial_suspend() noexcept { return {}; }
+  struct FinalAwaiter {
+    bool await_ready() const noexcept { return false; }
+    template <typename P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+      auto c = h.promise().continuation;
+      return c ? c : std::noop_coroutine();
+    }
+    void await_resume() const noexcept {}
+  };
+  FinalAwaiter final_suspend() noexcept { return {}; }
+  void unhandled_exception() noexcept { exception = std::current_exception(); }
+};
+}  // namespace detail
+
+/// A lazily started coroutine producing a T. Move-only; destroys its frame when destroyed.
+/// `co_await task` runs it to completion (across any CPU time it spends) and yields its value,
+/// rethrowing any exception it ended with.
+template <typename T>
+class [[nodiscard]] Task {
+ public:
+  struct promise_type : detail::PromiseBase {
+    std::optional<T> value;
+    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    template <typename U>
+    void return_value(U&& v) { value.emplace(std::forward<U>(v)); }
+  };
+  using handle_type = std::coroutine_handle<promise_type>;
+
+  Task() = default;
+  explicit Task(handle_type h) : h_(h) {}
+  Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  Task& operator=(Task&& o) noexcept {
+    if (this != &o) {
+      if (h_) h_.destroy();
+      h_ = std::exchange(o.h_, {});
+    }
+    return *this;
+  }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+  ~Task() {
+    if (h_) h_.destroy();
+  }
+
+  bool valid() const { return static_cast<bool>(h_); }
+  bool done() const { return h_ && h_.done(); }
+  handle_type handle() const { return h_; }
+  /// After done(): the value (rethrows the exception the coroutine ended with).
+  T result() {
+    if (h_.promise().exception) std::rethrow_exception(h_.promise().exception);
+    return std::move(*h_.promise().value);
+  }
+
+  auto operator co_await() && noexcept {
+    struct Awaiter {
+      handle_type h;
+      bool await_ready() const noexcept { return !h || h.done(); }
+      std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
+        h.promise().continuation = c;
+        return h;
+      }
+      T await_resume() {
+        if (h.promise().exception) std::rethrow_exception(h.promise().exception);
+        return std::move(*h.promise().value);
+      }
+    };
+    return Awaiter{h_};
+  }
+
+ private:
+  handle_type h_;
+};
+
+template <>
+class [[nodiscard]] Task<void> {
+ public:
+  struct promise_type : detail::PromiseBase {
+    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    void return_void() noexcept {}
+  };
+  using handle_type = std::coroutine_handle<promise_type>;
+
+  Task() = default;
+  explicit Task(handle_type h) : h_(h) {}
+  Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  Task& operator=(Task&& o) noexcept {
+    if (this != &o) {
+      if (h_) h_.destroy();
+      h_ = std::exchange(o.h_, {});
+    }
+    return *this;
+  }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+  ~Task() {
+    if (h_) h_.destroy();
+  }
+
+  bool valid() const { return static_cast<bool>(h_); }
+  bool done() const { return h_ && h_.done(); }
+  handle_type handle() const { return h_; }
+  /// After done(): rethrows the exception the coroutine ended with, if any.
+  void result() {
+    if (h_.promise().exception) std::rethrow_exception(h_.promise().exception);
+  }
+
+  auto operator co_await() && noexcept {
+    struct Awaiter {
+      handle_type h;
+      bool await_ready() const noexcept { return !h || h.done(); }
+      std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
+        h.promise().continuation = c;
+        return h;
+      }
+      void await_resume() {
+        if (h.promise().exception) std::rethrow_exception(h.promise().exception);
+      }
+    };
+    return Awaiter{h_};
+  }
+
+ private:
+  handle_type h_;
+};
+
+/// Awaitable: the running context computes for `d` (preemptible when its IRQs are enabled).
+struct CpuBurn {
+  sc_time d;
+  bool await_ready() const noexcept { return d == SC_ZERO_TIME; }
+  void await_suspend(std::coroutine_handle<> h) const { Cpu::running_cpu().burn(h, d); }
+  void await_resume() const noexcept {}
+};
+
+/// `co_await cpu_work(cycles)`: consume `cycles` core cycles of the CPU this code runs on.
+/// Throws std::logic_error when no CPU is running software.
+inline CpuBurn cpu_work(double cycles) { return CpuBurn{Cpu::running_cpu().cycles(cycles)}; }
+
+/// Awaitable: an uncached 32-bit access through the CPU's fsb_initiator (b_transport at
+/// annotated delay 0). The CPU stalls, not preemptible, for the delay the target returns.
+struct MmioAccess {
+  bool write;
+  uint64_t addr;
+  uint32_t data;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().mmio(h, write, addr, data); }
+  uint32_t await_resume() const noexcept { return data; }
+};
+
+/// `uint32_t v = co_await mmio_read32(addr)`: read the register at bus address `addr`.
+inline MmioAccess mmio_read32(uint64_t addr) { return MmioAccess{false, addr, 0}; }
+/// `co_await mmio_write32(addr, v)`: posted write; the CPU stalls only for the returned delay.
+inline MmioAccess mmio_write32(uint64_t addr, uint32_t v) { return MmioAccess{true, addr, v}; }
+
+}  // namespace nicsim

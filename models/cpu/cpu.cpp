@@ -1,0 +1,387 @@
+#include "models/cpu/cpu.h"
+#include "core/sim_context.h"
+#include <stdexcept>
+
+namespace nicsim {
+
+using State = ExecContext::State;
+
+const char* level_name(ExecLevel l) {
+  switch (l) {
+    case ExecLevel::Process: return "process";
+    case ExecLevel::Softirq: return "softirq";
+    case ExecLevel::Hardirq: return "hardirq";
+  }
+  return "?";
+}
+
+Cpu* Cpu::current_ = nullptr;
+
+Cpu::Cpu(sc_core::sc_module_name name, unsigned index, const Params& p)
+    : sc_module(name), fsb_initiator("fsb_initiator"), eoi_out("eoi_out"), index_(index), p_(p) {
+  for (auto& a : acc_) a = SC_ZERO_TIME;
+  SC_METHOD(dispatch);
+  sensitive << ev_;  // also runs once at time 0 to start whatever was installed at elaboration
+  SC_METHOD(arrival_method);
+  sensitive << arrival_ev_;
+  dont_initialize();
+  SC_METHOD(tick_method);
+  sensitive << tick_ev_;
+  dont_initialize();
+}
+
+void Cpu::add_periodic(unsigned vector, const sc_time& first, const sc_time& period) {
+  if (period == SC_ZERO_TIME) throw std::invalid_argument("add_periodic: zero period");
+  if (first < now()) throw std::invalid_argument("add_periodic: first time in the past");
+  tmr_edge_[vector] = true;
+  periodic_.push_back({vector, first, period});
+  tick_ev_.notify(first - now());
+}
+
+void Cpu::tick_method() {
+  sc_time next = sc_core::SC_ZERO_TIME;
+  bool any = false;
+  for (auto& p : periodic_) {
+    if (p.next <= now()) {
+      add_arrival(p.vector, SC_ZERO_TIME, true);
+      p.next += p.period;
+    }
+    if (!any || p.next < next) next = p.next, any = true;
+  }
+  if (any) tick_ev_.notify(next - now());
+}
+
+void Cpu::set_counter_prefix(const std::string& prefix) {
+  ctr_[0] = &sim().counters.at(prefix + ".busy_process_ns");
+  ctr_[1] = &sim().counters.at(prefix + ".busy_softirq_ns");
+  ctr_[2] = &sim().counters.at(prefix + ".busy_hardirq_ns");
+  ctr_[3] = &sim().counters.at(prefix + ".idle_ns");
+}
+
+Cpu& Cpu::running_cpu() {
+  if (!current_) throw std::logic_error("CPU awaitable used outside software running on a Cpu");
+  return *current_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// local APIC
+
+void Cpu::add_arrival(unsigned vector, const sc_time& delay, bool local) {
+  if (vector >= 256) throw std::invalid_argument("interrupt vector out of range: " + std::to_string(vector));
+  if (local) tmr_edge_[vector] = true;
+  arrivals_.emplace(now() + delay, vector);
+  arrival_ev_.notify(delay);
+}
+
+void Cpu::apic_message(unsigned vector, const sc_time& delay) { add_arrival(vector, delay, false); }
+void Cpu::raise_local(unsigned vector, const sc_time& delay) { add_arrival(vector, delay, true); }
+
+void Cpu::arrival_method() {
+  while (!arrivals_.empty() && arrivals_.begin()->first <= now()) {
+    unsigned v = arrivals_.begin()->second;
+    arrivals_.erase(arrivals_.begin());
+    if (!irr_[v]) {  // IRR holds one request per vector: a second message merges with the first
+      irr_[v] = true;
+      ++irr_count_;
+      irr_since_[v] = now();
+      irr_cause_[v].clear();
+    }
+  }
+  if (!arrivals_.empty()) arrival_ev_.notify(arrivals_.begin()->first - now());
+  dispatch();
+}
+
+void Cpu::eoi(unsigned vector) {
+  int hi = -1;
+  for (int v = 255; v >= 0; --v)
+    if (isr_[v]) { hi = v; break; }
+  if (hi != static_cast<int>(vector))
+    throw std::logic_error(std::string(name()) + ": EOI for vector " + std::to_string(vector) +
+                           " but the highest in-service vector is " + std::to_string(hi));
+  isr_[vector] = false;
+  if (!tmr_edge_[vector] && eoi_out.size() > 0) eoi_out->eoi(vector, SC_ZERO_TIME);
+}
+
+int Cpu::deliverable() const {
+  if (irr_count_ == 0) return -1;
+  int hi_irr = -1;
+  for (int v = 255; v >= 0; --v)
+    if (irr_[v]) { hi_irr = v; break; }
+  int isr_class = -1;
+  for (int v = 255; v >= 0; --v)
+    if (isr_[v]) { isr_class = v >> 4; break; }
+  return (hi_irr >= 0 && (hi_irr >> 4) > isr_class) ? hi_irr : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// running software
+
+void Cpu::burn(std::coroutine_handle<> h, const sc_time& d) {
+  ExecContext* c = running_;
+  c->resume_at = h;
+  c->state = State::Burning;
+  c->until = now() + d;
+  c->preemptible = c->irqs_enabled;
+}
+
+bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data) {
+  tlm::tlm_generic_payload gp;
+  unsigned char buf[4];
+  for (int i = 0; i < 4; ++i) buf[i] = static_cast<unsigned char>(data >> (8 * i));  // little endian
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(buf);
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  fsb_initiator->b_transport(gp, delay);
+  if (gp.is_response_error())
+    throw std::runtime_error(std::string(name()) + ": MMIO " + (write ? "write" : "read") + " at 0x" +
+                             [&] { char s[32]; std::snprintf(s, sizeof s, "%llx", (unsigned long long)addr); return std::string(s); }() +
+                             " failed: " + gp.get_response_string());
+  if (!write) data = uint32_t(buf[0]) | uint32_t(buf[1]) << 8 | uint32_t(buf[2]) << 16 | uint32_t(buf[3]) << 24;
+  if (delay == SC_ZERO_TIME) return false;
+  ExecContext* c = running_;
+  c->resume_at = h;
+  c->state = State::Stalled;
+  c->until = now() + delay;
+  c->preemptible = false;
+  return true;
+}
+
+void Cpu::block(std::coroutine_handle<> h) {
+  ExecContext* c = running_;
+  if (c != process_) throw std::logic_error("only a process context can sleep (" + c->name + " is " + level_name(c->level) + ")");
+  c->resume_at = h;
+  c->state = State::Blocked;
+}
+
+void Cpu::run_child(std::coroutine_handle<> h, ExecContext* child) {
+  ExecContext* c = running_;
+  c->resume_at = h;
+  c->state = State::WaitChild;
+  child->parent = c;
+  child->state = State::Ready;
+  stack_.push_back(child);
+}
+
+void Cpu::set_process(ExecContext* p) { process_ = p; }
+
+void Cpu::resume(ExecContext* c) {
+  if (!c->resume_at) c->resume_at = c->root;
+  running_ = c;
+  current_ = this;
+  c->state = State::Running;
+  auto h = c->resume_at;
+  h.resume();
+  current_ = nullptr;
+  running_ = nullptr;
+  if (c->state == State::Running) {
+    if (!c->root.done())
+      throw std::logic_error(c->name + ": coroutine suspended on an awaitable that is not a CPU awaitable");
+    c->state = State::Done;
+  }
+}
+
+void Cpu::split(ExecContext* c, const std::string& cause) {
+  sc_time rem = c->until - now();
+  if (rem == SC_ZERO_TIME) {  // the burn ends exactly now: nothing to split
+    c->state = State::Ready;
+    return;
+  }
+  c->state = State::Preempted;
+  c->remaining = rem;
+  if (c->journey) sim().journeys.mark(c->journey, now(), "CPU wait", name(), cause);
+}
+
+void Cpu::schedule_at(const sc_time& t) {
+  ev_.cancel();
+  ev_.notify(t - now());
+}
+
+bool Cpu::irq_window(ExecContext* t) const {
+  if (!t) return true;  // the idle loop runs with IF=1
+  if (!t->irqs_enabled) return false;
+  switch (t->state) {
+    case State::Ready:
+    case State::Preempted: return true;
+    case State::Burning: return t->preemptible;
+    default: return false;  // Stalled: instruction not retired; Done/Blocked: being removed
+  }
+}
+
+void Cpu::dispatch() {
+  if (in_dispatch_) throw std::logic_error("Cpu::dispatch re-entered");
+  in_dispatch_ = true;
+  account();
+  if (kicked_) {
+    kicked_ = false;
+    if (halted_) halted_ = false;  // elaboration/test-bench start: no HLT exit latency
+  }
+  for (;;) {
+    if (halted_) {
+      if (deliverable() < 0) break;
+      note_pending_cause("CPU halted");
+      halted_ = false;
+      waking_ = true;
+      wake_at_ = now() + p_.halt_exit_latency;
+    }
+    if (waking_) {
+      if (now() < wake_at_) {
+        schedule_at(wake_at_);
+        break;
+      }
+      waking_ = false;
+    }
+    ExecContext* t = top();
+    if (irq_window(t)) {
+      int v = deliverable();
+      if (v >= 0) {
+        irr_[v] = false;
+        --irr_count_;
+        isr_[v] = true;
+        IrqStamp st{static_cast<unsigned>(v), irr_since_[v], now(), irr_cause_[v]};
+        ExecContext* h = sw_->interrupt(*this, st);
+        if (t && t->state == State::Burning) split(t, std::string("CPU busy: ") + level_name(h->level) + " " + h->name);
+        h->parent = nullptr;
+        h->state = State::Ready;
+        stack_.push_back(h);
+        continue;
+      }
+    }
+    if (!t) {
+      sw_->idle(*this);
+      if (!process_) {
+        halted_ = true;
+        if (deliverable() < 0) break;
+      }
+      continue;
+    }
+    switch (t->state) {
+      case State::Burning:
+      case State::Stalled:
+        if (now() < t->until) {
+          schedule_at(t->until);
+          goto out;
+        }
+        t->state = State::Ready;  // instruction boundary: pending interrupts are taken first
+        continue;
+      case State::Preempted:
+        t->state = State::Burning;
+        t->until = now() + t->remaining;
+        t->remaining = SC_ZERO_TIME;
+        if (t->journey) sim().journeys.mark(t->journey, now(), t->stage, name());
+        continue;
+      case State::Ready:
+        resume(t);
+        continue;
+      case State::Blocked:
+        process_ = nullptr;
+        sw_->blocked(*this, t);
+        continue;
+      case State::Done:
+        if (t == process_) {
+          process_ = nullptr;
+        } else {
+          stack_.pop_back();
+          if (t->parent) {
+            t->parent->state = State::Ready;
+            t->parent = nullptr;
+          }
+        }
+        sw_->finished(*this, t);
+        continue;
+      case State::WaitChild:
+      case State::Running:
+        throw std::logic_error(t->name + ": context on top of the CPU in an impossible state");
+    }
+  }
+out:
+  set_bucket();
+  if (irr_count_) note_pending_cause(busy_cause());  // why pending interrupts wait
+  in_dispatch_ = false;
+}
+
+void Cpu::note_pending_cause(const std::string& cause) {
+  if (!irr_count_) return;
+  for (int v = 0; v < 256; ++v)
+    if (irr_[v] && irr_cause_[v].empty()) irr_cause_[v] = cause;
+}
+
+// ---------------------------------------------------------------------------------------------
+// accounting
+
+void Cpu::account() {
+  sc_time t = now();
+  if (t > last_acc_) {
+    acc_[bucket_] += t - last_acc_;
+    last_acc_ = t;
+    if (ctr_[bucket_]) *ctr_[bucket_] = static_cast<uint64_t>(acc_[bucket_].value() / 1000);  // ps -> ns
+  }
+}
+
+void Cpu::set_bucket() {
+  ExecContext* t = top();
+  if (halted_ || waking_ || !t) bucket_ = 3;
+  else if (t->state == State::Burning || t->state == State::Stalled) bucket_ = static_cast<int>(t->level);
+  else bucket_ = 3;
+}
+
+sc_time Cpu::busy(ExecLevel l) const {
+  sc_time a = acc_[static_cast<int>(l)];
+  if (bucket_ == static_cast<int>(l) && now() > last_acc_) a += now() - last_acc_;
+  return a;
+}
+
+sc_time Cpu::idle_time() const {
+  sc_time a = acc_[3];
+  if (bucket_ == 3 && now() > last_acc_) a += now() - last_acc_;
+  return a;
+}
+
+double Cpu::utilisation(ExecLevel l) const {
+  return now() == SC_ZERO_TIME ? 0.0 : busy(l).to_seconds() / now().to_seconds();
+}
+
+std::string Cpu::busy_cause() const {
+  if (halted_) return "CPU halted";
+  if (waking_) return "CPU waking from halt";
+  ExecContext* t = top();
+  if (!t) return "";
+  if (t->state == State::Stalled) return std::string("MMIO stall: ") + level_name(t->level) + " " + t->name;
+  if (!t->irqs_enabled) return std::string("IRQs disabled: ") + level_name(t->level) + " " + t->name;
+  return std::string("CPU busy: ") + level_name(t->level) + " " + t->name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU complex
+
+CpuComplex::CpuComplex(sc_core::sc_module_name name, unsigned n, const Cpu::Params& p)
+    : sc_module(name), fsb_initiator("fsb_initiator"), eoi_out("eoi_out"), cpu_side_("cpu_side") {
+  if (n == 0) throw std::invalid_argument("CpuComplex: at least one CPU");
+  cpu_side_.register_b_transport(this, &CpuComplex::cpu_b_transport);
+  for (unsigned i = 0; i < n; ++i) {
+    cpus_.push_back(std::make_unique<Cpu>(("cpu" + std::to_string(i)).c_str(), i, p));
+    cpus_.back()->fsb_initiator.bind(cpu_side_);
+    cpus_.back()->eoi_out.bind(eoi_out);
+  }
+}
+
+CpuComplex::~CpuComplex() = default;
+
+unsigned CpuComplex::route(unsigned vector) const {
+  auto it = routes_.find(vector);
+  unsigned c = it == routes_.end() ? route_default_ : it->second;
+  return c < cpus_.size() ? c : 0;
+}
+
+void CpuComplex::apic_message(unsigned vector, const sc_time& delay) { cpus_[route(vector)]->apic_message(vector, delay); }
+
+void CpuComplex::cpu_b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  fsb_initiator->b_transport(gp, delay);
+}
+
+}  // namespace nicsim

@@ -1,0 +1,289 @@
+// Processor cores with their local APICs, and the CPU complex a platform binds to its chipset.
+//
+// A Cpu is the *mechanism* that runs software; the policy (what Linux does on an interrupt, which
+// process runs next) lives in the software layer (drivers-sim/kernel) behind the CpuSoftware
+// interface, so models/ knows nothing of drivers-sim/ (DESIGN.md "Dependency rules").
+//
+// Software is C++20 coroutines. Each flow of control the CPU can run (a process, a softirq run, an
+// interrupt handler) is an ExecContext. The running context executes instantly between
+// awaits; it spends time only by awaiting:
+//  - a *burn* (computation): preemptible when the context has interrupts enabled. An interrupt
+//    splits it; the remainder runs when the context is on top again. Nothing happens inside a
+//    burn, so the split is exact and CPU time is conserved to the picosecond.
+//  - a *stall* (uncached MMIO access on the front-side bus): never preemptible (x86 takes
+//    interrupts at instruction boundaries; an uncached load retires only when its data arrives).
+//  - blocking (process contexts only) or waiting for a child context it pushed (hardirq ->
+//    do_softirq, process -> local_bh_enable/ksoftirqd).
+// Contexts form a stack per CPU: the current process (or none = the idle task) at the bottom,
+// then softirq and hardirq contexts. Only the top one executes.
+//
+// Local APIC (Intel SDM vol. 3 §10.8): IRR/ISR bit per vector; a pending vector is delivered when
+// the running context has IF=1 and its priority class (vector >> 4) is above the highest
+// in-service class. EOI clears the highest in-service vector and, for a level-triggered vector,
+// is broadcast to the I/OxAPICs (through eoi_out), which re-send if the line is still asserted.
+//
+// Speed: one SC_METHOD per CPU (plus one for APIC arrivals and one for the local timer);
+// each burn, stall or resume costs at most one SystemC event (DESIGN.md "Speed").
+#pragma once
+#include "core/journey.h"
+#include "core/units.h"
+#include "models/bus/irq.h"
+#include <bitset>
+#include <coroutine>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+namespace nicsim {
+
+/// Software execution levels, lowest priority first (Linux 2.4: process < softirq < hard IRQ).
+enum class ExecLevel : uint8_t { Process = 0, Softirq = 1, Hardirq = 2 };
+const char* level_name(ExecLevel l);  ///< "process", "softirq", "hardirq"
+
+/// Duration of `cycles` CPU cycles at `mhz` MHz, rounded to the 1 ps time resolution.
+inline sc_time cpu_cycles(double cycles, double mhz) { return sc_time(cycles * 1e6 / mhz, sc_core::SC_PS); }
+
+/// One flow of control on a CPU (a process, a softirq run, an interrupt handler).
+/// The software layer derives from it and owns it; the Cpu only schedules it.
+struct ExecContext {
+  enum class State : uint8_t {
+    Ready,      ///< can run (resume `resume_at`) when on top
+    Running,    ///< its coroutine is executing right now (zero simulated time)
+    Burning,    ///< computing until `until`
+    Preempted,  ///< a burn was split; `remaining` is left
+    Stalled,    ///< uncached access in flight until `until` (not preemptible)
+    Blocked,    ///< a process sleeping (on a wait queue); not on any CPU
+    WaitChild,  ///< waiting for the child context it pushed to finish
+    Done        ///< its root coroutine has returned
+  };
+  ExecContext(ExecLevel l, std::string n) : level(l), name(std::move(n)) {}
+  virtual ~ExecContext() = default;
+
+  ExecLevel level;
+  std::string name;               ///< e.g. "netpipe", "softirq", "hardirq eth1"
+  std::coroutine_handle<> root;   ///< the top-level coroutine (done() when the context ends)
+  std::coroutine_handle<> resume_at;  ///< where execution continues (innermost suspended frame)
+  State state = State::Ready;
+  sc_time until = SC_ZERO_TIME;      ///< Burning/Stalled: absolute end time
+  sc_time remaining = SC_ZERO_TIME;  ///< Preempted: burn still to do
+  bool preemptible = true;           ///< the current burn may be split (IF=1 when it started)
+  bool irqs_enabled = true;          ///< x86 IF while this context runs (software toggles it)
+  ExecContext* parent = nullptr;     ///< set while a parent waits for this context (WaitChild)
+  /// Journey this context is working for and its current stage: when the context must wait for
+  /// the CPU (its burn is split by an interrupt) the CPU marks the wait and, on resuming, the
+  /// stage again (core/journey.h). Set by the software (Kernel::mark).
+  JourneyId journey = 0;
+  std::string stage;
+};
+
+/// When an interrupt was raised at the local APIC and when the CPU accepted it, with the reason
+/// for any wait (recorded by the CPU at the time; the handler copies it into journeys).
+struct IrqStamp {
+  unsigned vector = 0;
+  sc_time arrived = SC_ZERO_TIME;   ///< IRR bit set
+  sc_time accepted = SC_ZERO_TIME;  ///< interrupt entry began (ISR bit set)
+  std::string wait_cause;           ///< e.g. "CPU busy: hardirq eth1", "MMIO stall", "CPU halted"
+};
+
+class Cpu;
+
+/// The software the CPU runs (implemented by the Kernel). Called from inside Cpu::dispatch at the
+/// current simulated time; implementations change contexts only through the Cpu's methods.
+struct CpuSoftware {
+  virtual ~CpuSoftware() = default;
+  /// The local APIC delivered `st.vector` (its ISR bit is now set). Return the hardirq context
+  /// that handles it (Ready, root set); the CPU pushes it on top and runs it.
+  virtual ExecContext* interrupt(Cpu& cpu, const IrqStamp& st) = 0;
+  /// `ctx` finished and was popped off `cpu`'s stack (for a child, its parent is Ready again).
+  /// The software frees it or does its bookkeeping; it may install another process.
+  virtual void finished(Cpu& cpu, ExecContext* ctx) = 0;
+  /// The process context `ctx` blocked and was taken off `cpu` (cpu.process() is now null).
+  virtual void blocked(Cpu& cpu, ExecContext* ctx) = 0;
+  /// `cpu` has nothing to run (no process, no interrupt context): the idle task's schedule().
+  /// The software may call cpu.set_process(); if it does not, the CPU halts (HLT) until an
+  /// interrupt arrives.
+  virtual void idle(Cpu& cpu) = 0;
+};
+
+/// One processor core with its local APIC.
+class Cpu : public sc_core::sc_module, public apic_msg_if {
+ public:
+  struct Params {
+    double mhz = 2400.0;  ///< core clock (platform param cpu_mhz)
+    /// Time from an interrupt reaching a halted (HLT, C1) core until it executes again.
+    /// estimate: no P4 Xeon figure found; C1 exit is documented as "low latency" — order 1 µs.
+    sc_time halt_exit_latency = us(1.0);
+  };
+
+  tlm_utils::simple_initiator_socket<Cpu> fsb_initiator;  ///< uncached (MMIO) accesses
+  /// EOI broadcast to the I/OxAPICs (may stay unbound in a bench without level interrupts).
+  sc_core::sc_port<eoi_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND> eoi_out;
+
+  SC_HAS_PROCESS(Cpu);
+  Cpu(sc_core::sc_module_name name, unsigned index, const Params& p);
+
+  void set_software(CpuSoftware* sw) { sw_ = sw; }
+  unsigned index() const { return index_; }
+  double mhz() const { return p_.mhz; }
+  /// Duration of `cycles` cycles on this core.
+  sc_time cycles(double c) const { return cpu_cycles(c, p_.mhz); }
+
+  // --- local APIC ---------------------------------------------------------------------------
+  /// An interrupt message from the I/OxAPIC (via the CPU complex) arriving `delay` after now.
+  /// External vectors are level-triggered unless set_edge() said otherwise.
+  void apic_message(unsigned vector, const sc_time& delay) override;
+  /// A locally generated interrupt (local APIC timer, IPI) at now + `delay`. Edge: its EOI is
+  /// not broadcast.
+  void raise_local(unsigned vector, const sc_time& delay);
+  /// Mark `vector` edge-triggered (TMR bit clear): its EOI clears ISR but is not broadcast.
+  void set_edge(unsigned vector, bool edge = true) { tmr_edge_[vector] = edge; }
+  /// Write the local APIC EOI register: clears the highest in-service vector (which must be
+  /// `vector`, else std::logic_error) and broadcasts the EOI for a level-triggered vector.
+  void eoi(unsigned vector);
+  /// Periodic local source (the local APIC timer, or the PIT modelled at the timekeeping CPU):
+  /// raise_local(vector) at `first`, first + period, first + 2·period, ... (absolute times).
+  void add_periodic(unsigned vector, const sc_time& first, const sc_time& period);
+  bool edge(unsigned vector) const { return tmr_edge_[vector]; }
+  bool in_service(unsigned vector) const { return isr_[vector]; }
+  bool pending(unsigned vector) const { return irr_[vector]; }
+
+  // --- running software (called by awaitables and by the software layer) -------------------
+  /// The CPU whose software is executing right now; throws std::logic_error when none is (a CPU
+  /// awaitable used outside a CPU context).
+  static Cpu& running_cpu();
+  static Cpu* running_cpu_or_null() { return current_; }
+  /// The context executing now (nullptr outside dispatch).
+  ExecContext* running() const { return running_; }
+  /// The running context computes for `d`; it continues at `h`.
+  void burn(std::coroutine_handle<> h, const sc_time& d);
+  /// Uncached 32-bit access on the FSB (b_transport at annotated delay 0). Reads fill `data`.
+  /// Returns true when the context stalls (suspend) for the returned delay, false when it was 0.
+  /// Throws std::runtime_error when the target answers with an error response.
+  bool mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data);
+  /// The running process context sleeps; it continues at `h` once the software makes it
+  /// Ready and installs it with set_process().
+  void block(std::coroutine_handle<> h);
+  /// The running context waits for `child` (pushed on top, Ready, root set) to finish.
+  void run_child(std::coroutine_handle<> h, ExecContext* child);
+  /// Install `p` as this CPU's process context (nullptr: the idle task). The previous one is
+  /// simply dropped from the CPU (the software keeps it in its run queue).
+  void set_process(ExecContext* p);
+  ExecContext* process() const { return process_; }
+  /// Contexts above the process level, bottom first.
+  const std::vector<ExecContext*>& irq_stack() const { return stack_; }
+  /// The context that would execute now (top of the stack, else the process; may be nullptr).
+  ExecContext* top() const { return stack_.empty() ? process_ : stack_.back(); }
+  /// Re-run the dispatcher in a delta cycle (for code outside any CPU that changed state, e.g.
+  /// a test bench or elaboration-time spawn).
+  void kick() {
+    kicked_ = true;
+    ev_.notify(SC_ZERO_TIME);
+  }
+  bool halted() const { return halted_; }
+  /// Counter names start with this (e.g. "alpha.cpu0"): busy_hardirq_ns, busy_softirq_ns,
+  /// busy_process_ns, idle_ns are kept current in sim().counters.
+  void set_counter_prefix(const std::string& prefix);
+
+  // --- accounting -----------------------------------------------------------------------------
+  /// Time spent executing at `l` so far (burns and stalls of contexts at that level).
+  sc_time busy(ExecLevel l) const;
+  /// Time halted or waking from halt.
+  sc_time idle_time() const;
+  /// busy(l) / elapsed simulated time.
+  double utilisation(ExecLevel l) const;
+  /// A description of what occupies the CPU now, e.g. "CPU busy: softirq", "CPU busy: process
+  /// netpipe", "MMIO stall", "IRQs disabled", "CPU halted"; "" when idle and awake.
+  std::string busy_cause() const;
+
+ private:
+  void dispatch();          // SC_METHOD on ev_
+  void arrival_method();    // SC_METHOD on arrival_ev_
+  void tick_method();       // SC_METHOD on tick_ev_
+  void add_arrival(unsigned vector, const sc_time& delay, bool local);
+  void account();
+  void set_bucket();
+  int deliverable() const;  // highest IRR vector acceptable by priority class, -1 if none
+  bool irq_window(ExecContext* t) const;
+  void resume(ExecContext* c);
+  void split(ExecContext* c, const std::string& cause);
+  void schedule_at(const sc_time& t);
+  void note_pending_cause(const std::string& cause);
+
+  unsigned index_;
+  Params p_;
+  CpuSoftware* sw_ = nullptr;
+  std::vector<ExecContext*> stack_;
+  ExecContext* process_ = nullptr;
+  ExecContext* running_ = nullptr;
+  static Cpu* current_;
+
+  std::bitset<256> irr_, isr_, tmr_edge_;
+  std::vector<sc_time> irr_since_ = std::vector<sc_time>(256);
+  std::vector<std::string> irr_cause_ = std::vector<std::string>(256);
+  std::multimap<sc_time, unsigned> arrivals_;
+  bool halted_ = false;
+  bool waking_ = false;
+  sc_time wake_at_ = SC_ZERO_TIME;
+
+  struct Periodic {
+    unsigned vector;
+    sc_time next, period;
+  };
+  std::vector<Periodic> periodic_;
+  sc_core::sc_event ev_, arrival_ev_, tick_ev_;
+  bool in_dispatch_ = false;
+
+  // accounting buckets: 0..2 = ExecLevel, 3 = idle
+  sc_time acc_[4];
+  sc_time last_acc_ = SC_ZERO_TIME;
+  int bucket_ = 3;
+  uint64_t* ctr_[4] = {nullptr, nullptr, nullptr, nullptr};
+  bool kicked_ = false;
+  unsigned irr_count_ = 0;
+};
+
+/// The CPU complex of one host: N Cpus, the interrupt routing from the chipset's APIC bus to
+/// their local APICs, and the front-side-bus funnel of their uncached accesses.
+///
+/// Binding to a platform's HostHw (platforms/testbed.h), before sc_start():
+///   complex.fsb_initiator.bind(hw.fsb_target());
+///   hw.apic_out().bind(complex);
+///   complex.eoi_out.bind(hw.eoi_in());
+/// (Kernel's constructor does exactly this.)
+class CpuComplex : public sc_core::sc_module, public apic_msg_if {
+ public:
+  tlm_utils::simple_initiator_socket<CpuComplex> fsb_initiator;  ///< to the MCH
+  sc_core::sc_port<eoi_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND> eoi_out;  ///< to the I/OxAPICs
+
+  /// `n` cores named "<name>.cpu<i>" with parameters `p`.
+  CpuComplex(sc_core::sc_module_name name, unsigned n, const Cpu::Params& p);
+  ~CpuComplex() override;
+
+  unsigned size() const { return static_cast<unsigned>(cpus_.size()); }
+  Cpu& cpu(unsigned i) { return *cpus_.at(i); }
+
+  /// Interrupt messages from the chipset: delivered to the CPU route(vector) names.
+  /// Linux 2.4.20 on P4 SMP programmed every redirection entry so that all IRQs reached CPU0
+  /// (research/e7500-p64h2-pcix.md §4 [S39]); route_default is that destination.
+  void apic_message(unsigned vector, const sc_time& delay) override;
+  /// Deliver `vector` to CPU `cpu` (an I/OxAPIC redirection entry's destination).
+  void set_route(unsigned vector, unsigned cpu) { routes_[vector] = cpu; }
+  void set_route_default(unsigned cpu) { route_default_ = cpu; }
+  unsigned route(unsigned vector) const;
+
+ private:
+  void cpu_b_transport(int id, tlm::tlm_generic_payload& gp, sc_time& delay);
+
+  tlm_utils::multi_passthrough_target_socket<CpuComplex> cpu_side_;
+  std::vector<std::unique_ptr<Cpu>> cpus_;
+  std::map<unsigned, unsigned> routes_;
+  unsigned route_default_ = 0;
+};
+
+}  // namespace nicsim
