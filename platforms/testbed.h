@@ -83,10 +83,21 @@ struct DeviceEntry {
   bool onboard_only = false;
 };
 
+class Kernel;
+class NetDevice;
+
 struct DriverEntry {
   std::string name, summary;
   ParamSchema params;
   std::vector<std::string> devices;  ///< device names this driver binds to
+  /// The driver's probe (pci_driver.probe): create one net_device per Ethernet port of `dev` on
+  /// kernel `k` and register it (Kernel::register_netdev); does not open it. Port 0 is named
+  /// `nic.name` (e.g. "eth1"), port i > 0 `nic.name + ":" + i`. `vectors[fn]` is function fn's
+  /// interrupt vector; `dev.bar(fn)` its register BAR. `params` are the module parameters.
+  /// Throws std::invalid_argument for a device the driver does not support.
+  std::function<std::vector<std::shared_ptr<NetDevice>>(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
+                                                        const NicConfig& nic, const ParamValues& params)>
+      probe;
 };
 
 /// A cable model. `create` builds the link named `name` (a SystemC object, e.g. models/ether's
