@@ -40,11 +40,9 @@ std::vector<SeedRun> read_seed000() {
       continue;
     }
     SeedRow r;
-    char mb[32];
     if (!runs.empty() &&
         std::sscanf(l.c_str(), "%d: %d bytes %d times --> %lf Mbps in %lf sec", &r.n, &r.bytes,
                     &r.times, &r.mbps, &r.t) == 5) {
-      (void)mb;
       r.line = l;
       runs.back().rows.push_back(r);
     }

@@ -565,3 +565,25 @@ TEST_CASE("close() sends FIN; the reader sees EOF after the data", "[net][tcp]")
   CHECK(p.b.sock(sb).state() == TcpState::Closed);
   CHECK(p.a.sock(sa).state() == TcpState::TimeWait);
 }
+
+TEST_CASE("A socket owned by the user takes softirq input on the backlog until release_sock",
+          "[net][tcp]") {
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  p.b.set_owned_by_user(sb, true);
+  p.now = 10 * kMs;
+  p.apply(0, p.a.send(sa, 3, 0, p.now));
+  p.run_until(11 * kMs);
+  const TcpEffects& rx = p.log[1].back();
+  CHECK(rx.count(TcpPath::sk_add_backlog) == 1);
+  CHECK(p.b.sock(sb).backlog_len() == 1);
+  CHECK(p.b.sock(sb).readable_bytes() == 0);
+  const size_t before = p.wire.size();
+  auto fx = p.apply(1, p.b.release_sock(sb, p.now));
+  CHECK(fx.count(TcpPath::tcp_backlog_process) == 1);
+  CHECK(fx.count(TcpPath::tcp_rcv_established_fast_data) == 1);
+  CHECK(p.b.sock(sb).readable_bytes() == 3);
+  // First data segment: quickack mode, so the ACK leaves from release_sock.
+  REQUIRE(p.wire.size() == before + 1);
+  CHECK(p.wire.back().pure_ack());
+}
