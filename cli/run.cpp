@@ -127,8 +127,13 @@ int run_main(int argc, char** argv) {
   result["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
   result["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
+  // Files a workload produces (e.g. NetPIPE.out) go beside result.json, not inside it.
+  nlohmann::json files = result.contains("files") ? result["files"] : nlohmann::json::object();
+  result.erase("files");
   if (!out_dir.empty()) {
     try {
+      for (auto& [name, text] : files.items())
+        write_file_atomic(std::filesystem::path(out_dir) / name, text.get<std::string>());
       write_json_atomic(std::filesystem::path(out_dir) / "result.json", result);
     } catch (const std::exception& e) {
       fmt::print(stderr, "nicsim run: {}\n", e.what());

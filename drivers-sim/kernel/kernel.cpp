@@ -38,7 +38,8 @@ ParamSchema kernel_param_schema() {
       int_param("process_cpu", d.process_cpu, 0, 63, "CPU", "CPU applications run on", "estimate: scenario choice"),
       bool_param("hz_tick", d.hz_tick, "generate the HZ timer interrupts (IRQ0 and LOC)", "Linux 2.4 i386"),
       int_param("hz", d.hz, 1, 1000, "Hz", "timer interrupt rate", "tg3-bonding-tcp-gmac-formats.md §2.3: HZ=100"),
-      real_param("tick_phase_us", 0.0, 0.0, 1e5, "µs", "offset of the first tick", "estimate: arbitrary phase"),
+      real_param("tick_phase_us", -1.0, -1.0, 1e5, "µs", "offset of the first timer tick; negative: drawn from the run seed (uniform over one tick period)",
+                 "estimate: the phase of a host's timer tick is arbitrary; DESIGN.md: default offsets come from the seed"),
       real_param("halt_exit_latency_us", to_us(d.halt_exit_latency), 0.0, 100.0, "µs",
                  "HLT (C1) exit latency of an idle CPU", "estimate: no P4 Xeon figure found"),
       real_param("ipi_latency_us", to_us(d.ipi_latency), 0.0, 100.0, "µs", "reschedule IPI flight time",
@@ -58,7 +59,7 @@ KernelParams kernel_params_from(const ParamValues& v, const std::string& host, u
   p.process_cpu = static_cast<unsigned>(v.i("process_cpu"));
   p.hz_tick = v.b("hz_tick");
   p.hz = static_cast<unsigned>(v.i("hz"));
-  p.tick_phase = us(v.r("tick_phase_us"));
+  p.tick_phase = us(std::max(0.0, v.r("tick_phase_us")));  // negative: the testbed draws it from the seed
   p.halt_exit_latency = us(v.r("halt_exit_latency_us"));
   p.ipi_latency = us(v.r("ipi_latency_us"));
   p.netdev_max_backlog = static_cast<unsigned>(v.i("netdev_max_backlog"));

@@ -1,0 +1,271 @@
+#include "drivers-sim/net/inet.h"
+#include "core/sim_context.h"
+#include "drivers-sim/net/wire.h"
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace nicsim {
+
+namespace {
+constexpr int kEconnrefused = 111;
+constexpr int kEpipe = 32;
+}  // namespace
+
+InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) : k_(&k) {
+  params.hz = k.params().hz;
+  stack_ = std::make_unique<TcpStack>(ip, params, tags, k.host());
+  k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice* dev) { return ip_rcv(std::move(skb), dev); });
+}
+
+InetHost::~InetHost() = default;
+
+void InetHost::add_neighbour(uint32_t dst, NetDevice& dev, std::array<uint8_t, 6> dst_mac) {
+  neigh_[dst] = Neighbour{&dev, dst_mac};
+}
+
+TimeNs InetHost::now_ns() const { return static_cast<TimeNs>(sc_core::sc_time_stamp().value() / 1000); }
+
+InetHost::SockState& InetHost::state(int id) {
+  auto it = socks_.find(id);
+  if (it == socks_.end()) throw std::logic_error("InetHost: unknown socket " + std::to_string(id));
+  return *it->second;
+}
+
+Socket& InetHost::adopt(int id, const std::string& name) {
+  auto st = std::make_unique<SockState>();
+  st->id = id;
+  st->sock = std::make_unique<Socket>();
+  st->sock->name = name;
+  st->sock->ops = this;
+  st->sock->sk = reinterpret_cast<void*>(static_cast<intptr_t>(id));
+  Socket& s = *st->sock;
+  socks_[id] = std::move(st);
+  return s;
+}
+
+Socket& InetHost::tcp_socket(const std::string& name, bool nodelay) {
+  int id = stack_->socket();
+  stack_->set_nodelay(id, nodelay);
+  return adopt(id, name);
+}
+
+static int sock_id(const Socket& s) { return static_cast<int>(reinterpret_cast<intptr_t>(s.sk)); }
+
+Task<int> InetHost::connect(Socket& s, uint32_t daddr, uint16_t port) {
+  int id = sock_id(s);
+  TcpEffects fx = stack_->connect(id, daddr, port, now_ns());
+  co_await apply(std::move(fx));
+  while (stack_->sock(id).state() != TcpState::Established) {
+    if (stack_->sock(id).state() == TcpState::Closed) co_return -kEconnrefused;
+    co_await connect_wq_[id].wait();
+  }
+  co_return 0;
+}
+
+Task<Socket*> InetHost::listen_accept(uint16_t port, const std::string& name, bool nodelay) {
+  int l = stack_->listen(port);
+  for (;;) {
+    int c = stack_->accept(l);
+    if (c >= 0) {
+      stack_->set_nodelay(c, nodelay);
+      co_return &adopt(c, name);
+    }
+    co_await accept_wq_.wait();
+  }
+}
+
+// ---- costs -------------------------------------------------------------------------------------
+
+Task<void> InetHost::charge(const TcpEffects& fx) {
+  // TcpPath -> the kernel cost table (drivers-sim/kernel/costs.cpp). tcp_v4_rcv's entry covers the
+  // header-predicted tcp_rcv_established, so the fast-path steps add nothing; the slow path adds
+  // a tcp_ack. Copies of freshly DMA'd data are out of cache; copies from the user are cached.
+  for (const TcpPathStep& st : fx.paths) {
+    switch (st.path) {
+      case TcpPath::ip_rcv: co_await k_->cost(CostId::ip_rcv); break;
+      case TcpPath::tcp_v4_rcv: co_await k_->cost(CostId::tcp_v4_rcv); break;
+      case TcpPath::rx_csum: co_await k_->cost(CostId::csum_partial, st.n); break;
+      case TcpPath::tcp_copy_to_iovec: co_await k_->cost(CostId::copy_user_uncached, st.n); break;
+      case TcpPath::tcp_rcv_established_slow:
+      case TcpPath::tcp_rcv_state_process:
+      case TcpPath::tcp_conn_request: co_await k_->cost(CostId::tcp_ack); break;
+      case TcpPath::tcp_ack_clean_rtx:
+      case TcpPath::kfree_skb_rx:
+        for (uint32_t i = 0; i < st.n; ++i) co_await k_->cost(CostId::skb_free);
+        break;
+      case TcpPath::tcp_send_ack:
+        co_await k_->cost(CostId::skb_alloc);
+        co_await k_->cost(CostId::tcp_transmit_skb);
+        co_await k_->cost(CostId::ip_output);
+        break;
+      case TcpPath::tcp_transmit_skb:
+      case TcpPath::tcp_send_reset:
+        co_await k_->cost(CostId::tcp_transmit_skb);
+        co_await k_->cost(CostId::ip_output);
+        break;
+      case TcpPath::tcp_sendmsg: co_await k_->cost(CostId::tcp_sendmsg); break;
+      case TcpPath::tcp_sendmsg_copy: co_await k_->cost(CostId::copy_user_cached, st.n); break;
+      case TcpPath::tcp_alloc_skb: co_await k_->cost(CostId::skb_alloc); break;
+      case TcpPath::tcp_recvmsg: co_await k_->cost(CostId::tcp_recvmsg); break;
+      case TcpPath::tcp_recvmsg_copy: co_await k_->cost(CostId::copy_user_uncached, st.n); break;
+      case TcpPath::tcp_rcv_established_fast_ack: co_await k_->cost(CostId::tcp_ack); break;
+      case TcpPath::tcp_rcv_established_fast_data:
+      case TcpPath::tcp_prequeue:
+      case TcpPath::sk_add_backlog:
+      case TcpPath::tcp_ofo_queue:
+      case TcpPath::tcp_retransmit_skb:   // also reported as tcp_transmit_skb
+      case TcpPath::tcp_prequeue_process:  // the per-packet paths that follow are charged
+      case TcpPath::tcp_backlog_process:
+      case TcpPath::tcp_delack_timer:      // the timer callback itself is charged by run_timer_list
+      case TcpPath::tcp_write_timer:
+      case TcpPath::Count: break;
+    }
+  }
+}
+
+// ---- effects -----------------------------------------------------------------------------------
+
+Task<void> InetHost::transmit(TcpTxPacket& p) {
+  if (p.ip.size() < kIpv4HeaderBytes) co_return;
+  uint32_t daddr = (uint32_t(p.ip[16]) << 24) | (uint32_t(p.ip[17]) << 16) | (uint32_t(p.ip[18]) << 8) | p.ip[19];
+  auto it = neigh_.find(daddr);
+  if (it == neigh_.end()) {
+    ++sim().counters.at(k_->host() + ".ip.OutNoRoutes");
+    co_return;
+  }
+  NetDevice& dev = *it->second.dev;
+  // MAX_TCP_HEADER headroom as tcp_alloc_skb reserves; the bytes are real.
+  SkbPtr skb = k_->make_skb(static_cast<uint32_t>(16 + ETH_HLEN + p.ip.size()));
+  skb->reserve(16 + ETH_HLEN);
+  std::memcpy(skb->put(static_cast<uint32_t>(p.ip.size())), p.ip.data(), p.ip.size());
+  EthHeader eh;
+  eh.dst = it->second.mac;
+  eh.src = dev.dev_addr;
+  eh.ethertype = ETH_P_IP;
+  put_eth_header(skb->push(ETH_HLEN), eh);
+  skb->protocol = ETH_P_IP;
+  skb->dev = &dev;
+  skb->journey = p.journey;
+  if (p.journey) k_->mark(p.journey, "IP output");
+  co_await k_->dev_queue_xmit(std::move(skb));
+}
+
+void InetHost::set_timer(const TcpTimerRequest& r) {
+  auto sit = socks_.find(r.sock);
+  if (sit == socks_.end()) return;  // a socket the glue does not own (e.g. a listener child not yet accepted)
+  TimerList& t = r.timer == TcpTimer::DelayedAck ? sit->second->delack : sit->second->retrans;
+  if (r.cancel) {
+    k_->del_timer(t);
+    return;
+  }
+  // TcpStack expresses expiries as absolute tick times of its own jiffies clock; the kernel's
+  // timer wheel counts its own ticks. Convert the distance, rounding to whole ticks (>= 1).
+  TimeNs now = now_ns();
+  double period_ns = tick_period(k_->params().hz).to_seconds() * 1e9;
+  double ahead = r.at > now ? static_cast<double>(r.at - now) / period_ns : 0.0;
+  uint64_t ticks = std::max<uint64_t>(1, static_cast<uint64_t>(ahead + 0.5));
+  int id = r.sock;
+  TcpTimer which = r.timer;
+  t.function = [this, id, which]() -> Task<void> {
+    TcpEffects fx = stack_->on_timer(id, which, now_ns());
+    co_await apply(std::move(fx));
+  };
+  k_->mod_timer(t, k_->jiffies() + ticks);
+}
+
+Task<void> InetHost::wake(int id, JourneyId j) {
+  auto it = socks_.find(id);
+  if (it == socks_.end()) co_return;
+  SockState& st = *it->second;
+  if (st.sock->wait.empty()) {
+    st.wake_pending = true;
+    co_return;
+  }
+  co_await k_->wake_up(st.sock->wait, j);
+}
+
+Task<void> InetHost::apply(TcpEffects fx) {
+  co_await charge(fx);
+  for (auto& p : fx.tx) co_await transmit(p);
+  for (auto& r : fx.timers) set_timer(r);
+  if (fx.accept_ready >= 0 && !accept_wq_.empty()) co_await k_->wake_up(accept_wq_);
+  if (fx.sock >= 0 && (fx.connected || fx.reset)) {
+    auto c = connect_wq_.find(fx.sock);
+    if (c != connect_wq_.end() && !c->second.empty()) co_await k_->wake_up(c->second);
+  }
+  if (fx.sock >= 0 && (fx.wake_reader || fx.wake_writer || fx.reset)) co_await wake(fx.sock, 0);
+}
+
+// ---- NET_RX softirq ----------------------------------------------------------------------------
+
+Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
+  JourneyId j = stack_->journey_of(skb->data(), skb->len);
+  if (j) k_->mark(j, "IP/TCP rx");
+  TcpEffects fx = stack_->on_ip_packet(skb->data(), skb->len, now_ns(), skb->truesize,
+                                       skb->ip_summed == CHECKSUM_UNNECESSARY);
+  int rc = fx.dropped ? NET_RX_DROP : NET_RX_SUCCESS;
+  // Wake-ups for this packet carry its journey, so the CPU model marks the run-queue wait in it.
+  bool wake_reader = fx.wake_reader;
+  int sid = fx.sock;
+  fx.wake_reader = false;
+  co_await apply(std::move(fx));
+  if (wake_reader && sid >= 0) co_await wake(sid, j);
+  co_await k_->kfree_skb(std::move(skb));
+  co_return rc;
+}
+
+// ---- process context ---------------------------------------------------------------------------
+
+Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
+  int id = sock_id(sock);
+  SockState& st = state(id);
+  if (journey) k_->mark(journey, "TCP tx");
+  size_t left = len;
+  while (left > 0) {
+    TcpEffects fx = stack_->send(id, left, journey, now_ns());
+    size_t took = fx.accepted;
+    bool block = fx.would_block, reset = fx.reset;
+    co_await apply(std::move(fx));
+    left -= took;
+    if (reset) co_return len == left ? -kEpipe : static_cast<long>(len - left);
+    if (left > 0 && block) {
+      if (st.wake_pending) {
+        st.wake_pending = false;
+        continue;
+      }
+      co_await sock.wait.wait();
+      st.wake_pending = false;
+    }
+  }
+  co_return static_cast<long>(len);
+}
+
+Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
+  int id = sock_id(sock);
+  SockState& st = state(id);
+  for (;;) {
+    TcpEffects fx = stack_->recv(id, len, now_ns());
+    size_t got = fx.delivered;
+    bool block = fx.would_block, eof = fx.eof;
+    JourneyId j = fx.completed_tags.empty() ? 0 : fx.completed_tags.back();
+    co_await apply(std::move(fx));
+    if (got > 0) {
+      sock.rx_journey = j;
+      if (j) k_->mark(j, "copy to user");
+      co_return static_cast<long>(got);
+    }
+    if (eof) co_return 0;
+    if (!block) continue;
+    if (st.wake_pending) {
+      st.wake_pending = false;
+      continue;
+    }
+    co_await sock.wait.wait();
+    st.wake_pending = false;
+  }
+}
+
+void InetHost::export_counters() const { nicsim::export_counters(stack_->mib(), sim().counters, k_->host() + ".netstat"); }
+
+}  // namespace nicsim

@@ -1,0 +1,81 @@
+// The glue between the pure Linux 2.4 TCP/IP model (TcpStack, tcp_stack.h) and the kernel model
+// (Kernel, drivers-sim/kernel): one InetHost per host. It
+//  * registers ip_rcv with dev_add_pack(ETH_P_IP): received IPv4 packets go to TcpStack in the
+//    NET_RX softirq, and the returned effects are applied there;
+//  * implements SockOps (sendmsg/recvmsg) for TCP sockets in process context, sleeping on the
+//    socket's wait queue when TcpStack says would_block;
+//  * charges every Linux code path TcpStack reports (TcpEffects::paths) from the kernel's cost
+//    table, transmits its packets through dev_queue_xmit (adding the Ethernet header from a static
+//    neighbour table), and runs its timers as kernel timers (TIMER_BH).
+// Source for the mapping of paths to costs: drivers-sim/kernel/costs.cpp (the budget of a small
+// packet's send and receive), tcp_effects.h (which context runs which path).
+#pragma once
+#include "drivers-sim/kernel/kernel.h"
+#include "drivers-sim/net/tcp_stack.h"
+#include <array>
+#include <map>
+#include <memory>
+
+namespace nicsim {
+
+class InetHost : public SockOps {
+ public:
+  /// `ip`: the host's IPv4 address (host order; one address per host, as the seeds' set-ups use
+  /// one interface each). `tags`: the run's shared message-boundary registry.
+  InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params = {});
+  ~InetHost() override;
+
+  /// A static route + ARP entry: packets to `dst` leave through `dev` to MAC `dst_mac`.
+  void add_neighbour(uint32_t dst, NetDevice& dev, std::array<uint8_t, 6> dst_mac);
+
+  Kernel& kernel() const { return *k_; }
+  TcpStack& stack() { return *stack_; }
+  uint32_t addr() const { return stack_->addr(); }
+
+  // ---- process-context socket calls (apps) ---------------------------------------------------
+  /// socket(AF_INET, SOCK_STREAM) with TCP_NODELAY when `nodelay`.
+  Socket& tcp_socket(const std::string& name, bool nodelay);
+  /// connect(): active open to daddr:port; returns 0 or -ECONNREFUSED (-111) on a reset.
+  Task<int> connect(Socket& s, uint32_t daddr, uint16_t port);
+  /// listen() on `port` + a blocking accept(); returns the connected socket.
+  Task<Socket*> listen_accept(uint16_t port, const std::string& name, bool nodelay);
+
+  // ---- SockOps -------------------------------------------------------------------------------
+  Task<long> sendmsg(Socket& sock, size_t len, JourneyId journey) override;
+  Task<long> recvmsg(Socket& sock, size_t len, int flags) override;
+
+  /// Write `netstat -s` counters into sim().counters under "<host>.netstat".
+  void export_counters() const;
+
+ private:
+  struct SockState {
+    std::unique_ptr<Socket> sock;
+    int id = -1;
+    bool wake_pending = false;   ///< a wakeup arrived while the task was not yet asleep
+    TimerList delack, retrans;
+  };
+  struct Neighbour {
+    NetDevice* dev;
+    std::array<uint8_t, 6> mac;
+  };
+
+  Task<int> ip_rcv(SkbPtr skb, NetDevice* dev);
+  /// Charge the paths, transmit the packets, apply timers and wakeups of `fx`.
+  Task<void> apply(TcpEffects fx);
+  Task<void> charge(const TcpEffects& fx);
+  Task<void> transmit(TcpTxPacket& p);
+  void set_timer(const TcpTimerRequest& r);
+  Task<void> wake(int sock_id, JourneyId j);
+  SockState& state(int sock_id);
+  Socket& adopt(int sock_id, const std::string& name);
+  TimeNs now_ns() const;
+
+  Kernel* k_;
+  std::unique_ptr<TcpStack> stack_;
+  std::map<uint32_t, Neighbour> neigh_;
+  std::map<int, std::unique_ptr<SockState>> socks_;
+  WaitQueue accept_wq_;
+  std::map<int, WaitQueue> connect_wq_;
+};
+
+}  // namespace nicsim

@@ -1,0 +1,114 @@
+#include "platforms/host_software.h"
+#include "core/sim_context.h"
+#include "platforms/scenario.h"
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace nicsim {
+
+Task<void> HostSoftware::wait_network_up() {
+  while (!up) co_await up_wq.wait();
+}
+
+HostSoftware& TestbedSoftware::host(const std::string& name) {
+  auto it = hosts.find(name);
+  if (it == hosts.end()) throw std::out_of_range("no host '" + name + "' in the testbed");
+  return *it->second;
+}
+
+std::string canonical_endpoint(const std::string& endpoint) {
+  auto ep = parse_endpoint(endpoint);
+  if (!ep) throw std::invalid_argument("bad NIC endpoint '" + endpoint + "' (want host.nic[:port])");
+  return fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port);
+}
+
+uint32_t TestbedSoftware::peer_ip(const std::string& endpoint) const {
+  auto p = peer_of.find(canonical_endpoint(endpoint));
+  if (p == peer_of.end()) throw std::out_of_range("endpoint '" + endpoint + "' has no link");
+  return endpoint_ip.at(p->second);
+}
+
+namespace {
+
+std::string netdev_name(const std::string& nic, unsigned port) {
+  return port == 0 ? nic : nic + ":" + std::to_string(port);
+}
+
+KernelParams kernel_params_for(const TestbedHost& h) {
+  const ParamValues& hp = h.config->params;
+  if (!hp.has("cpus") || !hp.has("cpu_mhz"))
+    throw std::runtime_error("platform '" + h.config->platform + "' has no cpus/cpu_mhz parameters");
+  ParamValues kv(kernel_param_schema());
+  for (auto& [name, v] : kv.all())
+    if (hp.has(name)) kv.set(name, hp.all().at(name));
+  if (kv.r("tick_phase_us") < 0) {
+    Rng r = sim().rng.derive(h.name() + ".tick_phase");
+    kv.set("tick_phase_us", r.uniform(0.0, 1e6 / static_cast<double>(kv.i("hz"))));
+  }
+  return kernel_params_from(kv, h.name(), static_cast<unsigned>(hp.i("cpus")), hp.r("cpu_mhz"));
+}
+
+Task<void> ifup(HostSoftware* hs) {
+  for (auto& [name, dev] : hs->netdevs) {
+    int rc = co_await hs->kernel->dev_open(*dev);
+    if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open({}) failed: {}", hs->name, name, rc));
+  }
+  hs->up = true;
+  co_await hs->kernel->wake_up(hs->up_wq);
+}
+
+}  // namespace
+
+TestbedSoftware& build_software(Testbed& tb) {
+  static std::map<const Testbed*, TestbedSoftware*> built;
+  if (auto it = built.find(&tb); it != built.end()) return *it->second;
+
+  auto sw = std::make_shared<TestbedSoftware>();
+  // Addresses per link end.
+  const auto& links = tb.scenario().links;
+  for (size_t i = 0; i < links.size(); ++i) {
+    std::string a = canonical_endpoint(links[i].a), b = canonical_endpoint(links[i].b);
+    uint32_t net = (10u << 24) | (static_cast<uint32_t>(i + 1) << 8);
+    sw->endpoint_ip[a] = net | 1;
+    sw->endpoint_ip[b] = net | 2;
+    sw->peer_of[a] = b;
+    sw->peer_of[b] = a;
+  }
+  for (auto& h : tb.hosts()) {
+    auto hs = std::make_unique<HostSoftware>();
+    hs->name = h.name();
+    hs->kernel = std::make_unique<Kernel>(*h.hw, kernel_params_for(h));
+    for (auto& nic : h.nics) {
+      if (!nic.driver_entry || !nic.driver_entry->probe)
+        throw std::runtime_error(fmt::format("{}.{}: driver '{}' cannot be probed", h.name(), nic.config->name,
+                                             nic.config->driver));
+      auto devs = nic.driver_entry->probe(*hs->kernel, *nic.dev(), nic.vectors, *nic.config, nic.config->driver_params);
+      for (size_t p = 0; p < devs.size(); ++p) hs->netdevs[netdev_name(nic.config->name, static_cast<unsigned>(p))] = devs[p];
+    }
+    // The host's address: its first link end's.
+    for (auto& [ep, ip] : sw->endpoint_ip)
+      if (ep.rfind(h.name() + ".", 0) == 0 && hs->ip == 0) hs->ip = ip;
+    hs->inet = std::make_unique<InetHost>(*hs->kernel, hs->ip, &sw->tags);
+    sw->hosts[h.name()] = std::move(hs);
+  }
+  // Static neighbours: each link end reaches the other end's address through its own device.
+  for (auto& [ep, peer] : sw->peer_of) {
+    auto e = *parse_endpoint(ep);
+    auto pe = *parse_endpoint(peer);
+    HostSoftware& hs = sw->host(e.host);
+    HostSoftware& ps = sw->host(pe.host);
+    auto d = hs.netdevs.find(netdev_name(e.nic, e.port));
+    auto pd = ps.netdevs.find(netdev_name(pe.nic, pe.port));
+    if (d == hs.netdevs.end() || pd == ps.netdevs.end()) continue;
+    hs.inet->add_neighbour(sw->endpoint_ip.at(peer), *d->second, pd->second->dev_addr);
+  }
+  for (auto& [name, hs] : sw->hosts) {
+    HostSoftware* p = hs.get();
+    hs->kernel->spawn_process("ifup", 0, ifup(p));
+  }
+  built[&tb] = sw.get();
+  tb.keepalive.push_back(sw);
+  return *sw;
+}
+
+}  // namespace nicsim

@@ -1,0 +1,49 @@
+// The software side of a testbed: per host, the Linux kernel model on the platform's CPUs, the
+// drivers probed for its NICs, and the TCP/IP stack; built by workloads that run software
+// (NetPIPE, ...), on top of the hardware the Testbed built.
+#pragma once
+#include "drivers-sim/kernel/kernel.h"
+#include "drivers-sim/net/inet.h"
+#include "platforms/testbed.h"
+#include <map>
+#include <memory>
+#include <string>
+
+namespace nicsim {
+
+struct HostSoftware {
+  std::string name;
+  std::unique_ptr<Kernel> kernel;
+  std::map<std::string, std::shared_ptr<NetDevice>> netdevs;  ///< by name: "eth1", "eth1:1" (port 1)
+  std::unique_ptr<InetHost> inet;
+  uint32_t ip = 0;           ///< the host's IPv4 address (host order)
+  bool up = false;           ///< every net_device opened (ifup done)
+  WaitQueue up_wq;           ///< processes waiting for `up`
+  /// In a process on this host: return once every interface is up.
+  Task<void> wait_network_up();
+};
+
+struct TestbedSoftware {
+  MessageTags tags;  ///< message boundaries of every TCP stream (journeys across hosts)
+  std::map<std::string, std::unique_ptr<HostSoftware>> hosts;
+  HostSoftware& host(const std::string& name);
+  /// The IPv4 address of the host at the far end of the link on endpoint "host.nic[:port]".
+  uint32_t peer_ip(const std::string& endpoint) const;
+  std::map<std::string, uint32_t> endpoint_ip;  ///< "host.nic:port" -> IP of that end
+  std::map<std::string, std::string> peer_of;   ///< "host.nic:port" -> the other end
+};
+
+/// Build the software of every host of `tb` (once; later calls return the same object):
+/// a Kernel per host from the platform's CPU parameters (`cpus`, `cpu_mhz`) and the kernel
+/// parameters (kernel_param_schema names present in the host's parameters, defaults otherwise;
+/// a negative tick_phase_us is drawn from the run seed), each NIC's driver probed
+/// (DriverEntry::probe), IPv4 addressing per link (10.0.<link index + 1>.1 for end a, .2 for end
+/// b; the host's address is that of its first link), static neighbours, and an "ifup" process
+/// per host that opens every net_device at time 0. Throws std::runtime_error when a driver has
+/// no probe or a platform lacks CPU parameters.
+TestbedSoftware& build_software(Testbed& tb);
+
+/// The canonical "host.nic:port" form of an endpoint.
+std::string canonical_endpoint(const std::string& endpoint);
+
+}  // namespace nicsim
