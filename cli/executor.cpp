@@ -158,6 +158,7 @@ std::vector<std::string> run_arguments(const RunJob& job) {
     a.push_back("--set");
     a.push_back(s);
   }
+  a.insert(a.end(), job.extra_args.begin(), job.extra_args.end());
   return a;
 }
 

@@ -25,6 +25,7 @@ struct RunJob {
   std::vector<std::string> sets;    ///< `--set` arguments, each "key=value"
   std::optional<uint64_t> seed;     ///< `--seed N` when set
   std::filesystem::path out_dir;    ///< `--out DIR`: where result.json must appear
+  std::vector<std::string> extra_args;  ///< further `nicsim run` arguments (e.g. "--trace", FILE)
 };
 
 /// What a runner reports for one job.

@@ -2,6 +2,7 @@
 // runs the simulation), print the workload's own output (or the result JSON) and optionally write
 // DIR/result.json.
 #include "cli/verbs.h"
+#include "core/breakdown.h"
 #include "core/results.h"
 #include "core/sim_context.h"
 #include "platforms/testbed.h"
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fmt/core.h>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <systemc>
 
@@ -54,13 +56,15 @@ const char* kUsage =
 
 int run_main(int argc, char** argv) {
   po::options_description opts("options");
-  std::string scenario_path, seed_text, out_dir, format;
+  std::string scenario_path, seed_text, out_dir, format, trace_path;
   std::vector<std::string> sets;
   opts.add_options()
       ("scenario", po::value<std::string>(&scenario_path)->required(), "scenario file (TOML); also positional")
       ("set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")
       ("seed", po::value<std::string>(&seed_text), "run seed N (replaces the scenario's seed)")
       ("out", po::value<std::string>(&out_dir), "write DIR/result.json")
+      ("trace", po::value<std::string>(&trace_path),
+       "write the run's hardware and software spans as Chrome/Perfetto trace-event JSON to FILE")
       ("format", po::value<std::string>(&format)->default_value("text"),
        "text: the workload's output; json: the result JSON on stdout");
   po::positional_options_description pos;
@@ -106,6 +110,7 @@ int run_main(int argc, char** argv) {
   int rc = kExitOk;
   std::string error;
   auto wall0 = std::chrono::steady_clock::now();
+  if (!trace_path.empty()) sim().trace.set_enabled(true);
   try {
     Testbed tb(scenario);
     result["hardware"] = tb.hardware_json();
@@ -115,6 +120,15 @@ int run_main(int argc, char** argv) {
   } catch (const std::exception& e) {
     rc = kExitRunFailed;
     error = e.what();
+  }
+  // Per-stage latency breakdown of every traced message (nicsim explain reads it).
+  if (!result.contains("explain")) {
+    const auto& js = sim().journeys.finished();
+    result["explain"] = breakdown(js).to_json();
+    std::set<std::string> kinds;
+    for (auto& j : js) kinds.insert(j.kind);
+    if (kinds.size() > 1)
+      for (auto& k : kinds) result["explain_by_kind"][k] = breakdown(js, k).to_json();
   }
   out.flush();
   if (saved_cout) std::cout.rdbuf(saved_cout);
@@ -127,6 +141,14 @@ int run_main(int argc, char** argv) {
   result["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
   result["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
+  if (!trace_path.empty()) {
+    try {
+      write_file_atomic(trace_path, sim().trace.to_chrome_json().dump() + "\n");
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "nicsim run: {}\n", e.what());
+      rc = kExitRunFailed;
+    }
+  }
   // Files a workload produces (e.g. NetPIPE.out) go beside result.json, not inside it.
   nlohmann::json files = result.contains("files") ? result["files"] : nlohmann::json::object();
   result.erase("files");

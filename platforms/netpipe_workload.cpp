@@ -1,6 +1,5 @@
 // The `netpipe` workload: NetPIPE 2.4 TCP ping-pong between two NICs of a testbed, with the real
 // program's output (progress lines with -P, NetPIPE.out). research/tg3-bonding-tcp-gmac-formats.md §4.
-#include "core/breakdown.h"
 #include "core/sim_context.h"
 #include "drivers-sim/apps/netpipe_app.h"
 #include "platforms/host_software.h"
@@ -99,7 +98,6 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   m["sizes"] = tprog.results().size();
   results["files"]["NetPIPE.out"] = tprog.out_file();
   for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
-  results["explain"] = breakdown(sim().journeys.finished()).to_json();
 
   std::string err = !tx.error.empty() ? "transmitter: " + tx.error : !rx.error.empty() ? "receiver: " + rx.error : "";
   if (err.empty() && !(tx.finished && rx.finished))
