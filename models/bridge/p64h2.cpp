@@ -195,7 +195,7 @@ sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& t
     if (accepted < L0) ++*s.c_posted_disconnects;
     ph.data = pci_data_phases(A + pos, accepted, bpc);
     ph.arbitration = pl.arbitration;
-    Grant g = seg.commit(pl, ph, j, what);
+    Grant g = seg.commit(pl, ph, j, what, accepted);
     pos += accepted;
     t = g.end;
   }
@@ -236,61 +236,104 @@ sc_time P64H2::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_paylo
   uint8_t* data = trans.get_data_ptr();
   const unsigned queue = p_.split_queue_active + p_.split_queue_pending;
   const sc_time retry = seg.clocks(seg.params().master_retry_interval_clocks);
+  const sc_time ret = seg.clocks(p_.completion_return_clocks);
   s.splits.erase(std::remove_if(s.splits.begin(), s.splits.end(), [](const Split& e) { return e.end <= now(); }),
                  s.splits.end());
 
-  std::vector<sc_time> seq_end;
-  sc_time issue = t0, done = t0;
-  uint64_t pos = A;
-  while (pos < A + N) {
+  // The master's sequences (≤ MMRBC each, split at MMRBC-aligned boundaries).
+  struct Seq {
+    uint64_t addr;
+    uint32_t len;
+    sc_time accept, fetch_at, s_min;
+    bool fetched = false;
+  };
+  std::vector<Seq> seqs;
+  for (uint64_t pos = A; pos < A + N;) {
     uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(A + N, (pos / mmrbc + 1) * mmrbc) - pos);
-    size_t idx = seq_end.size();
-    sc_time t = issue;
-    if (idx >= most) t = std::max(t, seq_end[idx - most]);
-    // Request: Split Response, or Retry while the split queue is full.
-    Grant g;
-    for (;;) {
-      g = seg.occupy_termination(m, t, true, pos, PciTermination::SplitResponse, true, j, what);
-      unsigned in_queue = 0;
-      for (auto& e : s.splits)
-        if (e.end > g.end) ++in_queue;
-      if (in_queue < queue) break;
-      ++*s.c_split_retries;
-      t = g.end + retry;
-    }
-    ++*s.c_split_responses;
-    issue = g.end;
-    // Upstream fetch once an active slot is free (pending entries wait their turn).
-    sc_time fetch_at = g.end + seg.clocks(p_.inbound_request_clocks);
-    std::vector<sc_time> active_ends;
-    for (auto& e : s.splits)
-      if (e.fetch_start <= fetch_at && e.end > fetch_at) active_ends.push_back(e.end);
-    if (active_ends.size() >= p_.split_queue_active) {
-      std::sort(active_ends.begin(), active_ends.end());
-      fetch_at = active_ends[active_ends.size() - p_.split_queue_active];
-    }
+    seqs.push_back({pos, len, {}, {}, {}});
+    pos += len;
+  }
+  // Requests and completions are placed in time order (a small event loop inside this call), so
+  // the master's requests interleave with the bridge's completions as arbitration would do.
+  std::vector<size_t> accepted, waiting_fetch;  // accepted: fetched, completion not yet placed
+  size_t next_req = 0;
+  unsigned outstanding = 0;
+  sc_time t_req = t0, done = t0;
+  const sc_time never = sc_core::sc_max_time();
+  auto start_fetch = [&](size_t i, const sc_time& at) {
+    Seq& q = seqs[i];
+    q.fetch_at = at;
     bool ok = true;
-    auto [first, last] = fetch(pos, data + (pos - A), len, fetch_at, ok);
+    auto [first, last] = fetch(q.addr, data + (q.addr - A), q.len, at, ok);
     if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    // Split Completion: the bridge masters the segment; data at the requester's width, streaming
-    // as it arrives (first data phase not before the first bytes, last not before the last).
-    PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, pos, len, false, info.width_bits);
-    PciBurstTiming bt = seg.burst_clocks(spec);
-    const PciPhaseList& p0 = bt.phases.front();
-    const sc_time ret = seg.clocks(p_.completion_return_clocks);
+    // Split Completion streams as the data arrives: first data phase not before the first bytes
+    // are back, last data phase not before the last.
+    PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
+    const PciPhaseList p0 = seg.burst_clocks(spec).phases.front();
     sc_time s_first = first + ret - seg.clocks(p0.to_first_data());
     sc_time s_last = last + ret - seg.clocks(p0.to_first_data() + (p0.data ? p0.data - 1 : 0));
-    sc_time s_min = std::max(std::max(s_first, s_last), g.end);
-    PciSegment::Occupied c = seg.occupy(PciSegment::kBridge, s_min, spec, 0, what);
-    ++*s.c_split_completions;
-    s.splits.push_back({g.end, fetch_at, c.end});
-    if (j) {
-      sim().journeys.mark(j, g.end, what, seg.counter_prefix(), "split completion");
-      sim().journeys.mark(j, c.first_data, what, seg.counter_prefix(), "");
+    q.s_min = std::max(std::max(s_first, s_last), q.accept);
+    q.fetched = true;
+    accepted.push_back(i);
+  };
+  auto active_others = [&](const sc_time& t) {
+    unsigned n = 0;
+    for (auto& e : s.splits)
+      if (e.fetch_start <= t && e.end > t) ++n;
+    return n;
+  };
+  while (next_req < seqs.size() || !accepted.empty() || !waiting_fetch.empty()) {
+    sc_time t_next_req = next_req < seqs.size() && outstanding < most ? t_req : never;
+    size_t ci = 0;
+    sc_time t_next_comp = never;
+    for (size_t a = 0; a < accepted.size(); ++a)
+      if (seqs[accepted[a]].s_min < t_next_comp) {
+        t_next_comp = seqs[accepted[a]].s_min;
+        ci = a;
+      }
+    if (t_next_req == never && t_next_comp == never) break;  // defensive: nothing can progress
+    if (t_next_req <= t_next_comp) {
+      // Request: Split Response, or Retry while the split queue is full.
+      Seq& q = seqs[next_req];
+      Grant g = seg.occupy_termination(m, t_req, true, q.addr, PciTermination::SplitResponse, true, j, what);
+      unsigned in_queue = outstanding;
+      for (auto& e : s.splits)
+        if (e.end > g.end) ++in_queue;
+      if (in_queue >= queue) {
+        ++*s.c_split_retries;
+        t_req = g.end + retry;
+        continue;
+      }
+      ++*s.c_split_responses;
+      if (j && next_req == 0) sim().journeys.mark(j, g.end, what, seg.counter_prefix(), "split completion");
+      q.accept = g.end;
+      t_req = g.end;
+      ++outstanding;
+      sc_time at = g.end + seg.clocks(p_.inbound_request_clocks);
+      unsigned active = static_cast<unsigned>(accepted.size()) + active_others(at);
+      if (active < p_.split_queue_active && waiting_fetch.empty())
+        start_fetch(next_req, at);
+      else
+        waiting_fetch.push_back(next_req);  // pending: fetched when an active slot frees
+      ++next_req;
+    } else {
+      size_t i = accepted[ci];
+      accepted.erase(accepted.begin() + ci);
+      Seq& q = seqs[i];
+      PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
+      PciSegment::Occupied c = seg.occupy(PciSegment::kBridge, q.s_min, spec, 0, what);
+      ++*s.c_split_completions;
+      s.splits.push_back({q.accept, q.fetch_at, c.end});
+      if (j && i == 0) sim().journeys.mark(j, c.first_data, what, seg.counter_prefix(), "");
+      done = std::max(done, c.end);
+      --outstanding;
+      if (outstanding + 1 == most) t_req = std::max(t_req, c.end);  // the master was held by MOST
+      if (!waiting_fetch.empty()) {
+        size_t w = waiting_fetch.front();
+        waiting_fetch.erase(waiting_fetch.begin());
+        start_fetch(w, std::max(c.end, seqs[w].accept + seg.clocks(p_.inbound_request_clocks)));
+      }
     }
-    seq_end.push_back(c.end);
-    done = std::max(done, c.end);
-    pos += len;
   }
   return done;
 }
@@ -374,7 +417,7 @@ sc_time P64H2::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_pay
         ph.data += static_cast<unsigned>(w);
       }
       ph.arbitration = pl.arbitration;
-      Grant gs = seg.commit(pl, ph, j, what);
+      Grant gs = seg.commit(pl, ph, j, what, L0);
       if (j) sim().journeys.mark(j, data_start, what, seg.counter_prefix(), "");
       std::memcpy(data + pos, buf.data(), L0);
       *s.c_prefetch_discarded += F - L0;

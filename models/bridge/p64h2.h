@@ -46,8 +46,8 @@ struct P64H2Params {
   uint32_t mrm_prefetch_bytes = 512;        ///< estimate §2: 512 B–1 KB per read stream (Intel 41210 analog [S21])
   unsigned delayed_read_slots = 2;          ///< estimate §2: 2 read streams per segment
   double inbound_request_clocks = 4;        ///< estimate: segment clocks from a latched request to its HI packet
-  double outbound_request_clocks = 12;      ///< estimate: segment clocks from an HI request to bus request; calibrated once vs MMIO read 0.7–0.9 µs (PCI-X) and +0.1–0.2 µs in PCI-66 (§4)
-  double completion_return_clocks = 6;      ///< estimate: segment clocks from data arriving on one side to it leaving the other
+  double outbound_request_clocks = 18;      ///< estimate: segment clocks from an HI request to bus request; calibrated once vs MMIO read 0.7–0.9 µs (PCI-X) and +0.1–0.2 µs in PCI-66 (§4)
+  double completion_return_clocks = 6;      ///< estimate: segment clocks from data arriving on one side to it leaving the other; with the HI/MCH/DRAM path gives PCI-X DMA read first data ≈60 clocks at 100 MHz ([S31] §4)
   double apic_message_ns = 20;              ///< estimate: I/OxAPIC message into the HI upstream queue
   double eoi_forward_ns = 20;               ///< estimate: HI EOI cycle to the I/OxAPICs
 };

@@ -70,6 +70,9 @@ HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_
     ++c_packets_;
   }
   s.last_end = prev_end;
+  if (sim().trace.enabled())
+    sim().trace.span(std::string(name()) + (d == Dir::Up ? " up" : " down"), std::to_string(payload_bytes) + " B", s.start,
+                     s.last_end);
   order.push_back({first_avail, s.last_end});
   (d == Dir::Up ? c_up_bytes_ : c_down_bytes_) += payload_bytes;
   return s;

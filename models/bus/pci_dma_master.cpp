@@ -70,14 +70,23 @@ void PciDmaMaster::engine() {
       tr.set_streaming_width(job_.bytes);
       tr.set_byte_enable_ptr(nullptr);
       tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      if (job_.has_cmd) {
-        ext.cmd = job_.cmd;
+      const bool use_ext = job_.has_cmd || job_.journey;
+      if (use_ext) {
+        // Without an explicit command: MW, or the read command a driver-configured master picks
+        // by length (MR up to a QWORD, MRL within a 64-byte line, MRM beyond).
+        const uint64_t a = job_.addr + off;
+        ext.cmd = job_.has_cmd ? job_.cmd
+                  : job_.write ? PciCommand::MemWrite
+                  : (job_.bytes <= 8 && a / 8 == (a + job_.bytes - 1) / 8) ? PciCommand::MemRead
+                  : (a / 64 == (a + job_.bytes - 1) / 64)                  ? PciCommand::MemReadLine
+                                                                           : PciCommand::MemReadMultiple;
+        ext.journey = job_.journey;
         tr.set_extension(&ext);
       }
       sc_time issued = now();
       sc_time d = SC_ZERO_TIME;
       initiator_->b_transport(tr, d);
-      if (job_.has_cmd) tr.clear_extension(&ext);
+      if (use_ext) tr.clear_extension(&ext);
       if (tr.get_response_status() != tlm::TLM_OK_RESPONSE) stats_.error = true;
       wait(d);
       sc_time lat = now() - issued;

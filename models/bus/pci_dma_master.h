@@ -47,8 +47,9 @@ class PciDmaMaster : public sc_core::sc_module, public PciDevice {
     uint32_t bytes = 64;
     unsigned count = 1;
     uint64_t region_bytes = 0;
-    bool has_cmd = false;  ///< use `cmd` (else the segment chooses by length)
+    bool has_cmd = false;  ///< use `cmd` (else the bridge chooses by length)
     PciCommand cmd = PciCommand::MemWrite;
+    JourneyId journey = 0;  ///< attach a PciTxnExt with this journey (0 = none unless has_cmd)
   };
   struct Stats {
     sc_time start, end;            ///< first issue, last completion (writes: release of the master)

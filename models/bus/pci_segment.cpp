@@ -118,7 +118,8 @@ PciSegment::Plan PciSegment::plan(unsigned master, const sc_time& earliest, unsi
   return pl;
 }
 
-Grant PciSegment::commit(const Plan& pl, const PciPhaseList& phases, JourneyId j, const char* what) {
+Grant PciSegment::commit(const Plan& pl, const PciPhaseList& phases, JourneyId j, const char* what,
+                         uint32_t data_bytes) {
   sc_time dur = clocks(phases.total());
   sc_time start = pl.start;
   if (bus_.first_fit(start, dur) != start) start = align(bus_.first_fit(start, dur));  // defensive: re-fit
@@ -126,6 +127,11 @@ Grant PciSegment::commit(const Plan& pl, const PciPhaseList& phases, JourneyId j
   last_owner_ = pl.master;
   last_end_[slot_of(pl.master, devs_.size())] = g.end;
   ++c_tenures_;
+  c_data_bytes_ += data_bytes;
+  if (sim().trace.enabled())
+    sim().trace.span(prefix_, fmt::format("{} {} {} B", pl.master == kBridge ? "bridge" : "master " + std::to_string(pl.master),
+                                          *what ? what : "tenure", data_bytes),
+                     g.start, g.end);
   if (g.waited > SC_ZERO_TIME) {
     c_arb_wait_ns_ += static_cast<uint64_t>(std::llround(to_ns(g.waited)));
     if (j) {
@@ -150,7 +156,7 @@ PciSegment::Occupied PciSegment::occupy(unsigned master, const sc_time& earliest
     PciPhaseList ph = bt.phases[k];
     Plan pl = plan(master, t, ph.total());
     ph.arbitration = pl.arbitration;
-    Grant g = commit(pl, ph, j, what);
+    Grant g = commit(pl, ph, j, what, bt.tenure_bytes[k]);
     if (first_tenure) {
       o.start = g.start;
       o.first_data = g.start + clocks(ph.to_first_data());
@@ -161,7 +167,6 @@ PciSegment::Occupied PciSegment::occupy(unsigned master, const sc_time& earliest
     o.timing.tenure_bytes.push_back(bt.tenure_bytes[k]);
     o.timing.phases.push_back(ph);
     ++o.timing.tenures;
-    c_data_bytes_ += bt.tenure_bytes[k];
     o.end = g.end;
     t = g.end;
   }
@@ -249,7 +254,7 @@ void PciSegment::b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay) {
     double w = std::ceil((device_done - data_start) / clock_period() - 1e-9);
     ph.initial_wait += static_cast<unsigned>(w);
   }
-  Grant g = commit(pl, ph);
+  Grant g = commit(pl, ph, 0, "", len);
   (read ? c_mmio_reads_ : c_mmio_writes_)++;
   if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) trans.set_response_status(tlm::TLM_OK_RESPONSE);
   delay = g.end - now();

@@ -109,9 +109,11 @@ class PciSegment : public sc_core::sc_module {
     bool contended = false;  ///< another master used the bus recently: the latency timer applies
   };
   Plan plan(unsigned master, const sc_time& earliest, unsigned clocks_without_arbitration) const;
-  /// Reserve a planned tenure with its final phase list (arbitration must equal plan.arbitration).
-  /// Records counters and, when the master waited, a "bus arbitration" journey mark.
-  Grant commit(const Plan& plan, const PciPhaseList& phases, JourneyId j = 0, const char* what = "");
+  /// Reserve a planned tenure with its final phase list (arbitration must equal plan.arbitration)
+  /// that moved `data_bytes`. Records counters and, when the master waited, a "bus arbitration"
+  /// journey mark.
+  Grant commit(const Plan& plan, const PciPhaseList& phases, JourneyId j = 0, const char* what = "",
+               uint32_t data_bytes = 0);
 
   struct Occupied {
     sc_time start;       ///< first tenure's start

@@ -27,8 +27,8 @@ struct E7500MchParams {
   unsigned fsb_bytes_per_clock = 32;     ///< 64 bits × 4 transfers per clock [D] §1
   double fsb_request_clocks = 6;         ///< estimate: arbitration, request (2), error and snoop phases before the MCH acts
   double fsb_response_clocks = 2;        ///< estimate: response phase ahead of the data phase
-  double mmio_decode_ns = 30;            ///< estimate: MCH decode + HI port queue; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
-  double hub_completion_ns = 30;         ///< estimate: HI completion into the FSB response
+  double mmio_decode_ns = 40;            ///< estimate: MCH decode + HI port queue; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
+  double hub_completion_ns = 40;         ///< estimate: HI completion into the FSB response
   double inbound_decode_ns = 30;         ///< estimate: HI request to the memory scheduler, incl. the FSB snoop of inbound accesses; calibrated vs PCI-X DMA read ~60 clocks (§4 [S31])
   double interrupt_fsb_clocks = 6;       ///< estimate: FSB interrupt transaction (arbitration, request, data) from the HI message
   double eoi_ns = 20;                    ///< estimate: CPU EOI into the HI EOI special cycle
