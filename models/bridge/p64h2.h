@@ -40,11 +40,11 @@ namespace nicsim {
 struct P64H2Params {
   unsigned split_queue_active = 4;          ///< split transactions being fetched [S14] §2
   unsigned split_queue_pending = 4;         ///< accepted, waiting for an active slot [S14] §2
-  uint32_t posted_write_buffer_bytes = 512; ///< estimate §2: ≥512 B per direction
+  uint32_t posted_write_buffer_bytes = 512; ///< estimate: research §2: ≥512 B per direction
   uint32_t posted_chunk_bytes = 128;        ///< forwarded upstream per PCI-X ADB (§3 [S29]); estimate for PCI mode
   uint32_t mr_fetch_bytes = 8;              ///< estimate: MR is not prefetchable, the bridge reads one QWORD (PCI 2.2 §3.1.1 command semantics)
-  uint32_t mrm_prefetch_bytes = 512;        ///< estimate §2: 512 B–1 KB per read stream (Intel 41210 analog [S21])
-  unsigned delayed_read_slots = 2;          ///< estimate §2: 2 read streams per segment
+  uint32_t mrm_prefetch_bytes = 512;        ///< estimate: research §2: 512 B–1 KB per read stream (Intel 41210 analog [S21])
+  unsigned delayed_read_slots = 2;          ///< estimate: research §2: 2 read streams per segment
   double inbound_request_clocks = 4;        ///< estimate: segment clocks from a latched request to its HI packet
   double outbound_request_clocks = 18;      ///< estimate: segment clocks from an HI request to bus request; calibrated once vs MMIO read 0.7–0.9 µs (PCI-X) and +0.1–0.2 µs in PCI-66 (§4)
   double completion_return_clocks = 6;      ///< estimate: segment clocks from data arriving on one side to it leaving the other; with the HI/MCH/DRAM path gives PCI-X DMA read first data ≈60 clocks at 100 MHz ([S31] §4)

@@ -32,10 +32,10 @@ struct HubLinkParams {
   unsigned width_bits = 16;          ///< two byte lanes [S2] research §1
   double clock_mhz = 200.0 / 3.0;    ///< CLK66 (66.67 MHz) [S2]
   unsigned transfers_per_clock = 8;  ///< 8× data rate: 1.066 GB/s per port [S2][S4][S49]
-  unsigned header_bytes = 8;         ///< estimate §1: 8–16 B per packet (low end; S32's 985 MB/s read+write cap fits)
-  unsigned max_payload_bytes = 64;   ///< estimate §1: ≤64 B of data per packet
-  bool shared_pipe = true;           ///< estimate §1: one half-duplex pipe for both directions (same wires [S2])
-  double crossing_ns = 100.0;        ///< estimate §1: 50–150 ns per crossing; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
+  unsigned header_bytes = 8;         ///< estimate: research §1 says 8–16 B; low end: payload cap 948 MB/s vs 985 MB/s read+write measured on an unnamed chipset [S32]
+  unsigned max_payload_bytes = 64;   ///< estimate: research §1: ≤64 B of data per packet
+  bool shared_pipe = true;           ///< estimate: research §1: one half-duplex pipe for both directions (same wires [S2])
+  double crossing_ns = 100.0;        ///< estimate: research §1: 50–150 ns per crossing; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
 };
 
 class HubLink : public sc_core::sc_module {

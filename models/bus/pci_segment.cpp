@@ -110,8 +110,11 @@ PciSegment::Plan PciSegment::plan(unsigned master, const sc_time& earliest, unsi
     pl.start = s;
     pl.arbitration = arb;
   } else {
-    // The bus was busy: arbitration overlapped the tenure in progress (hidden arbitration).
-    pl.start = bus_.first_fit(pl.earliest, clocks(clocks_without_arb));
+    // The bus is taken: arbitration overlaps the tenure in progress (hidden arbitration) and the
+    // master starts when it ends. If the tenure would fit before the next one only without its
+    // arbitration clocks, it cannot start before that one either.
+    sc_time s0 = bus_.first_fit(pl.earliest, clocks(clocks_without_arb));
+    pl.start = s0 == pl.earliest ? s : s0;
     pl.arbitration = 0;
     pl.waited = true;
   }

@@ -38,10 +38,10 @@ struct PciSegmentParams {
   unsigned width_bits = 64;                ///< P64H2 segments are 64-bit [S1][S4] research §2
   unsigned max_pcix_mhz = 133;             ///< P64H2 PCI-X 66/100/133 [S1]; the board's slot loading may lower it [S9]
   unsigned max_pci_mhz = 66;               ///< P64H2 PCI 33/66 [S1]
-  unsigned arbitration_clocks = 2;         ///< estimate §3 worked example: REQ#->GNT#->FRAME# on an idle bus
+  unsigned arbitration_clocks = 2;         ///< estimate: research §3 worked example: REQ#->GNT#->FRAME# on an idle bus
   bool park_on_last_master = true;         ///< P64H2 arbiter parks the bus on the last agent [S14] §2
-  unsigned target_decode_clocks = 2;       ///< device DEVSEL#: PCI medium = 2 [S24]; PCI-X decode B (estimate §3)
-  unsigned bridge_decode_clocks = 1;       ///< P64H2 claims with fast DEVSEL (1) [S13]; PCI-X decode A (estimate §3)
+  unsigned target_decode_clocks = 2;       ///< device DEVSEL#: PCI medium = 2 [S24]; PCI-X decode B (estimate: research §3)
+  unsigned bridge_decode_clocks = 1;       ///< P64H2 claims with fast DEVSEL (1) [S13]; PCI-X decode A (estimate: research §3)
   unsigned pcix_register_clocks = 1;       ///< PCI-X register-to-register signalling: one clock of decode [S27]
   unsigned turnaround_clocks = 1;          ///< one idle clock between transactions [S26]
   unsigned read_turnaround_clocks = 1;     ///< AD turnaround after a read's address phase (PCI spec; §3)

@@ -23,7 +23,7 @@ namespace nicsim {
 
 struct IoxApicParams {
   unsigned redirection_entries = 24;   ///< estimate: 82093AA-class I/O APIC count (P64H2 count not retrieved, §2)
-  double message_ns = 40.0;            ///< estimate §4: INTx# sampled + redirection entry turned into a message
+  double message_ns = 40.0;            ///< estimate: research §4: INTx# sampled + redirection entry turned into a message
   uint64_t message_address = 0xFEE00000;  ///< x86 interrupt message window FEEx_xxxx (Intel SDM vol. 3, APIC message address)
 };
 
