@@ -27,9 +27,8 @@ ParamSchema pci_dma_master_param_schema();
 /// Returns 0 on success, 1 when a transfer failed. Throws std::invalid_argument for a bad slot.
 int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlohmann::json& results);
 
-/// WorkloadEntry::run adapter: the Testbed (issue 2) is not in this branch yet. Defined in
-/// platforms/busbench_testbed.cpp; it must find the host named by the `host` parameter (or the
-/// only host) and call run_busbench. Until then it reports that and returns 1.
+/// WorkloadEntry::run of "busbench": runs on the host named by the `host` parameter (or the first
+/// host) of a built Testbed. Throws std::out_of_range for an unknown host.
 int run_busbench_on_testbed(Testbed& tb, std::ostream& out, nlohmann::json& results);
 
 }  // namespace nicsim

@@ -1,17 +1,17 @@
-// Glue between the Testbed (issue 2, not in this branch) and busbench. When the Testbed lands,
-// replace the body with, e.g.:
-//   const Scenario& sc = tb.scenario();
-//   HostHw& host = tb.host(sc.workload.params.s("host").empty() ? sc.hosts.front().name
-//                                                               : sc.workload.params.s("host"));
-//   return run_busbench(host, sc.workload.params, out, results);
+// busbench through the Testbed (`nicsim run scenarios/busbench/*.toml`).
 #include "platforms/busbench.h"
+#include <fmt/core.h>
+#include <stdexcept>
 
 namespace nicsim {
 
-int run_busbench_on_testbed(Testbed&, std::ostream& out, nlohmann::json& results) {
-  out << "busbench: this build has no Testbed yet; run it with run_busbench(HostHw&, ...)\n";
-  results["error"] = "busbench needs the Testbed";
-  return 1;
+int run_busbench_on_testbed(Testbed& tb, std::ostream& out, nlohmann::json& results) {
+  const ParamValues& wp = tb.scenario().workload.params;
+  std::string name = wp.has("host") ? wp.s("host") : std::string();
+  if (tb.hosts().empty()) throw std::runtime_error("busbench: the scenario has no host");
+  if (name.empty()) name = tb.hosts().front().name();
+  TestbedHost& h = tb.host(name);
+  return run_busbench(*h.hw, wp, out, results);
 }
 
 }  // namespace nicsim

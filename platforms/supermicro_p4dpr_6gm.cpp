@@ -105,9 +105,15 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
 
 std::vector<SlotSpec> p4dpr_slots() {
   std::vector<SlotSpec> v;
-  for (auto& sl : p4dpr_board(ParamValues(p4dpr_param_schema())).slots)
-    v.push_back({sl.name, std::string("P64H2 segment ") + (sl.segment == 0 ? "A" : "B"), sl.description, sl.onboard,
-                 sl.onboard_devices});
+  for (auto& sl : p4dpr_board(ParamValues(p4dpr_param_schema())).slots) {
+    SlotSpec s;
+    s.name = sl.name;
+    s.segment = std::string("P64H2 segment ") + (sl.segment == 0 ? "A" : "B");
+    s.description = sl.description;
+    s.onboard = sl.onboard;
+    s.onboard_devices = sl.onboard_devices;
+    v.push_back(std::move(s));
+  }
   return v;
 }
 

@@ -104,3 +104,43 @@ TEST_CASE("busbench on segment B prints DMA and MMIO tables within the physical 
   CHECK(bb["interrupt_ns"].get<double>() > 0);
   CHECK(bb["interrupt_resends_after_eoi"].get<unsigned>() == 0);
 }
+
+TEST_CASE("the seed-000 NICs sit in their P4DPR-6GM+ slots and answer CPU MMIO through the chipset", "[platform][integration]") {
+  auto* e = Registry<PlatformEntry>::instance().find("supermicro-p4dpr-6gm+");
+  auto* gc = Registry<DeviceEntry>::instance().find("82544GC");
+  auto* eb = Registry<DeviceEntry>::instance().find("82546EB");
+  REQUIRE(gc);
+  REQUIRE(eb);
+  HostConfig hc;
+  hc.name = "alpha";
+  hc.params = ParamValues(e->params);
+  auto host = e->build(hc);
+  auto nic0 = gc->create("alpha_eth0", ParamValues(gc->params));
+  auto nic1 = eb->create("alpha_eth1", ParamValues(eb->params));
+  auto v0 = host->attach("onboard-gbe", *nic0);
+  auto v1 = host->attach("pcix", *nic1);
+  CHECK(v0.size() == 1);
+  CHECK(v1.size() == 2);  // two functions: INTA# and INTB#
+  auto* intro = dynamic_cast<SlotIntrospection*>(host.get());
+  CHECK(intro->slot_bus("onboard-gbe").find("PCI 66 MHz") != std::string::npos);
+  CHECK(intro->slot_bus("pcix").find("PCI-X 100 MHz") != std::string::npos);
+  auto* cpu = new test::TestCpu("cpu");
+  cpu->fsb.bind(host->fsb_target());
+  host->apic_out().bind(*cpu);
+  sc_time r0, r1;
+  tlm::tlm_response_status s0, s1;
+  uint32_t st0 = 0, st1 = 0;
+  cpu->body = [&](test::TestCpu& c) {
+    r0 = c.access(false, nic0->bar(0) + 0x8, st0, &s0);  // STATUS
+    sc_core::wait(r0 + us(1));
+    r1 = c.access(false, nic1->bar(0) + 0x8, st1, &s1);
+    sc_core::wait(r1 + us(1));
+  };
+  sc_core::sc_start();
+  CHECK(s0 == tlm::TLM_OK_RESPONSE);
+  CHECK(s1 == tlm::TLM_OK_RESPONSE);
+  INFO("82544GC STATUS read " << to_ns(r0) << " ns, 82546EB STATUS read " << to_ns(r1) << " ns");
+  CHECK(r0 > r1);  // the PCI 66 segment is slower than PCI-X 100
+  CHECK(to_us(r1) >= 0.6);
+  CHECK(to_us(r1) <= 1.0);
+}
