@@ -1,50 +1,18 @@
-// Runs scenarios/busbench/*.toml through a tiny stand-in for the scenario loader (one host, its
-// platform parameters, the workload's parameters), builds the host directly and runs busbench.
-// The real loader + `nicsim run` (issue 2) will replace the stand-in; the assertions stay.
+// Runs scenarios/busbench/*.toml the way `nicsim run` does: load_scenario (validation), Testbed
+// (hardware), then the "busbench" WorkloadEntry, and checks the numbers against physical limits.
 #include "core/registry.h"
 #include "models/bus/hub_link.h"
 #include "models/bus/pci_timing.h"
 #include "platforms/busbench.h"
+#include "platforms/scenario.h"
 #include "platforms/testbed.h"
 #include <catch2/catch.hpp>
 #include <iostream>
 #include <sstream>
-#include <toml++/toml.h>
 
 using namespace nicsim;
 
 namespace {
-
-ParamValue to_value(const ParamSpec& spec, const toml::node& n, const std::string& key) {
-  switch (spec.kind) {
-    case ParamKind::Int:
-      if (auto v = n.value<int64_t>()) return *v;
-      break;
-    case ParamKind::Real:
-      if (auto v = n.value<double>()) return *v;
-      break;
-    case ParamKind::Bool:
-      if (auto v = n.value<bool>()) return *v;
-      break;
-    case ParamKind::String:
-      if (auto v = n.value<std::string>()) return *v;
-      break;
-  }
-  throw std::invalid_argument("key '" + key + "': expected " + kind_name(spec.kind));
-}
-
-void apply(ParamValues& pv, const ParamSchema& schema, const toml::table& t, const std::string& where,
-           std::initializer_list<const char*> skip) {
-  for (auto& [k, node] : t) {
-    std::string key(k.str());
-    bool skipped = false;
-    for (auto* s : skip) skipped |= key == s;
-    if (skipped) continue;
-    auto it = std::find_if(schema.begin(), schema.end(), [&](auto& s) { return s.name == key; });
-    if (it == schema.end()) throw std::invalid_argument(where + "." + key + ": unknown parameter");
-    pv.set(key, to_value(*it, node, where + "." + key));
-  }
-}
 
 struct Run {
   int rc = -1;
@@ -53,33 +21,15 @@ struct Run {
 };
 
 Run run_scenario(const std::string& rel) {
-  auto tbl = toml::parse_file(std::string(NICSIM_SOURCE_DIR) + "/" + rel);
-  auto* hosts = tbl["hosts"].as_table();
-  REQUIRE(hosts);
-  REQUIRE(hosts->size() == 1);
-  auto hit = hosts->begin();
-  const std::string hname(hit->first.str());
-  REQUIRE(hit->second.is_table());
-  auto& ht = *hit->second.as_table();
-  std::string platform = ht["platform"].value_or(std::string());
-  auto* pe = Registry<PlatformEntry>::instance().find(platform);
-  REQUIRE(pe);
-  HostConfig hc;
-  hc.name = hname;
-  hc.platform = platform;
-  hc.params = ParamValues(pe->params);
-  apply(hc.params, pe->params, ht, "hosts." + hc.name, {"platform", "nics"});
-  auto* wl = tbl["workload"].as_table();
-  REQUIRE(wl);
-  REQUIRE((*wl)["type"].value_or(std::string()) == "busbench");
-  auto* we = Registry<WorkloadEntry>::instance().find("busbench");
+  Scenario sc = load_scenario(std::string(NICSIM_SOURCE_DIR) + "/" + rel);
+  REQUIRE(sc.workload.type == "busbench");
+  auto* we = Registry<WorkloadEntry>::instance().find(sc.workload.type);
   REQUIRE(we);
-  ParamValues wp(we->params);
-  apply(wp, we->params, *wl, "workload", {"type"});
-  auto host = pe->build(hc);
+  static Testbed* tb = nullptr;  // lives until the process ends (one run per process)
+  tb = new Testbed(sc);
   Run r;
   std::ostringstream out;
-  r.rc = run_busbench(*host, wp, out, r.res);
+  r.rc = we->run(*tb, out, r.res);
   r.text = out.str();
   std::cout << r.text;  // visible with ctest -V
   return r;
