@@ -26,6 +26,11 @@ struct PciDeviceInfo {
   unsigned max_mhz = 66;      ///< fastest clock it supports in its best mode (33, 66, 100, 133)
   uint64_t bar_size = 128 * 1024;  ///< memory BAR0 size in bytes (8254x: 128 KB register space)
   unsigned functions = 1;     ///< PCI functions (the 82546EB has two MACs behind one interface)
+  /// PCI-X Command register as BIOS/driver left it: Maximum Memory Read Byte Count (512, 1024,
+  /// 2048, 4096; default 512) and Maximum Outstanding Split Transactions (1..32; default 1).
+  /// Used only when the segment runs in PCI-X mode (PCI-X 1.0 §7.2; research §3 [S28]).
+  uint32_t mmrbc_bytes = 512;
+  unsigned max_outstanding_splits = 1;
 };
 
 /// Extension a DMA master attaches to say which command to use and whom the traffic serves, so

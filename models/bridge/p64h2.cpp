@@ -1,0 +1,433 @@
+#include "models/bridge/p64h2.h"
+#include "core/sim_context.h"
+#include "models/bus/stream_timing.h"
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace nicsim {
+
+static uint64_t& counter(const std::string& prefix, const char* name) { return sim().counters.at(prefix + "." + name); }
+
+P64H2::P64H2(sc_core::sc_module_name name, const P64H2Params& p, const PciSegmentParams& seg_a,
+             const PciSegmentParams& seg_b, const IoxApicParams& apic)
+    : sc_module(name), hub_target("hub_target"), hub_initiator("hub_initiator"), eoi_in("eoi_in"), p_(p) {
+  if (p_.posted_chunk_bytes == 0 || p_.posted_write_buffer_bytes < p_.posted_chunk_bytes)
+    throw std::invalid_argument("P64H2Params: posted buffer smaller than one chunk");
+  hub_target.register_b_transport(this, &P64H2::b_outbound);
+  eoi_in.bind(*this);
+  const PciSegmentParams* sp[2] = {&seg_a, &seg_b};
+  for (int k = 0; k < 2; ++k) {
+    std::string L = sp[k]->label;
+    seg_[k] = std::make_unique<PciSegment>(("seg" + L).c_str(), *sp[k]);
+    apic_[k] = std::make_unique<IoxApic>(("ioxapic" + L).c_str(), apic);
+    from_seg_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<P64H2>>(("from_seg" + L).c_str());
+    to_seg_[k] = std::make_unique<tlm_utils::simple_initiator_socket<P64H2>>(("to_seg" + L).c_str());
+    from_apic_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<P64H2>>(("from_apic" + L).c_str());
+    from_seg_[k]->register_b_transport(this, &P64H2::b_inbound, k);
+    from_apic_[k]->register_b_transport(this, &P64H2::b_apic, k);
+    seg_[k]->upstream.bind(*from_seg_[k]);
+    to_seg_[k]->bind(seg_[k]->mmio_target);
+    apic_[k]->msg_out.bind(*from_apic_[k]);
+    const std::string& pre = seg_[k]->counter_prefix();
+    SegState& s = st_[k];
+    s.c_delayed_retries = &counter(pre, "delayed_transaction_retries");
+    s.c_delayed_reads = &counter(pre, "delayed_reads");
+    s.c_split_responses = &counter(pre, "split_responses");
+    s.c_split_retries = &counter(pre, "split_queue_full_retries");
+    s.c_split_completions = &counter(pre, "split_completions");
+    s.c_posted_disconnects = &counter(pre, "posted_buffer_disconnects");
+    s.c_posted_retries = &counter(pre, "posted_buffer_retries");
+    s.c_prefetch_discarded = &counter(pre, "prefetch_discarded_bytes");
+  }
+}
+
+void P64H2::set_window(unsigned i, uint64_t base, uint64_t size) {
+  st_[i].base = base;
+  st_[i].size = size;
+}
+
+void P64H2::eoi(unsigned vector, const sc_core::sc_time& delay) {
+  for (auto& a : apic_) a->eoi(vector, delay + ns(p_.eoi_forward_ns));
+}
+
+// ---------------------------------------------------------------- outbound (CPU MMIO)
+
+void P64H2::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const uint64_t addr = trans.get_address();
+  int k = -1;
+  for (int i = 0; i < 2; ++i)
+    if (st_[i].size && addr >= st_[i].base && addr - st_[i].base < st_[i].size) k = i;
+  if (k < 0) {
+    if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, trans.get_data_length());
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  PciSegment& seg = *seg_[k];
+  SegState& s = st_[k];
+  // Requests leave in arrival order (no outbound prefetch, no reordering).
+  sc_time t = std::max(now() + delay + seg.clocks(p_.outbound_request_clocks), s.out_last_start);
+  s.out_last_start = t;
+  sc_time d = t - now();
+  if (trans.is_read()) {
+    (*to_seg_[k])->b_transport(trans, d);
+    delay = d + seg.clocks(p_.completion_return_clocks);
+  } else {
+    // Posted: the bridge accepted the write on arrival; it reaches the device later.
+    (*to_seg_[k])->b_transport(trans, d);
+    if (trans.get_response_status() != tlm::TLM_ADDRESS_ERROR_RESPONSE) trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+}
+
+// ---------------------------------------------------------------- interrupt messages
+
+void P64H2::b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  sc_time d = delay + ns(p_.apic_message_ns);
+  hub_initiator->b_transport(trans, d);
+  delay = d;
+}
+
+// ---------------------------------------------------------------- inbound (DMA)
+
+void P64H2::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  auto* req = trans.get_extension<PciRequesterExt>();
+  unsigned m = req ? req->master : 0;
+  sc_time t0 = now() + delay;
+  sc_time end;
+  if (trans.get_data_length() == 0) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (trans.is_write())
+    end = inbound_write(k, m, trans, t0);
+  else if (seg_[k]->mode().pcix)
+    end = inbound_split_read(k, m, trans, t0);
+  else
+    end = inbound_delayed_read(k, m, trans, t0);
+  delay = end - now();
+}
+
+uint32_t P64H2::occupancy(SegState& s, const sc_time& t) const {
+  uint32_t occ = 0;
+  for (auto& p : s.posted)
+    if (p.entry <= t && p.drained > t) occ += p.bytes;
+  return occ;
+}
+
+sc_time P64H2::room_at(SegState& s, const sc_time& t, uint32_t need) const {
+  if (occupancy(s, t) + need <= p_.posted_write_buffer_bytes) return t;
+  std::vector<sc_time> ends;
+  for (auto& p : s.posted)
+    if (p.drained > t) ends.push_back(p.drained);
+  std::sort(ends.begin(), ends.end());
+  for (auto& e : ends)
+    if (occupancy(s, e) + need <= p_.posted_write_buffer_bytes) return e;
+  return ends.empty() ? t : ends.back();
+}
+
+static const PciTxnExt* txn_ext(tlm::tlm_generic_payload& trans) { return trans.get_extension<PciTxnExt>(); }
+
+sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+  PciSegment& seg = *seg_[k];
+  SegState& s = st_[k];
+  const PciTxnExt* x = txn_ext(trans);
+  const JourneyId j = x ? x->journey : 0;
+  const char* what = x && *x->what ? x->what : "DMA write";
+  PciCommand cmd = x && x->cmd == PciCommand::MemWriteInvalidate ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite;
+  const uint64_t A = trans.get_address();
+  const uint32_t N = trans.get_data_length();
+  uint8_t* data = trans.get_data_ptr();
+  const unsigned bpc = std::min(seg.params().width_bits, seg.master_info(m).width_bits) / 8;
+  const uint32_t B = p_.posted_write_buffer_bytes, C = p_.posted_chunk_bytes;
+  while (!s.posted.empty() && s.posted.front().drained <= now()) s.posted.pop_front();
+
+  uint32_t pos = 0;
+  sc_time t = t0;
+  bool marked_full = false;
+  while (pos < N) {
+    PciBurstSpec spec = seg.burst_spec(m, cmd, A + pos, N - pos, true);
+    if (seg.plan(m, t, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+    PciBurstTiming bt = seg.burst_clocks(spec);
+    PciPhaseList ph = bt.phases.front();
+    const uint32_t L0 = bt.tenure_bytes.front();
+    PciSegment::Plan pl = seg.plan(m, t, ph.total());
+    const sc_time data_start = pl.start + seg.clocks(pl.arbitration + ph.to_first_data());
+    uint32_t accepted = 0;
+    while (accepted < L0) {
+      uint64_t a = A + pos + accepted;
+      uint32_t c = std::min<uint32_t>(C - static_cast<uint32_t>(a % C), L0 - accepted);
+      sc_time e = data_start + seg.clocks(pci_data_phases(A + pos, accepted + c, bpc));
+      if (occupancy(s, e) + c > B) break;
+      // Forward this piece upstream as soon as it is in the buffer (cut-through per ADB).
+      tlm::tlm_generic_payload up;
+      up.set_command(tlm::TLM_WRITE_COMMAND);
+      up.set_address(a);
+      up.set_data_ptr(data + pos + accepted);
+      up.set_data_length(c);
+      up.set_streaming_width(c);
+      up.set_byte_enable_ptr(nullptr);
+      up.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_time d = e + seg.clocks(p_.inbound_request_clocks) - now();
+      sc_time drained;
+      {
+        StreamExtGuard ext(up);
+        ext->has_sent_end = false;
+        hub_initiator->b_transport(up, d);
+        drained = ext->has_sent_end ? ext->sent_end : now() + d;
+      }
+      if (up.get_response_status() != tlm::TLM_OK_RESPONSE) trans.set_response_status(up.get_response_status());
+      s.posted.push_back({e, drained, c});
+      accepted += c;
+    }
+    if (accepted == 0) {
+      // Not even one piece fits: Retry; the master re-requests after its retry interval.
+      Grant g = seg.occupy_termination(m, t, false, A + pos, PciTermination::Retry, true, j, what);
+      ++*s.c_posted_retries;
+      if (j && !marked_full) {
+        sim().journeys.mark(j, g.start, what, seg.counter_prefix(), "posted write buffer full");
+        marked_full = true;
+      }
+      t = std::max(g.end + seg.clocks(seg.params().master_retry_interval_clocks), room_at(s, g.end, std::min(C, N - pos)));
+      continue;
+    }
+    if (accepted < L0) ++*s.c_posted_disconnects;
+    ph.data = pci_data_phases(A + pos, accepted, bpc);
+    ph.arbitration = pl.arbitration;
+    Grant g = seg.commit(pl, ph, j, what, accepted);
+    pos += accepted;
+    t = g.end;
+  }
+  return t;
+}
+
+std::pair<sc_time, sc_time> P64H2::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
+  tlm::tlm_generic_payload up;
+  up.set_command(tlm::TLM_READ_COMMAND);
+  up.set_address(addr);
+  up.set_data_ptr(dst);
+  up.set_data_length(len);
+  up.set_streaming_width(len);
+  up.set_byte_enable_ptr(nullptr);
+  up.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = at - now();
+  StreamExtGuard ext(up);
+  ext->has_first_data = false;
+  hub_initiator->b_transport(up, d);
+  ok = up.get_response_status() == tlm::TLM_OK_RESPONSE;
+  if (!ok) std::memset(dst, 0xFF, len);
+  sc_time last = now() + d;
+  sc_time first = ext->has_first_data ? std::min(ext->first_data, last) : last;
+  return {first, last};
+}
+
+sc_time P64H2::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+  PciSegment& seg = *seg_[k];
+  SegState& s = st_[k];
+  const PciTxnExt* x = txn_ext(trans);
+  const JourneyId j = x ? x->journey : 0;
+  const char* what = x && *x->what ? x->what : "DMA read";
+  const PciDeviceInfo& info = seg.master_info(m);
+  const uint32_t mmrbc = std::max<uint32_t>(info.mmrbc_bytes, 512);
+  const unsigned most = std::max(1u, info.max_outstanding_splits);
+  const uint64_t A = trans.get_address();
+  const uint32_t N = trans.get_data_length();
+  uint8_t* data = trans.get_data_ptr();
+  const unsigned queue = p_.split_queue_active + p_.split_queue_pending;
+  const sc_time retry = seg.clocks(seg.params().master_retry_interval_clocks);
+  const sc_time ret = seg.clocks(p_.completion_return_clocks);
+  s.splits.erase(std::remove_if(s.splits.begin(), s.splits.end(), [](const Split& e) { return e.end <= now(); }),
+                 s.splits.end());
+
+  // The master's sequences (≤ MMRBC each, split at MMRBC-aligned boundaries).
+  struct Seq {
+    uint64_t addr;
+    uint32_t len;
+    sc_time accept, fetch_at, s_min;
+    bool fetched = false;
+  };
+  std::vector<Seq> seqs;
+  for (uint64_t pos = A; pos < A + N;) {
+    uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(A + N, (pos / mmrbc + 1) * mmrbc) - pos);
+    seqs.push_back({pos, len, {}, {}, {}});
+    pos += len;
+  }
+  // Requests and completions are placed in time order (a small event loop inside this call), so
+  // the master's requests interleave with the bridge's completions as arbitration would do.
+  std::vector<size_t> accepted, waiting_fetch;  // accepted: fetched, completion not yet placed
+  size_t next_req = 0;
+  unsigned outstanding = 0;
+  sc_time t_req = t0, done = t0;
+  const sc_time never = sc_core::sc_max_time();
+  auto start_fetch = [&](size_t i, const sc_time& at) {
+    Seq& q = seqs[i];
+    q.fetch_at = at;
+    bool ok = true;
+    auto [first, last] = fetch(q.addr, data + (q.addr - A), q.len, at, ok);
+    if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // Split Completion streams as the data arrives: first data phase not before the first bytes
+    // are back, last data phase not before the last.
+    PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
+    const PciPhaseList p0 = seg.burst_clocks(spec).phases.front();
+    sc_time s_first = first + ret - seg.clocks(p0.to_first_data());
+    sc_time s_last = last + ret - seg.clocks(p0.to_first_data() + (p0.data ? p0.data - 1 : 0));
+    q.s_min = std::max(std::max(s_first, s_last), q.accept);
+    q.fetched = true;
+    accepted.push_back(i);
+  };
+  auto active_others = [&](const sc_time& t) {
+    unsigned n = 0;
+    for (auto& e : s.splits)
+      if (e.fetch_start <= t && e.end > t) ++n;
+    return n;
+  };
+  while (next_req < seqs.size() || !accepted.empty() || !waiting_fetch.empty()) {
+    sc_time t_next_req = next_req < seqs.size() && outstanding < most ? t_req : never;
+    size_t ci = 0;
+    sc_time t_next_comp = never;
+    for (size_t a = 0; a < accepted.size(); ++a)
+      if (seqs[accepted[a]].s_min < t_next_comp) {
+        t_next_comp = seqs[accepted[a]].s_min;
+        ci = a;
+      }
+    if (t_next_req == never && t_next_comp == never) break;  // defensive: nothing can progress
+    if (t_next_req <= t_next_comp) {
+      // Request: Split Response, or Retry while the split queue is full.
+      Seq& q = seqs[next_req];
+      Grant g = seg.occupy_termination(m, t_req, true, q.addr, PciTermination::SplitResponse, true, j, what);
+      unsigned in_queue = outstanding;
+      for (auto& e : s.splits)
+        if (e.end > g.end) ++in_queue;
+      if (in_queue >= queue) {
+        ++*s.c_split_retries;
+        t_req = g.end + retry;
+        continue;
+      }
+      ++*s.c_split_responses;
+      if (j && next_req == 0) sim().journeys.mark(j, g.end, what, seg.counter_prefix(), "split completion");
+      q.accept = g.end;
+      t_req = g.end;
+      ++outstanding;
+      sc_time at = g.end + seg.clocks(p_.inbound_request_clocks);
+      unsigned active = static_cast<unsigned>(accepted.size()) + active_others(at);
+      if (active < p_.split_queue_active && waiting_fetch.empty())
+        start_fetch(next_req, at);
+      else
+        waiting_fetch.push_back(next_req);  // pending: fetched when an active slot frees
+      ++next_req;
+    } else {
+      size_t i = accepted[ci];
+      accepted.erase(accepted.begin() + ci);
+      Seq& q = seqs[i];
+      PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
+      PciSegment::Occupied c = seg.occupy(PciSegment::kBridge, q.s_min, spec, 0, what);
+      ++*s.c_split_completions;
+      s.splits.push_back({q.accept, q.fetch_at, c.end});
+      if (j && i == 0) sim().journeys.mark(j, c.first_data, what, seg.counter_prefix(), "");
+      done = std::max(done, c.end);
+      --outstanding;
+      if (outstanding + 1 == most) t_req = std::max(t_req, c.end);  // the master was held by MOST
+      if (!waiting_fetch.empty()) {
+        size_t w = waiting_fetch.front();
+        waiting_fetch.erase(waiting_fetch.begin());
+        start_fetch(w, std::max(c.end, seqs[w].accept + seg.clocks(p_.inbound_request_clocks)));
+      }
+    }
+  }
+  return done;
+}
+
+sc_time P64H2::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+  PciSegment& seg = *seg_[k];
+  SegState& s = st_[k];
+  const PciTxnExt* x = txn_ext(trans);
+  const JourneyId j = x ? x->journey : 0;
+  const char* what = x && *x->what ? x->what : "DMA read";
+  const uint64_t A = trans.get_address();
+  const uint32_t N = trans.get_data_length();
+  uint8_t* data = trans.get_data_ptr();
+  const uint32_t line = seg.params().cache_line_bytes;
+  const sc_time retry = seg.clocks(seg.params().master_retry_interval_clocks);
+  const sc_time ret = seg.clocks(p_.completion_return_clocks);
+  s.delayed.erase(std::remove_if(s.delayed.begin(), s.delayed.end(), [](const sc_time& e) { return e <= now(); }),
+                  s.delayed.end());
+
+  uint32_t pos = 0;
+  sc_time t = t0;
+  std::vector<uint8_t> buf;
+  while (pos < N) {
+    const uint64_t a = A + pos;
+    const uint32_t rem = N - pos;
+    PciCommand cmd;
+    if (x && x->cmd != PciCommand::MemWrite && x->cmd != PciCommand::MemWriteInvalidate)
+      cmd = x->cmd;
+    else if (rem <= 8 && a / 8 == (a + rem - 1) / 8)
+      cmd = PciCommand::MemRead;
+    else if (a / line == (a + rem - 1) / line)
+      cmd = PciCommand::MemReadLine;
+    else
+      cmd = PciCommand::MemReadMultiple;
+    // First attempt: the bridge answers Retry and, if it has a free slot, latches the request.
+    Grant g = seg.occupy_termination(m, t, true, a, PciTermination::Retry, true, j, what);
+    ++*s.c_delayed_retries;
+    unsigned busy = 0;
+    for (auto& e : s.delayed)
+      if (e > g.end) ++busy;
+    if (busy >= p_.delayed_read_slots) {
+      t = g.end + retry;
+      continue;
+    }
+    ++*s.c_delayed_reads;
+    uint32_t F;
+    switch (cmd) {
+      case PciCommand::MemRead: F = p_.mr_fetch_bytes - static_cast<uint32_t>(a % p_.mr_fetch_bytes); break;
+      case PciCommand::MemReadLine: F = line - static_cast<uint32_t>(a % line); break;
+      default: F = p_.mrm_prefetch_bytes - static_cast<uint32_t>(a % line); break;
+    }
+    buf.assign(F, 0);
+    bool ok = true;
+    auto [first, last] = fetch(a, buf.data(), F, g.end + seg.clocks(p_.inbound_request_clocks), ok);
+    if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    const sc_time ready_first = first + ret, ready_last = last + ret;
+    const uint32_t take = std::min(rem, F);
+    if (j) sim().journeys.mark(j, g.start, what, seg.counter_prefix(), "delayed transaction retry");
+    // The master keeps retrying; each retry is a tenure on the bus.
+    sc_time tp = g.end + retry;
+    for (;;) {
+      PciBurstSpec spec = seg.burst_spec(m, cmd, a, take, true);
+      if (seg.plan(m, tp, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+      PciBurstTiming bt = seg.burst_clocks(spec);
+      PciPhaseList ph = bt.phases.front();
+      const uint32_t L0 = bt.tenure_bytes.front();
+      PciSegment::Plan pl = seg.plan(m, tp, ph.total());
+      const sc_time data_start = pl.start + seg.clocks(pl.arbitration + ph.to_first_data());
+      if (data_start < ready_first) {
+        Grant r = seg.occupy_termination(m, tp, true, a, PciTermination::Retry, true, j, what);
+        ++*s.c_delayed_retries;
+        tp = r.end + retry;
+        continue;
+      }
+      // Data streams from the bridge's buffer; it inserts wait states if the fetch is still arriving.
+      sc_time need = ready_first;
+      if (F > 0) need = ready_first + (ready_last - ready_first) * (double(L0) / F);
+      sc_time data_end = data_start + seg.clocks(ph.data);
+      if (data_end < need + seg.clock_period()) {
+        double w = std::ceil((need + seg.clock_period() - data_end) / seg.clock_period() - 1e-9);
+        ph.data += static_cast<unsigned>(w);
+      }
+      ph.arbitration = pl.arbitration;
+      Grant gs = seg.commit(pl, ph, j, what, L0);
+      if (j) sim().journeys.mark(j, data_start, what, seg.counter_prefix(), "");
+      std::memcpy(data + pos, buf.data(), L0);
+      *s.c_prefetch_discarded += F - L0;
+      s.delayed.push_back(gs.end);
+      pos += L0;
+      t = gs.end;
+      break;
+    }
+  }
+  return t;
+}
+
+}  // namespace nicsim

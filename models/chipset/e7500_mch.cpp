@@ -1,0 +1,132 @@
+#include "models/chipset/e7500_mch.h"
+#include "core/sim_context.h"
+#include "models/bus/stream_timing.h"
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace nicsim {
+
+static uint64_t& ctr(const sc_core::sc_module& m, const char* n) { return sim().counters.at(std::string(m.name()) + "." + n); }
+
+E7500Mch::E7500Mch(sc_core::sc_module_name name, const E7500MchParams& p, uint64_t dram_bytes)
+    : sc_module(name),
+      fsb_target("fsb_target"),
+      mem_initiator("mem_initiator"),
+      apic_out("apic_out"),
+      eoi_down("eoi_down"),
+      p_(p),
+      dram_bytes_(dram_bytes),
+      fsb_data_(std::string(this->name()) + ".fsb_data"),
+      c_mmio_reads_(ctr(*this, "mmio_reads")),
+      c_mmio_writes_(ctr(*this, "mmio_writes")),
+      c_interrupts_(ctr(*this, "interrupt_messages")),
+      c_eois_(ctr(*this, "eois")),
+      c_mem_reads_(ctr(*this, "inbound_reads")),
+      c_mem_writes_(ctr(*this, "inbound_writes")),
+      c_aborts_(ctr(*this, "master_aborts")) {
+  fsb_target.register_b_transport(this, &E7500Mch::b_fsb);
+  const char* names[kHubPorts] = {"HI_B", "HI_C", "HI_D"};
+  for (unsigned i = 0; i < kHubPorts; ++i) {
+    hub_down.push_back(std::make_unique<tlm_utils::simple_initiator_socket_optional<E7500Mch>>(
+        (std::string(names[i]) + "_down").c_str()));
+    hub_up.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged_optional<E7500Mch>>(
+        (std::string(names[i]) + "_up").c_str()));
+    hub_up.back()->register_b_transport(this, &E7500Mch::b_hub_up, static_cast<int>(i));
+  }
+}
+
+void E7500Mch::map_hub_window(unsigned port, uint64_t base, uint64_t size) {
+  if (port >= kHubPorts) throw std::out_of_range("E7500 hub port " + std::to_string(port));
+  if (base < dram_bytes_) throw std::invalid_argument("hub window overlaps DRAM");
+  windows_.push_back({port, base, size});
+}
+
+int E7500Mch::hub_port_of(uint64_t addr, unsigned len) const {
+  for (auto& w : windows_)
+    if (addr >= w.base && addr + len <= w.base + w.size) return static_cast<int>(w.port);
+  return -1;
+}
+
+void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const sc_time t0 = now() + delay;
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  const bool write = trans.is_write();
+  const double data_clocks = std::max(1.0, std::ceil(double(len) / p_.fsb_bytes_per_clock));
+  const sc_time req = fsb_clocks(p_.fsb_request_clocks);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+
+  if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+    if (write) {
+      Grant g = fsb_data_.reserve(t0 + req, fsb_clocks(data_clocks));
+      sc_time d = g.end - now();  // posted in the MCH write buffer from here
+      sc_time dd = d;
+      mem_initiator->b_transport(trans, dd);
+      delay = d;
+    } else {
+      sc_time d = t0 + req - now();
+      mem_initiator->b_transport(trans, d);
+      Grant g = fsb_data_.reserve(now() + d + fsb_clocks(p_.fsb_response_clocks), fsb_clocks(data_clocks));
+      delay = g.end - now();
+    }
+    return;
+  }
+  int port = hub_port_of(addr, len);
+  if (port < 0 || !hub_down[port]->size()) {
+    if (!write) std::memset(trans.get_data_ptr(), 0xFF, len);
+    ++c_aborts_;
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    delay = t0 + req + fsb_clocks(p_.fsb_response_clocks) - now();
+    return;
+  }
+  auto& down = *hub_down[port];
+  if (write) {
+    ++c_mmio_writes_;
+    // Posted: the CPU is released after the FSB request and data phases.
+    Grant g = fsb_data_.reserve(t0 + req, fsb_clocks(data_clocks));
+    sc_time d = g.end + ns(p_.mmio_decode_ns) - now();
+    down->b_transport(trans, d);
+    if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay = g.end - now();
+  } else {
+    ++c_mmio_reads_;
+    sc_time d = t0 + req + ns(p_.mmio_decode_ns) - now();
+    down->b_transport(trans, d);
+    Grant g = fsb_data_.reserve(now() + d + ns(p_.hub_completion_ns) + fsb_clocks(p_.fsb_response_clocks),
+                                fsb_clocks(data_clocks));
+    delay = g.end - now();
+  }
+}
+
+void E7500Mch::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const sc_time t0 = now() + delay;
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (trans.is_write() && addr >= p_.interrupt_base && addr - p_.interrupt_base < p_.interrupt_size && len >= 1) {
+    unsigned vector = trans.get_data_ptr()[0];
+    ++c_interrupts_;
+    sc_time at = t0 + fsb_clocks(p_.interrupt_fsb_clocks);
+    apic_out->apic_message(vector, at - now());
+    delay = at - now();
+    return;
+  }
+  if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+    (trans.is_write() ? c_mem_writes_ : c_mem_reads_)++;
+    sc_time d = t0 + ns(p_.inbound_decode_ns) - now();
+    mem_initiator->b_transport(trans, d);
+    delay = d;
+    return;
+  }
+  ++c_aborts_;
+  if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, len);
+  trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+void E7500Mch::eoi(unsigned vector, const sc_core::sc_time& delay) {
+  ++c_eois_;
+  for (int i = 0; i < eoi_down.size(); ++i) eoi_down[i]->eoi(vector, delay + ns(p_.eoi_ns));
+}
+
+}  // namespace nicsim

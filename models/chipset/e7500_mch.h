@@ -1,0 +1,84 @@
+// Intel E7500 Memory Controller Hub ("Plumas"): front-side bus target, memory controller, three
+// Hub Interface 2.0 ports, interrupt delivery (research/e7500-p64h2-pcix.md §1, §4).
+//
+// Address decode: [0, dram_bytes) is DRAM; each hub port has MMIO windows (the P64H2 segments'
+// bridge windows); FEE0_0000-FEEF_FFFF upstream writes are interrupt messages from I/OxAPICs.
+// CPU side (fsb_target): a read stalls the CPU for the whole round trip (the returned delay);
+// a write is posted: the CPU is released once the FSB request and data phases are done while the
+// write continues downstream with its full latency. Interrupt messages become FSB interrupt
+// transactions and leave on apic_out; EOIs from the CPUs (eoi_if) are broadcast down every hub
+// port that has a bridge bound.
+#pragma once
+#include "core/interval_resource.h"
+#include "core/units.h"
+#include "models/bus/irq.h"
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+namespace nicsim {
+
+struct E7500MchParams {
+  double fsb_mhz = 100.0;                ///< 400 MT/s quad-pumped bus, 100 MHz clock [S1][S4] §1
+  unsigned fsb_bytes_per_clock = 32;     ///< 64 bits × 4 transfers per clock [D] §1
+  double fsb_request_clocks = 6;         ///< estimate: arbitration, request (2), error and snoop phases before the MCH acts
+  double fsb_response_clocks = 2;        ///< estimate: response phase ahead of the data phase
+  double mmio_decode_ns = 40;            ///< estimate: MCH decode + HI port queue; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
+  double hub_completion_ns = 40;         ///< estimate: HI completion into the FSB response
+  double inbound_decode_ns = 30;         ///< estimate: HI request to the memory scheduler, incl. the FSB snoop of inbound accesses; calibrated vs PCI-X DMA read ~60 clocks (§4 [S31])
+  double interrupt_fsb_clocks = 6;       ///< estimate: FSB interrupt transaction (arbitration, request, data) from the HI message
+  double eoi_ns = 20;                    ///< estimate: CPU EOI into the HI EOI special cycle
+  uint64_t interrupt_base = 0xFEE00000;  ///< interrupt message window (Intel SDM vol. 3: FEEx_xxxx)
+  uint64_t interrupt_size = 0x100000;
+};
+
+class E7500Mch : public sc_core::sc_module, public eoi_if {
+ public:
+  static constexpr unsigned kHubPorts = 3;  ///< HI_B, HI_C, HI_D: three identical HI 2.0 ports [S2]
+
+  /// CPU memory and MMIO accesses (HostHw::fsb_target()).
+  tlm_utils::simple_target_socket<E7500Mch> fsb_target;
+  /// The memory controller's path to DRAM.
+  tlm_utils::simple_initiator_socket<E7500Mch> mem_initiator;
+  /// Downstream per hub port (bind to HubLink::down_target); unused ports may stay unbound.
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_optional<E7500Mch>>> hub_down;
+  /// Upstream per hub port (bind HubLink::up_initiator here).
+  std::vector<std::unique_ptr<tlm_utils::simple_target_socket_tagged_optional<E7500Mch>>> hub_up;
+  /// Interrupt messages to the CPUs' local APICs.
+  sc_core::sc_port<apic_msg_if> apic_out;
+  /// EOI broadcast, one binding per hub link that carries I/OxAPICs.
+  sc_core::sc_port<eoi_if, 0, sc_core::SC_ZERO_OR_MORE_BOUND> eoi_down;
+
+  E7500Mch(sc_core::sc_module_name name, const E7500MchParams& p, uint64_t dram_bytes);
+
+  /// CPU MMIO in [base, base+size) goes down hub port `port` (0 = HI_B, 1 = HI_C, 2 = HI_D).
+  void map_hub_window(unsigned port, uint64_t base, uint64_t size);
+  uint64_t dram_bytes() const { return dram_bytes_; }
+  const E7500MchParams& params() const { return p_; }
+  sc_time fsb_clocks(double n) const { return sec(n / (p_.fsb_mhz * 1e6)); }
+
+  /// Local APIC EOI from a CPU (HostHw::eoi_in()).
+  void eoi(unsigned vector, const sc_core::sc_time& delay) override;
+
+ private:
+  void b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay);
+  void b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay);
+  int hub_port_of(uint64_t addr, unsigned len) const;
+
+  E7500MchParams p_;
+  uint64_t dram_bytes_;
+  struct Window {
+    unsigned port;
+    uint64_t base, size;
+  };
+  std::vector<Window> windows_;
+  IntervalResource fsb_data_;
+  uint64_t &c_mmio_reads_, &c_mmio_writes_, &c_interrupts_, &c_eois_, &c_mem_reads_, &c_mem_writes_,
+      &c_aborts_;
+};
+
+}  // namespace nicsim

@@ -1,0 +1,351 @@
+#include "platforms/busbench.h"
+#include "core/sim_context.h"
+#include "models/bus/pci_dma_master.h"
+#include "platforms/host_introspection.h"
+#include <algorithm>
+#include <cctype>
+#include <fmt/core.h>
+#include <sstream>
+#include <stdexcept>
+#include <tlm_utils/simple_initiator_socket.h>
+
+namespace nicsim {
+
+ParamSchema pci_dma_master_param_schema() {
+  return {
+      int_param("width_bits", 64, 32, 64, "bits", "AD width the master drives (32 or 64)", "PCI 2.2 / PCI-X 1.0"),
+      bool_param("pcix", true, "PCI-X capable (false forces its segment into PCI mode)", "research §2 [S20]"),
+      int_param("max_mhz", 133, 33, 133, "MHz", "fastest bus clock the master supports", "PCI 33/66, PCI-X 66/100/133"),
+      int_param("mmrbc_bytes", 512, 512, 4096, "bytes", "PCI-X Maximum Memory Read Byte Count", "PCI-X default 512 [S28]"),
+      int_param("max_outstanding_splits", 1, 1, 32, "transactions", "PCI-X Maximum Outstanding Split Transactions",
+                "PCI-X default 1; up to 32 [S28]"),
+      real_param("register_access_ns", 30.0, 0.0, 1000.0, "ns", "register file decode-to-data time",
+                 "estimate: a few clocks of target initial latency (≤16 allowed [S25])"),
+  };
+}
+
+ParamSchema busbench_param_schema() {
+  return {
+      string_param("host", "", {}, "host to run on ('' = the only/first host)"),
+      string_param("slot", "pcix", {}, "slot of the master under test"),
+      string_param("second_slot", "", {}, "slot of a second master loaded at the same time ('' = none)"),
+      string_param("ops", "write,read", {}, "DMA directions to measure: write (to memory), read (from memory)"),
+      string_param("sizes", "64,128,256,512,1024,1518,2048,4096", {}, "transfer sizes in bytes, comma separated"),
+      int_param("transfers", 64, 1, 100000, "transfers", "back-to-back transfers per size and direction"),
+      int_param("width_bits", 64, 32, 64, "bits", "master's AD width (when busbench creates it)"),
+      bool_param("pcix", true, "master is PCI-X capable (when busbench creates it)"),
+      int_param("max_mhz", 133, 33, 133, "MHz", "master's fastest clock (when busbench creates it)"),
+      int_param("mmrbc_bytes", 512, 512, 4096, "bytes", "master's PCI-X MMRBC", "PCI-X default 512 [S28]"),
+      int_param("max_outstanding_splits", 1, 1, 32, "transactions", "master's PCI-X MOST", "PCI-X default 1"),
+      int_param("mmio_accesses", 50, 1, 100000, "accesses", "CPU MMIO reads and writes to measure"),
+      int_param("mmio_offset", 8, 0, 4092, "bytes", "register offset in BAR0 (8 = where an 8254x has STATUS)"),
+      bool_param("interrupt", true, "measure INTx# to local APIC delivery"),
+  };
+}
+
+namespace {
+
+std::string safe_name(std::string s) {
+  for (auto& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+  return s;
+}
+
+std::vector<uint32_t> parse_sizes(const std::string& s) {
+  std::vector<uint32_t> v;
+  std::stringstream ss(s);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    tok.erase(std::remove_if(tok.begin(), tok.end(), [](unsigned char c) { return std::isspace(c); }), tok.end());
+    if (tok.empty()) continue;
+    long n = std::stol(tok);
+    if (n <= 0 || n > (1 << 20)) throw std::invalid_argument("busbench: size " + tok + " out of range 1..1048576");
+    v.push_back(static_cast<uint32_t>(n));
+  }
+  if (v.empty()) throw std::invalid_argument("busbench: no sizes");
+  return v;
+}
+
+std::vector<bool> parse_ops(const std::string& s) {
+  std::vector<bool> v;
+  std::stringstream ss(s);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    tok.erase(std::remove_if(tok.begin(), tok.end(), [](unsigned char c) { return std::isspace(c); }), tok.end());
+    if (tok == "write") v.push_back(true);
+    else if (tok == "read") v.push_back(false);
+    else if (!tok.empty()) throw std::invalid_argument("busbench: op '" + tok + "' is not 'write' or 'read'");
+  }
+  if (v.empty()) throw std::invalid_argument("busbench: no ops");
+  return v;
+}
+
+struct BenchCpu : sc_core::sc_module, apic_msg_if {
+  tlm_utils::simple_initiator_socket<BenchCpu> fsb{"fsb"};
+  std::function<void(BenchCpu&)> body;
+  std::vector<std::pair<unsigned, sc_time>> interrupts;
+
+  explicit BenchCpu(sc_core::sc_module_name n) : sc_module(n) {
+    SC_HAS_PROCESS(BenchCpu);
+    SC_THREAD(run);
+  }
+  void apic_message(unsigned vector, const sc_time& delay) override { interrupts.push_back({vector, now() + delay}); }
+  void run() {
+    body(*this);
+    sc_core::sc_stop();
+  }
+  /// One 32-bit CPU access through the FSB; returns the time the CPU is held (read: round trip).
+  sc_time access(bool write, uint64_t addr, uint32_t& val, bool& ok) {
+    tlm::tlm_generic_payload tr;
+    tr.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    tr.set_address(addr);
+    tr.set_data_ptr(reinterpret_cast<unsigned char*>(&val));
+    tr.set_data_length(4);
+    tr.set_streaming_width(4);
+    tr.set_byte_enable_ptr(nullptr);
+    tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time d = SC_ZERO_TIME;
+    fsb->b_transport(tr, d);
+    ok = tr.get_response_status() == tlm::TLM_OK_RESPONSE;
+    return d;
+  }
+};
+
+struct LatStats {
+  double min = 0, max = 0, sum = 0;
+  unsigned n = 0;
+  void add(double v) {
+    if (n == 0 || v < min) min = v;
+    if (n == 0 || v > max) max = v;
+    sum += v;
+    ++n;
+  }
+  double mean() const { return n ? sum / n : 0.0; }
+  nlohmann::json json() const { return {{"min_ns", min}, {"mean_ns", mean()}, {"max_ns", max}, {"count", n}}; }
+};
+
+struct DmaRow {
+  bool write;
+  uint32_t size;
+  double alone_mbs = 0, alone_us = 0;
+  double both_m1 = 0, both_m2 = 0, both_sum = 0;
+  bool error = false;
+};
+
+std::string master_desc(const PciDeviceInfo& i) {
+  std::string s = fmt::format("{}, {}-bit, {} {} MHz-capable", i.name, i.width_bits, i.pcix_capable ? "PCI-X" : "PCI",
+                              i.max_mhz);
+  if (i.pcix_capable) s += fmt::format(", MMRBC {}, MOST {}", i.mmrbc_bytes, i.max_outstanding_splits);
+  return s;
+}
+
+}  // namespace
+
+int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlohmann::json& results) {
+  ParamValues p(busbench_param_schema());
+  for (auto& [k, v] : params.all()) p.set(k, v);
+  const std::string slot = p.s("slot"), slot2 = p.s("second_slot");
+  const auto sizes = parse_sizes(p.s("sizes"));
+  const auto ops = parse_ops(p.s("ops"));
+  const unsigned transfers = static_cast<unsigned>(p.i("transfers"));
+  const unsigned mmio_n = static_cast<unsigned>(p.i("mmio_accesses"));
+  const uint64_t mmio_off = static_cast<uint64_t>(p.i("mmio_offset")) & ~uint64_t(3);
+  auto* intro = dynamic_cast<SlotIntrospection*>(&host);
+  if (!slot2.empty() && slot2 == slot) throw std::invalid_argument("busbench: second_slot equals slot");
+
+  // Masters: the device already in the slot if it is a bus-master test device (e.g. the onboard
+  // SCSI controller), otherwise a pci-dma-master created here with the workload's parameters.
+  static std::vector<sc_core::sc_module*> keep;  // modules live until the process ends
+  PciDmaMasterParams mp;
+  mp.width_bits = static_cast<unsigned>(p.i("width_bits"));
+  mp.pcix = p.b("pcix");
+  mp.max_mhz = static_cast<unsigned>(p.i("max_mhz"));
+  mp.mmrbc_bytes = static_cast<uint32_t>(p.i("mmrbc_bytes"));
+  mp.max_outstanding_splits = static_cast<unsigned>(p.i("max_outstanding_splits"));
+  std::vector<unsigned> vectors1;
+  auto get_master = [&](const std::string& s, const char* inst, std::vector<unsigned>* vec) -> PciDmaMaster* {
+    PciDevice* there = intro ? intro->device_in(s) : nullptr;
+    if (there) {
+      auto* m = dynamic_cast<PciDmaMaster*>(there);
+      if (!m)
+        throw std::invalid_argument("busbench: slot '" + s + "' holds " + there->info().name +
+                                    ", which is not a bus-master test device");
+      return m;
+    }
+    auto* m = new PciDmaMaster(safe_name(host.name() + "_" + inst).c_str(), mp);
+    keep.push_back(m);
+    auto v = host.attach(s, *m);
+    if (vec) *vec = v;
+    return m;
+  };
+  PciDmaMaster* m1 = get_master(slot, "busbench_m1", &vectors1);
+  PciDmaMaster* m2 = slot2.empty() ? nullptr : get_master(slot2, "busbench_m2", nullptr);
+  auto* cpu = new BenchCpu(safe_name(host.name() + "_busbench_cpu").c_str());
+  keep.push_back(cpu);
+  cpu->fsb.bind(host.fsb_target());
+  host.apic_out().bind(*cpu);
+
+  std::vector<DmaRow> rows;
+  LatStats rd, wr_release, wr_arrive;
+  double irq_ns = -1;
+  unsigned irq_vector = vectors1.empty() ? 0 : vectors1.front();
+  unsigned irq_resends = 0;
+  bool mmio_error = false;
+  const uint64_t buf1 = 16ull << 20, buf2 = 48ull << 20, region = 16ull << 20;
+  if (buf2 + region > host.dram_bytes()) throw std::invalid_argument("busbench: needs at least 64 MB of DRAM");
+
+  cpu->body = [&](BenchCpu& c) {
+    for (bool w : ops)
+      for (uint32_t sz : sizes) {
+        DmaRow r{w, sz};
+        PciDmaMaster::Job j1{w, buf1, sz, transfers, region};
+        m1->start(j1);
+        sc_core::wait(m1->done_event());
+        r.alone_mbs = m1->stats().mb_per_s();
+        r.alone_us = to_us(m1->stats().sum_latency) / std::max(1u, m1->stats().transfers);
+        r.error |= m1->stats().error;
+        if (m2) {
+          sc_core::wait(us(2));
+          PciDmaMaster::Job j2{w, buf2, sz, transfers, region};
+          m1->start(j1);
+          m2->start(j2);
+          if (m1->busy()) sc_core::wait(m1->done_event());
+          if (m2->busy()) sc_core::wait(m2->done_event());
+          r.both_m1 = m1->stats().mb_per_s();
+          r.both_m2 = m2->stats().mb_per_s();
+          sc_time t0 = std::min(m1->stats().start, m2->stats().start);
+          sc_time t1 = std::max(m1->stats().end, m2->stats().end);
+          r.both_sum = mb_per_s(double(m1->stats().bytes + m2->stats().bytes), t1 - t0);
+          r.error |= m1->stats().error || m2->stats().error;
+        }
+        rows.push_back(r);
+        sc_core::wait(us(2));  // let posted data drain before the next point
+      }
+    // CPU MMIO, one access at a time on an idle system.
+    const uint64_t reg = m1->bar(0) + mmio_off;
+    for (unsigned i = 0; i < mmio_n; ++i) {
+      uint32_t v = 0;
+      bool ok = true;
+      sc_time d = c.access(false, reg, v, ok);
+      mmio_error |= !ok;
+      rd.add(to_ns(d));
+      sc_core::wait(d + us(1));
+    }
+    for (unsigned i = 0; i < mmio_n; ++i) {
+      uint32_t v = i;
+      bool ok = true;
+      sc_time t = now();
+      sc_time d = c.access(true, reg, v, ok);
+      mmio_error |= !ok;
+      wr_release.add(to_ns(d));
+      wr_arrive.add(to_ns(m1->last_write_at() - t));
+      sc_core::wait(d + us(2));
+    }
+    if (p.b("interrupt") && !vectors1.empty()) {
+      size_t before = c.interrupts.size();
+      sc_time t = now();
+      m1->set_irq(0, true);
+      sc_core::wait(us(5));
+      if (c.interrupts.size() > before) irq_ns = to_ns(c.interrupts[before].second - t);
+      m1->set_irq(0, false);  // the "driver" cleared the cause before its EOI
+      host.eoi_in().eoi(irq_vector, SC_ZERO_TIME);
+      sc_core::wait(us(5));
+      irq_resends = static_cast<unsigned>(c.interrupts.size() - before - (irq_ns >= 0 ? 1 : 0));
+    }
+  };
+
+  sc_core::sc_start();
+
+  // ---- report
+  const PciDeviceInfo& i1 = m1->info();
+  out << fmt::format("busbench — host {}\n", host.name());
+  out << fmt::format("  master 1: {}\n            slot {} — {}\n", master_desc(i1), slot,
+                     intro ? intro->slot_bus(slot) : std::string("?"));
+  if (m2) {
+    out << fmt::format("  master 2: {}\n            slot {} — {}{}\n", master_desc(m2->info()), slot2,
+                       intro ? intro->slot_bus(slot2) : std::string("?"),
+                       intro && !intro->same_segment(slot, slot2) ? "\n            (other segment: the two share only the hub link)"
+                                                                  : "\n            (same segment: the two share the bus)");
+  }
+  out << fmt::format("  DMA buffers in host DRAM at {:#x} and {:#x}; {} back-to-back transfers per point\n\n", buf1, buf2,
+                     transfers);
+  nlohmann::json jrows = nlohmann::json::array();
+  for (bool w : ops) {
+    out << (w ? "DMA write to host memory (Memory Write, posted)\n" : "DMA read from host memory (split reads in PCI-X mode, delayed reads in PCI mode)\n");
+    if (m2)
+      out << "     bytes |  alone: MB/s   µs/xfer |  both loaded: m1 MB/s   m2 MB/s   total MB/s\n";
+    else
+      out << "     bytes |  alone: MB/s   µs/xfer\n";
+    for (auto& r : rows) {
+      if (r.write != w) continue;
+      if (m2)
+        out << fmt::format("  {:8d} |  {:11.1f} {:9.2f} |  {:19.1f} {:9.1f} {:12.1f}{}\n", r.size, r.alone_mbs, r.alone_us,
+                           r.both_m1, r.both_m2, r.both_sum, r.error ? "  ERROR" : "");
+      else
+        out << fmt::format("  {:8d} |  {:11.1f} {:9.2f}{}\n", r.size, r.alone_mbs, r.alone_us, r.error ? "  ERROR" : "");
+      nlohmann::json jr = {{"op", w ? "write" : "read"}, {"bytes", r.size}, {"alone_mb_s", r.alone_mbs},
+                           {"alone_us_per_transfer", r.alone_us}, {"error", r.error}};
+      if (m2) jr["both"] = {{"m1_mb_s", r.both_m1}, {"m2_mb_s", r.both_m2}, {"total_mb_s", r.both_sum}};
+      jrows.push_back(jr);
+    }
+    out << "\n";
+  }
+  out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → MCH → hub link → P64H2 → segment), {} of each, idle bus\n",
+                     mmio_off, mmio_n);
+  out << "  access                              min ns    mean ns     max ns\n";
+  out << fmt::format("  read 32-bit (CPU stalled)       {:10.1f} {:10.1f} {:10.1f}\n", rd.min, rd.mean(), rd.max);
+  out << fmt::format("  write 32-bit (CPU released)     {:10.1f} {:10.1f} {:10.1f}\n", wr_release.min, wr_release.mean(),
+                     wr_release.max);
+  out << fmt::format("  write 32-bit (reaches device)   {:10.1f} {:10.1f} {:10.1f}\n", wr_arrive.min, wr_arrive.mean(),
+                     wr_arrive.max);
+  if (irq_ns >= 0)
+    out << fmt::format("\nINTx# → I/OxAPIC → hub link → MCH → FSB: interrupt message (vector {:#04x}) at the local APIC after {:.1f} ns\n",
+                       irq_vector, irq_ns);
+  out << "\nCounters\n";
+  for (auto& [k, v] : sim().counters.all()) {
+    if (*v == 0) continue;
+    if (k.rfind(safe_name(host.name()), 0) != 0) continue;
+    out << fmt::format("  {:<60} {}\n", k, *v);
+  }
+  bool failed = mmio_error;
+  for (auto& r : rows) failed |= r.error;
+  results["metrics"]["busbench"] = {{"dma", jrows},
+                                    {"mmio_read", rd.json()},
+                                    {"mmio_write_release", wr_release.json()},
+                                    {"mmio_write_arrival", wr_arrive.json()},
+                                    {"interrupt_ns", irq_ns},
+                                    {"interrupt_resends_after_eoi", irq_resends},
+                                    {"master1", master_desc(i1)},
+                                    {"slot", slot},
+                                    {"second_slot", slot2}};
+  return failed ? 1 : 0;
+}
+
+static Registrar<DeviceEntry> reg_dev{DeviceEntry{
+    "pci-dma-master",
+    "generic PCI/PCI-X bus-master test device (register file + back-to-back DMA engine) for busbench",
+    pci_dma_master_param_schema(),
+    PciDeviceInfo{"pci-dma-master", 64, true, 133, 128 * 1024, 1},
+    0,
+    [](const std::string& inst, const ParamValues& v) -> std::unique_ptr<PciDevice> {
+      ParamValues all(pci_dma_master_param_schema());
+      for (auto& [k, x] : v.all()) all.set(k, x);
+      PciDmaMasterParams mp;
+      mp.width_bits = static_cast<unsigned>(all.i("width_bits"));
+      mp.pcix = all.b("pcix");
+      mp.max_mhz = static_cast<unsigned>(all.i("max_mhz"));
+      mp.mmrbc_bytes = static_cast<uint32_t>(all.i("mmrbc_bytes"));
+      mp.max_outstanding_splits = static_cast<unsigned>(all.i("max_outstanding_splits"));
+      mp.register_access_ns = all.r("register_access_ns");
+      return std::make_unique<PciDmaMaster>(safe_name(inst).c_str(), mp);
+    },
+}};
+
+static Registrar<WorkloadEntry> reg_wl{WorkloadEntry{
+    "busbench",
+    "bus microbenchmark: DMA MB/s vs size (alone and with a second master), CPU MMIO latency, INTx# latency",
+    busbench_param_schema(),
+    [](Testbed& tb, std::ostream& out, nlohmann::json& results) { return run_busbench_on_testbed(tb, out, results); },
+}};
+
+}  // namespace nicsim

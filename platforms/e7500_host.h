@@ -1,0 +1,104 @@
+// A data-driven E7500 host: MCH + DRAM + one P64H2 on a hub port, slots on the P64H2's two
+// segments, built-in onboard devices. A board (platforms/supermicro_p4dpr_6gm.cpp) is an
+// E7500BoardSpec; E7500Host builds the SystemC modules and implements HostHw.
+#pragma once
+#include "models/bridge/p64h2.h"
+#include "models/bus/hub_link.h"
+#include "models/bus/pci_dma_master.h"
+#include "models/chipset/e7500_mch.h"
+#include "models/mem/dram.h"
+#include "platforms/host_introspection.h"
+#include "platforms/testbed.h"
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+struct E7500BoardSlot {
+  std::string name;                          ///< scenario slot name
+  unsigned segment = 0;                      ///< P64H2 segment: 0 = A, 1 = B
+  std::string description;
+  bool onboard = false;
+  std::vector<std::string> onboard_devices;  ///< what a scenario may put there (onboard positions)
+  unsigned first_pin = 0;                    ///< I/OxAPIC input of the slot's INTA# (INTB# = +1, ...)
+  /// A device the board always carries there (e.g. "AIC-7899"), built with the host; "" = none.
+  std::string builtin;
+  /// Bus interface of the part normally found there (for describe() without building), e.g.
+  /// 82544GC: 32-bit PCI 66 [S11].
+  PciDeviceInfo typical;
+  bool has_typical = false;
+};
+
+struct E7500BoardSpec {
+  std::string name, title;
+  unsigned cpus = 2;
+  double cpu_mhz = 2400;
+  unsigned hub_port = 1;                     ///< MCH port of the P64H2: 0 HI_B, 1 HI_C, 2 HI_D
+  E7500MchParams mch;
+  DramParams dram;
+  HubLinkParams hub;
+  P64H2Params bridge;
+  PciSegmentParams segment[2];
+  IoxApicParams apic;
+  uint64_t mmio_base = 0xF0000000;           ///< estimate: PCI memory hole below 4 GB (BIOS-assigned)
+  uint64_t segment_window_bytes = 0x04000000;  ///< 64 MB bridge memory window per segment (estimate)
+  unsigned first_vector = 0x31;              ///< Linux 2.4 i386 FIRST_DEVICE_VECTOR (arch/i386 io_apic.c assign_irq_vector)
+  unsigned vector_step = 8;                  ///< Linux 2.4 assign_irq_vector() steps vectors by 8
+  unsigned irq_dest_apic = 0;                ///< P4 SMP 2.4 kernels sent all IRQs to CPU0 [S39] §4
+  std::vector<E7500BoardSlot> slots;
+  std::vector<std::string> notes;            ///< extra lines for describe()
+};
+
+/// Factory for built-in onboard devices by name ("AIC-7899").
+std::unique_ptr<PciDmaMaster> make_builtin_device(const std::string& device, const std::string& inst_name);
+
+class E7500Host : public HostHw, public SlotIntrospection {
+ public:
+  /// Build the host's modules under an sc_module named `host_name` (before sc_start).
+  E7500Host(const std::string& host_name, const E7500BoardSpec& spec, nlohmann::json params_used);
+  ~E7500Host() override;
+
+  // HostHw
+  const std::string& name() const override { return name_; }
+  std::vector<unsigned> attach(const std::string& slot, PciDevice& dev) override;
+  tlm::tlm_target_socket<>& fsb_target() override;
+  sc_core::sc_port<apic_msg_if>& apic_out() override;
+  eoi_if& eoi_in() override;
+  void mem_write(uint64_t addr, const void* src, size_t len) override;
+  void mem_read(uint64_t addr, void* dst, size_t len) const override;
+  uint64_t dram_bytes() const override;
+  nlohmann::json params_json() const override { return params_; }
+
+  // SlotIntrospection
+  PciDevice* device_in(const std::string& slot) const override;
+  std::string slot_bus(const std::string& slot) const override;
+  bool same_segment(const std::string& a, const std::string& b) const override;
+
+  // Model access for tests and workloads.
+  E7500Mch& mch();
+  Dram& dram();
+  HubLink& hub();
+  P64H2& bridge();
+  const E7500BoardSpec& spec() const { return spec_; }
+  const E7500BoardSlot& slot(const std::string& name) const;  ///< throws std::invalid_argument
+
+ private:
+  struct Top;
+  std::string name_;
+  E7500BoardSpec spec_;
+  nlohmann::json params_;
+  std::unique_ptr<Top> top_;
+  std::map<std::string, PciDevice*> occupant_;
+  std::vector<std::unique_ptr<PciDmaMaster>> builtins_;
+  uint64_t next_bar_[2] = {0, 0};
+  std::map<std::pair<unsigned, unsigned>, unsigned> vectors_;  ///< (segment, pin) -> vector
+  unsigned next_vector_;
+};
+
+/// The topology tree of a board spec (for PlatformEntry::describe), without building modules.
+std::string describe_e7500_board(const E7500BoardSpec& spec);
+
+}  // namespace nicsim

@@ -1,0 +1,134 @@
+#include "platforms/supermicro_p4dpr_6gm.h"
+#include "models/scsi/aic7899.h"
+
+namespace nicsim {
+
+ParamSchema p4dpr_param_schema() {
+  return {
+      real_param("cpu_mhz", 2400, 2000, 2400, "MHz", "Xeon (Prestonia) core clock",
+                 "board takes 400 MT/s-FSB Xeons 2.0–2.4 GHz; seed 000, research §1/§5"),
+      int_param("cpus", 2, 1, 2, "CPUs", "populated Xeon sockets", "P4DPR-6GM+ is a dual-socket board (seed 000)"),
+      int_param("dram_mb", 1024, 256, 3072, "MB", "installed DDR200 registered ECC memory",
+                "estimate: typical 2002 cluster node; kept below the 3 GB PCI hole"),
+      real_param("dram_tcl_clocks", 2.0, 1.5, 2.5, "DRAM clocks", "CAS latency programmed in the DRT register",
+                 "coreboot e7501 raminit: tCL 2.0/2.5, 1.5 on E7500 only [S7] research §1"),
+      int_param("pci_cache_line_bytes", 64, 32, 128, "bytes", "PCI Cache Line Size register value used by MRL/MRM/MWI",
+                "Linux 2.4.20 expects 16 DW on this board, BIOS wrote 32 B [S10]; 128 B after the 2003 patch [S41]"),
+      real_param("hub_crossing_ns", 100.0, 50.0, 150.0, "ns", "Hub Interface 2.0 one-way latency per crossing",
+                 "estimate: research §1: 50–150 ns; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)"),
+      bool_param("hub_shared_pipe", true, "HI 2.0 directions share one pipe (half duplex)",
+                 "estimate: research §1: same data wires [S2]; S32 985 MB/s read+write cap fits"),
+      bool_param("onboard_scsi", true, "the onboard AIC-7899 SCSI controller is fitted (it forces segment A to PCI mode)",
+                 "seed 000 / [S9] research §1"),
+      int_param("pcix_slot_mhz", 100, 66, 133, "MHz", "fastest clock of the 64-bit PCI-X slot on segment B",
+                "[S9]: one 64-bit PCI-X 100 MHz slot"),
+  };
+}
+
+static double get_r(const ParamValues& v, const char* n, double d) { return v.has(n) ? v.r(n) : d; }
+static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return v.has(n) ? v.i(n) : d; }
+static bool get_b(const ParamValues& v, const char* n, bool d) { return v.has(n) ? v.b(n) : d; }
+
+static PciDeviceInfo info_of(const PciDmaMasterParams& p) {
+  PciDeviceInfo i;
+  i.name = p.device_name;
+  i.width_bits = p.width_bits;
+  i.pcix_capable = p.pcix;
+  i.max_mhz = p.max_mhz;
+  i.bar_size = p.bar_size;
+  i.functions = p.functions;
+  return i;
+}
+
+E7500BoardSpec p4dpr_board(const ParamValues& v) {
+  E7500BoardSpec s;
+  s.name = kP4dprName;
+  s.title = "SuperMicro P4DPR-6GM+ (1U, dual Xeon, Intel E7500 chipset)";
+  s.cpu_mhz = get_r(v, "cpu_mhz", 2400);
+  s.cpus = static_cast<unsigned>(get_i(v, "cpus", 2));
+  s.dram.size_bytes = uint64_t(get_i(v, "dram_mb", 1024)) << 20;
+  s.dram.tCL_clocks = get_r(v, "dram_tcl_clocks", 2.0);
+  s.hub.crossing_ns = get_r(v, "hub_crossing_ns", 100.0);
+  s.hub.shared_pipe = get_b(v, "hub_shared_pipe", true);
+  s.hub_port = 1;  // HI_C: a similar E7500 board has its P64H2 there [S12]; P4DPR port unknown (estimate)
+  const uint32_t cls = static_cast<uint32_t>(get_i(v, "pci_cache_line_bytes", 64));
+
+  PciSegmentParams a;
+  a.label = "A";
+  a.cache_line_bytes = cls;
+  a.max_pcix_mhz = 133;  // P64H2 limit; the onboard parts decide [S1]
+  PciSegmentParams b = a;
+  b.label = "B";
+  b.max_pcix_mhz = static_cast<unsigned>(get_i(v, "pcix_slot_mhz", 100));  // [S9]
+  s.segment[0] = a;
+  s.segment[1] = b;
+
+  E7500BoardSlot gbe;
+  gbe.name = "onboard-gbe";
+  gbe.segment = 0;
+  gbe.description = "onboard Intel 82544GC gigabit Ethernet position (32-bit PCI 33/66)";
+  gbe.onboard = true;
+  gbe.onboard_devices = {"82544GC"};
+  gbe.first_pin = 0;
+  gbe.typical.name = "82544GC";  // 32-bit PCI 33/66 only [S11]
+  gbe.typical.width_bits = 32;
+  gbe.typical.pcix_capable = false;
+  gbe.typical.max_mhz = 66;
+  gbe.has_typical = true;
+  s.slots.push_back(gbe);
+
+  if (get_b(v, "onboard_scsi", true)) {
+    E7500BoardSlot scsi;
+    scsi.name = "onboard-scsi";
+    scsi.segment = 0;
+    scsi.description = "onboard AIC-7899-class dual Ultra160 SCSI (64-bit PCI 66, idle unless loaded)";
+    scsi.onboard = true;
+    scsi.onboard_devices = {"AIC-7899"};
+    scsi.first_pin = 2;
+    scsi.builtin = "AIC-7899";
+    scsi.typical = info_of(aic7899_params());
+    scsi.has_typical = true;
+    s.slots.push_back(scsi);
+  }
+
+  E7500BoardSlot px;
+  px.name = "pcix";
+  px.segment = 1;
+  px.description = "64-bit PCI-X slot (one slot on the segment)";
+  px.first_pin = 0;
+  s.slots.push_back(px);
+
+  s.notes = {"HI 1.5 (8-bit, 266 MB/s) to the ICH3-S with the onboard 8255x 10/100 and Rage XL: not modelled",
+             "the hub port of the P64H2 (HI_C) is an estimate from a similar E7500 board [S12]"};
+  return s;
+}
+
+std::vector<SlotSpec> p4dpr_slots() {
+  std::vector<SlotSpec> v;
+  for (auto& sl : p4dpr_board(ParamValues(p4dpr_param_schema())).slots) {
+    SlotSpec s;
+    s.name = sl.name;
+    s.segment = std::string("P64H2 segment ") + (sl.segment == 0 ? "A" : "B");
+    s.description = sl.description;
+    s.onboard = sl.onboard;
+    s.onboard_devices = sl.onboard_devices;
+    v.push_back(std::move(s));
+  }
+  return v;
+}
+
+static Registrar<PlatformEntry> reg{PlatformEntry{
+    kP4dprName,
+    "SuperMicro P4DPR-6GM+: dual Xeon, E7500 MCH, HI 2.0, one P64H2 (segment A PCI 66 onboard 82544GC + SCSI; "
+    "segment B one PCI-X 100 slot)",
+    p4dpr_param_schema(),
+    p4dpr_slots(),
+    [](const HostConfig& host) -> std::unique_ptr<HostHw> {
+      ParamValues v(p4dpr_param_schema());
+      for (auto& [k, val] : host.params.all()) v.set(k, val);
+      return std::make_unique<E7500Host>(host.name, p4dpr_board(v), v.to_json());
+    },
+    [](const ParamValues& params) { return describe_e7500_board(p4dpr_board(params)); },
+}};
+
+}  // namespace nicsim
