@@ -1,10 +1,11 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
+#include "drivers-sim/kernel/kernel.h"
 #include "models/scsi/aic7899.h"
 
 namespace nicsim {
 
 ParamSchema p4dpr_param_schema() {
-  return {
+  ParamSchema s = {
       real_param("cpu_mhz", 2400, 2000, 2400, "MHz", "Xeon (Prestonia) core clock",
                  "board takes 400 MT/s-FSB Xeons 2.0–2.4 GHz; seed 000, research §1/§5"),
       int_param("cpus", 2, 1, 2, "CPUs", "populated Xeon sockets", "P4DPR-6GM+ is a dual-socket board (seed 000)"),
@@ -23,6 +24,9 @@ ParamSchema p4dpr_param_schema() {
       int_param("pcix_slot_mhz", 100, 66, 133, "MHz", "fastest clock of the 64-bit PCI-X slot on segment B",
                 "[S9]: one 64-bit PCI-X 100 MHz slot"),
   };
+  // The host runs Linux 2.4.20 (seed 000): its kernel-model parameters are host parameters too.
+  for (auto& k : kernel_param_schema()) s.push_back(k);
+  return s;
 }
 
 static double get_r(const ParamValues& v, const char* n, double d) { return v.has(n) ? v.r(n) : d; }
