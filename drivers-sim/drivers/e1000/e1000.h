@@ -40,9 +40,9 @@
 //   TX: "doorbell" (from just before the TDT write until the NIC's descriptor fetch; the kernel
 //       marked "driver xmit" before hard_start_xmit);
 //   RX: "IRQ delivery wait"/"IRQ entry" (Kernel::mark_irq, when this interrupt was raised for or
-//       after the frame), "ISR" (from the ICR-loop pass that found the frame; cause "ISR already
-//       running" when the frame completed while the handler ran), "driver rx" (e1000_clean_rx_irq
-//       for this frame, until netif_rx marks "backlog").
+//       after the frame), "ISR" (from the ICR read of the loop pass that found the frame; cause "ISR
+//       already running" when the frame completed while the handler ran), "driver rx" (from when
+//       e1000_clean_rx_irq reaches the frame's descriptor until netif_rx marks "backlog").
 // Counters: <host>.<ifname>.driver.{intr, icr_reads, icr_zero, isr_loop_limit, rdt_writes,
 //   tdt_writes, tx_busy, watchdog}.
 #pragma once
@@ -96,10 +96,11 @@ struct Options {
 
 /// The module parameter schema of `p` (names as the real module parameters; unit, doc, source).
 ParamSchema param_schema(const DriverProfile& p);
-/// e1000_check_options: Options from `v` (which holds every param_schema name) for a MAC of type
-/// `mac`. A value outside the driver's own valid set (e.g. InterruptThrottleRate 2..99, a Speed not
-/// in {0,10,100,1000}) falls back to the default, as e1000_validate_option does. Descriptor counts
-/// are clamped to [80, 256] for mac_type < 82544 and [80, 4096] otherwise, then rounded up to 8.
+/// e1000_check_options: Options from `v` (which holds every param_schema name; throws
+/// std::out_of_range otherwise) for a MAC of type `mac`. A value outside the driver's own valid set
+/// (e.g. InterruptThrottleRate 2..99, a Speed not in {0,10,100,1000}, RxDescriptors above 256 before
+/// the 82544) falls back to the default, as e1000_validate_option does. Descriptor counts are
+/// rounded up to a multiple of 8 (E1000_ROUNDUP).
 Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac);
 
 /// One port (PCI function) driven by the e1000 driver: struct net_device + struct e1000_adapter.

@@ -35,10 +35,9 @@ Adapter::Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacT
   netif_stop_queue();  // e1000_probe: netif_carrier_off + netif_stop_queue until the watchdog sees link
 }
 
-Adapter::~Adapter() {
-  kernel().del_timer(watchdog_timer_);
-  if (irq_requested_) kernel().free_irq(irq, name());
-}
+// The kernel may already be gone when a run tears software down: touch nothing of it here (the
+// watchdog TimerList removes itself only from a live kernel).
+Adapter::~Adapter() = default;
 
 std::string Adapter::where() const {
   Cpu* c = Cpu::running_cpu_or_null();
