@@ -70,6 +70,13 @@ class JourneyLog {
     done_.push_back(std::move(it->second));
     live_.erase(it);
   }
+  /// The journey `id` while it is in flight (its marks so far), or nullptr when `id` is 0, unknown,
+  /// finished or discarded. Lets a model that picks a message up decide how to attribute the wait
+  /// before it (e.g. whether an interrupt was raised for this frame or before it arrived).
+  const Journey* find(JourneyId id) const {
+    auto it = live_.find(id);
+    return it == live_.end() ? nullptr : &it->second;
+  }
   /// Drop a journey without recording it (e.g. a warm-up message).
   void discard(JourneyId id) { live_.erase(id); }
 

@@ -42,6 +42,13 @@ enum class CostId : unsigned {
   local_timer,         ///< smp_local_timer_interrupt/update_process_times (every CPU, per tick)
   run_timer_list,      ///< run_timer_list per TIMER_BH pass
   timer_callback,      ///< per expired timer (detach + call)
+  // e1000 driver paths (drivers-sim/drivers/e1000); MMIO and skb alloc/free are charged separately
+  e1000_intr,              ///< e1000_intr per call (prologue, ICR loop control)
+  e1000_xmit_frame,        ///< e1000_xmit_frame per packet (tx_map + tx_queue descriptor stores)
+  e1000_clean_rx_irq,      ///< e1000_clean_rx_irq per received descriptor (DD read, unmap, skb_put)
+  e1000_clean_tx_irq,      ///< e1000_clean_tx_irq per cleaned descriptor
+  e1000_alloc_rx_buffers,  ///< e1000_alloc_rx_buffers per buffer (reserve, map, descriptor store)
+  e1000_watchdog,          ///< e1000_watchdog per call (link check and stats bookkeeping)
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);

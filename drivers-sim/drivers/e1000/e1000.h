@@ -1,0 +1,254 @@
+// Linux e1000 driver model: Intel PRO/1000 (8254x) as in Linux 2.4.20 (e1000 4.4.12-k1) and the
+// March 2003 driver (5.0.43-k1) that added the InterruptThrottleRate parameter. One code base, one
+// DriverProfile per version (research/intel-8254x-e1000-e100.md §2 lists what differs).
+//
+// What the model does, following e1000_main.c / e1000_hw.c / e1000_param.c of the 4.4.x driver
+// (read in lorenzo-stoakes/linux-historical @13d344d9 "4.4.19-k1" and @697ccd14 "4.3.15-k1", with
+// the 4.4.12-k1 facts of research §2 from dmgerman/history-token @280e1c3c65):
+//  * probe (e1000_probe, run by an "insmod e1000" process at time 0): MAC type from the PCI device id,
+//    media type from STATUS, the station address, bus type from STATUS, e1000_reset (PBA, reset_hw:
+//    IMC/RCTL/TCTL/CTRL.RST/IMC/ICR, init_hw: receive addresses, MTA, VLAN table, link and flow
+//    control setup, statistics clear). The queue stays stopped (no carrier) until the watchdog
+//    sees link up, as in the real driver.
+//  * open (e1000_open -> e1000_up): rings in DMA memory, request_irq (SA_SHIRQ), set_multi,
+//    configure_tx (TDBAL..TDT, TIPG, TIDV, TADV only for mac_type >= 82540, TCTL, collision
+//    distance; txd_cmd = IFCS | IDE | RS, RPS before the 82543), setup_rctl, configure_rx (RDTR,
+//    RADV and ITR only for >= 82540, ring registers, RXCSUM, RCTL), alloc_rx_buffers (2048-byte
+//    buffers, 2 bytes reserved, RDT written when the refilled index is a multiple of 16),
+//    mod_timer(watchdog, jiffies), IMS = IMS_ENABLE_MASK.
+//  * e1000_xmit_frame: descriptor(s) per max_data_per_txd, a context descriptor for CHECKSUM_HW,
+//    EOP on the last, the journey tagged on the first buffer's bus address, TDT written (posted).
+//    When fewer descriptors are free than the packet needs: netif_stop_queue and return busy.
+//  * e1000_intr (non-NAPI): up to E1000_MAX_INTR = 10 passes of { icr = READ(ICR); if 0 stop;
+//    RXSEQ/LSC -> link check; e1000_clean_rx_irq; e1000_clean_tx_irq }. Work is found by DD bits.
+//    The ICR read clears the causes and deasserts INTx (hardware).
+//  * e1000_clean_rx_irq: every DD descriptor: the 2 KB buffer's skb itself goes up (no copybreak),
+//    skb_put(length - FCS), checksum status, eth_type_trans, netif_rx; then alloc_rx_buffers.
+//  * e1000_clean_tx_irq: every DD descriptor: unmap, dev_kfree_skb_irq, clear status; wake the
+//    queue when stopped and more than E1000_TX_QUEUE_WAKE descriptors are free.
+//  * e1000_watchdog every 2 s (TIMER_BH): link check, carrier on/off, e1000_update_stats (the
+//    statistics registers), [5.x: dynamic ITR], ICS = RXDMT0 (a software interrupt), TX hang check.
+//
+// Deviations (all outside the packet paths): the station address is read from RAL0/RAH0 (which the
+// hardware loads from EEPROM words 0-2 at reset, SDM §13.5.2) instead of bit-banging the microwire
+// EEPROM through EECD, which the NIC model does not implement; FlowControl's default
+// (e1000_fc_default: "read from EEPROM word 0x0F") is taken as full, the value of an erased or
+// Intel-default EEPROM; the mdelay()s of e1000_reset_hw at probe are not spent; PHY set-up is reduced
+// to the MDIC accesses that decide autonegotiation and pause resolution.
+//
+// Journeys (core/journey.h), written here:
+//   TX: "doorbell" (from just before the TDT write until the NIC's descriptor fetch; the kernel
+//       marked "driver xmit" before hard_start_xmit);
+//   RX: "IRQ delivery wait"/"IRQ entry" (Kernel::mark_irq, when this interrupt was raised for or
+//       after the frame), "ISR" (from the ICR read of the loop pass that found the frame; cause "ISR
+//       already running" when the frame completed while the handler ran), "driver rx" (from when
+//       e1000_clean_rx_irq reaches the frame's descriptor until netif_rx marks "backlog").
+// Counters: <host>.<ifname>.driver.{intr, icr_reads, icr_zero, isr_loop_limit, rdt_writes,
+//   tdt_writes, tx_busy, watchdog}.
+#pragma once
+#include "core/dma_tags.h"
+#include "core/params.h"
+#include "drivers-sim/drivers/e1000/e1000_hw.h"
+#include "drivers-sim/kernel/kernel.h"
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+class PciDevice;
+struct NicConfig;
+}  // namespace nicsim
+
+namespace nicsim::e1000drv {
+
+/// What differs between the modeled driver versions.
+struct DriverProfile {
+  std::string name;           ///< DriverEntry name, e.g. "e1000-4.4.12-k1"
+  std::string version;        ///< e1000_driver_version, e.g. "4.4.12-k1"
+  std::string summary;        ///< one line for `nicsim list`
+  unsigned default_rxd = 80;  ///< RxDescriptors default (e1000_param.c DEFAULT_RXD)
+  /// The InterruptThrottleRate module parameter exists (5.x). Without it the driver writes
+  /// ITR = 1e9/(MAX_INTS_PER_SEC·256) = 488 in configure_rx for mac_type >= 82540 (4.4.x).
+  bool itr_param = false;
+  std::string param_source;   ///< e1000_param.c version the defaults come from
+};
+/// e1000 4.4.12-k1 (Linux 2.4.20, Oct 2002): ITR hardcoded 8000 ints/s on 82540+.
+const DriverProfile& profile_4_4_12_k1();
+/// e1000 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic), RxDescriptors 256.
+const DriverProfile& profile_5_0_43_k1();
+
+/// The module parameters after e1000_check_options (defaults applied, ranges checked).
+struct Options {
+  unsigned tx_descriptors = 256;  ///< TxDescriptors, rounded up to a multiple of 8
+  unsigned rx_descriptors = 80;   ///< RxDescriptors, rounded up to a multiple of 8
+  unsigned rx_int_delay = 0;      ///< RxIntDelay -> RDTR (1.024 µs units)
+  unsigned rx_abs_int_delay = 128;///< RxAbsIntDelay -> RADV (1.024 µs), written for >= 82540 only
+  unsigned tx_int_delay = 64;     ///< TxIntDelay -> TIDV (1.024 µs)
+  unsigned tx_abs_int_delay = 64; ///< TxAbsIntDelay -> TADV (1.024 µs), written for >= 82540 only
+  /// InterruptThrottleRate (5.x): 0 off, 1 dynamic, else interrupts/s. -1: no such parameter (4.4.x).
+  int itr = -1;
+  bool xsum_rx = true;            ///< XsumRX: RXCSUM.TUOFL on 82543+
+  FcType flow_control = e1000_fc_default;  ///< FlowControl
+  unsigned speed = 0, duplex = 0; ///< Speed (0/10/100/1000), Duplex (0 auto, 1 half, 2 full)
+  unsigned autoneg = 0x2F;        ///< AutoNeg advertisement mask
+};
+
+/// The module parameter schema of `p` (names as the real module parameters; unit, doc, source).
+ParamSchema param_schema(const DriverProfile& p);
+/// e1000_check_options: Options from `v` (which holds every param_schema name; throws
+/// std::out_of_range otherwise) for a MAC of type `mac`. A value outside the driver's own valid set
+/// (e.g. InterruptThrottleRate 2..99, a Speed not in {0,10,100,1000}, RxDescriptors above 256 before
+/// the 82544) falls back to the default, as e1000_validate_option does. Descriptor counts are
+/// rounded up to a multiple of 8 (E1000_ROUNDUP).
+Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac);
+
+/// One port (PCI function) driven by the e1000 driver: struct net_device + struct e1000_adapter.
+class Adapter : public NetDevice {
+ public:
+  /// Port `fn` of a device whose registers are at `bar` and whose interrupt arrives as `vector`;
+  /// `dma_space` is the DmaTags space of the device (DmaTags::space_of(device SystemC name)).
+  Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacType mac, unsigned fn, uint64_t bar,
+          unsigned vector, DmaTags::Space dma_space, const Options& opt);
+  ~Adapter() override;
+
+  // NetDevice
+  /// e1000_open: waits (sleeping) until the probe process has finished, then sets up the rings and
+  /// runs e1000_up. Returns 0, or -EBUSY (-16) when request_irq fails.
+  Task<int> open() override;
+  /// e1000_close: e1000_down (IMC, free_irq, del_timer, reset, ring cleanup) and frees the rings.
+  Task<int> stop() override;
+  /// e1000_xmit_frame: 0 when the skb was queued to the NIC, 1 (queue stopped) when the ring lacks
+  /// descriptors for it.
+  Task<int> hard_start_xmit(SkbPtr& skb) override;
+
+  /// The probe's hardware part (run in process context by the probe process).
+  Task<void> probe_hw();
+  bool probed() const { return probed_; }
+  /// netif_carrier_ok().
+  bool carrier_ok() const { return carrier_; }
+
+  const DriverProfile& profile() const { return *profile_; }
+  MacType mac_type() const { return mac_; }
+  unsigned function() const { return fn_; }
+  uint64_t bar() const { return bar_; }
+  const Options& options() const { return opt_; }
+  unsigned rx_buffer_len() const { return rx_buffer_len_; }
+  uint32_t txd_cmd() const { return txd_cmd_; }
+  unsigned max_data_per_txd() const { return max_data_per_txd_; }
+  FcType flow_control() const { return fc_; }
+
+  struct RingState {
+    uint64_t dma = 0;       ///< bus address of descriptor 0
+    unsigned count = 0;     ///< descriptors
+    unsigned next_to_use = 0, next_to_clean = 0;
+  };
+  RingState tx_ring_state() const;
+  RingState rx_ring_state() const;
+  /// ICR reads per e1000_intr call: isr_reads()[n] = calls that read ICR n times (n <= 10).
+  const std::array<uint64_t, E1000_MAX_INTR + 1>& isr_reads() const { return isr_reads_; }
+  /// Accumulated statistics registers (struct e1000_hw_stats subset) from e1000_update_stats.
+  struct HwStats {
+    uint64_t crcerrs = 0, gprc = 0, gorcl = 0, gorch = 0, bprc = 0, mprc = 0, roc = 0, mpc = 0, gptc = 0,
+             gotcl = 0, gotch = 0, rnbc = 0, tpr = 0, tpt = 0, colc = 0, ecol = 0, latecol = 0, rlec = 0,
+             algnerrc = 0, rxerrc = 0, cexterr = 0, tncrs = 0, xonrxc = 0, xontxc = 0, xoffrxc = 0, xofftxc = 0;
+  };
+  const HwStats& hw_stats() const { return stats_; }
+
+ private:
+  struct Buffer {
+    SkbPtr skb;
+    uint64_t dma = 0;
+    uint32_t length = 0;
+    uint64_t time_stamp = 0;  ///< jiffies when mapped (TX hang check)
+  };
+  struct Ring {
+    uint64_t dma = 0;
+    size_t size = 0;  ///< bytes allocated (count × 16 rounded up to 4 KB)
+    unsigned count = 0;
+    unsigned next_to_use = 0, next_to_clean = 0;
+    std::vector<Buffer> buffer_info;
+  };
+
+  MmioAccess rd(uint32_t off) const { return mmio_read32(bar_ + off); }
+  MmioAccess wr(uint32_t off, uint32_t v) const { return mmio_write32(bar_ + off, v); }
+  Task<void> flush();  ///< E1000_WRITE_FLUSH: a STATUS read
+  Task<uint16_t> read_phy(uint32_t reg);
+  Task<void> write_phy(uint32_t reg, uint16_t v);
+
+  // e1000_hw.c
+  Task<void> reset();  ///< e1000_reset
+  Task<void> reset_hw();
+  Task<void> init_hw();
+  Task<void> init_rx_addrs();
+  Task<void> setup_link();
+  Task<void> setup_copper_link();
+  Task<void> config_fc_after_link_up();
+  Task<void> config_collision_dist();
+  Task<void> clear_hw_cntrs();
+  Task<void> check_for_link();
+
+  // e1000_main.c
+  Task<int> up();
+  Task<void> down();
+  void setup_tx_resources();
+  void setup_rx_resources();
+  void free_tx_resources();
+  void free_rx_resources();
+  Task<void> set_multi();
+  Task<void> configure_tx();
+  Task<void> setup_rctl();
+  Task<void> configure_rx();
+  Task<void> alloc_rx_buffers();
+  Task<void> irq_enable();
+  Task<void> irq_disable();
+  Task<void> intr();
+  Task<void> clean_rx_irq(sc_time t_pass);
+  Task<void> clean_tx_irq();
+  Task<void> watchdog();
+  Task<void> update_stats();
+  void mark_rx_journey(JourneyId j, sc_time t_pass);
+  std::string where() const;
+
+  const DriverProfile* profile_;
+  MacType mac_;
+  unsigned fn_;
+  uint64_t bar_;
+  DmaTags::Space space_;
+  Options opt_;
+  // struct e1000_hw state
+  bool copper_ = true;
+  bool bus_pcix_ = false;
+  FcType fc_ = e1000_fc_default, original_fc_ = e1000_fc_default;
+  bool get_link_status_ = true;
+  unsigned link_speed_ = 0;
+  bool full_duplex_ = false;
+  // struct e1000_adapter state
+  unsigned rx_buffer_len_ = E1000_RXBUFFER_2048;
+  unsigned max_data_per_txd_ = MAX_JUMBO_FRAME_SIZE;
+  uint32_t txd_cmd_ = 0;
+  int irq_sem_ = 1;
+  bool carrier_ = false;
+  bool irq_requested_ = false;
+  Ring tx_ring_, rx_ring_;
+  TimerList watchdog_timer_;
+  HwStats stats_;
+  uint64_t gotcl_old_ = 0, gorcl_old_ = 0;
+  bool probed_ = false;
+  WaitQueue probe_wq_;
+  std::array<uint64_t, E1000_MAX_INTR + 1> isr_reads_{};
+  uint64_t *c_intr_, *c_icr_reads_, *c_icr_zero_, *c_loop_limit_, *c_rdt_writes_, *c_tdt_writes_, *c_tx_busy_,
+      *c_watchdog_;
+};
+
+/// pci_driver.probe for `profile` (DriverEntry::probe contract, platforms/testbed.h): one Adapter per
+/// PCI function of `dev` (port 0 named nic.name, port i nic.name + ":" + i), registered with `k`,
+/// and one process "insmod e1000 <nic.name>" started now that runs each port's probe_hw() in turn.
+/// The part is identified by dev.info().name (PCI config space), falling back to nic.device.
+/// Throws std::invalid_argument for a part the driver does not support, or when `vectors` lacks a
+/// function's interrupt vector or `dev` is not a SystemC object (its DMA tag space is its name).
+std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kernel& k, PciDevice& dev,
+                                              const std::vector<unsigned>& vectors, const NicConfig& nic,
+                                              const ParamValues& params);
+
+}  // namespace nicsim::e1000drv

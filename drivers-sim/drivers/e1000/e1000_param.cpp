@@ -1,0 +1,128 @@
+// e1000_param.c of the model: the driver profiles, the module parameters (names, defaults, ranges,
+// units, sources), e1000_check_options, and the DriverEntry registrations.
+#include "drivers-sim/drivers/e1000/e1000.h"
+#include "platforms/testbed.h"
+#include <algorithm>
+
+namespace nicsim::e1000drv {
+
+namespace {
+// Sources (research/intel-8254x-e1000-e100.md §2 names the commits).
+const char* kSrc4412 =
+    "e1000_param.c @896b41929a (dmgerman/history-token; 4.4.12-k1, 'Set interrupt delay timer defaults to 0 "
+    "across all adapters'); research/intel-8254x-e1000-e100.md §2";
+const char* kSrc5043 =
+    "e1000_param.c 5.0.43-k1 (RxDescriptors 256: @89447ec825, 2003-03-22; InterruptThrottleRate, dynamic "
+    "mode in e1000_watchdog @6bd8ee326e); research/intel-8254x-e1000-e100.md §2";
+}  // namespace
+
+const DriverProfile& profile_4_4_12_k1() {
+  static const DriverProfile p{
+      "e1000-4.4.12-k1", "4.4.12-k1",
+      "Intel PRO/1000 driver 4.4.12-k1 (Linux 2.4.20): non-NAPI, ITR hardcoded 8000 ints/s on 82540+, "
+      "RxIntDelay 0, TxIntDelay 64",
+      80, false, kSrc4412};
+  return p;
+}
+
+const DriverProfile& profile_5_0_43_k1() {
+  static const DriverProfile p{
+      "e1000-5.0.43-k1", "5.0.43-k1",
+      "Intel PRO/1000 driver 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic 2000-8000/s), "
+      "RxDescriptors 256",
+      256, true, kSrc5043};
+  return p;
+}
+
+ParamSchema param_schema(const DriverProfile& p) {
+  const std::string src = p.param_source;
+  const std::string delay = "1.024 µs units";
+  ParamSchema s = {
+      int_param("TxDescriptors", 256, 80, 4096, "descriptors",
+                "transmit descriptor ring size (80-256 before the 82544, 80-4096 on 82544+; rounded up to 8)", src),
+      int_param("RxDescriptors", p.default_rxd, 80, 4096, "descriptors",
+                "receive descriptor ring size (80-256 before the 82544, 80-4096 on 82544+; rounded up to 8); "
+                "buffers are 2048 bytes",
+                src),
+      int_param("RxIntDelay", 0, 0, 65535, delay,
+                "receive interrupt delay -> RDTR; 0 = an interrupt per packet (and RADV inert)", src),
+      int_param("RxAbsIntDelay", 128, 0, 65535, delay,
+                "receive absolute interrupt delay -> RADV, written on 82540 and later only", src),
+      int_param("TxIntDelay", 64, 0, 65535, delay, "transmit interrupt delay -> TIDV (every frame has IDE)", src),
+      int_param("TxAbsIntDelay", 64, 0, 65535, delay,
+                "transmit absolute interrupt delay -> TADV, written on 82540 and later only (code default 64; the "
+                "4.4.12 doc comment says 0)",
+                src),
+      int_param("XsumRX", 1, 0, 1, "0/1", "receive TCP/UDP checksum offload (RXCSUM.TUOFL) on 82543+", src),
+      int_param("FlowControl", e1000_fc_default, 0, 255, "0-3, 255",
+                "802.3x flow control: 0 none, 1 rx pause, 2 tx pause, 3 full, 255 (default) from the EEPROM "
+                "(modeled as full); resolved with the link partner at link up",
+                src),
+      int_param("Speed", 0, 0, 1000, "Mb/s",
+                "forced speed 0 (autonegotiate), 10, 100 or 1000; validated only: the link's speed comes from the "
+                "scenario's cable",
+                src),
+      int_param("Duplex", 0, 0, 2, "0-2", "forced duplex 0 auto, 1 half, 2 full; validated only", src),
+      int_param("AutoNeg", 0x2F, 1, 0x2F, "bit mask",
+                "advertised speed/duplex: bit0 10/HD, bit1 10/FD, bit2 100/HD, bit3 100/FD, bit5 1000/FD", src),
+  };
+  if (p.itr_param)
+    s.push_back(int_param("InterruptThrottleRate", 1, 0, 100000, "interrupts/s",
+                          "ITR: 0 off, 1 dynamic (watchdog every 2 s: 2000/s symmetric .. 8000/s one-way traffic), "
+                          "100-100000 fixed -> ITR = 1e9/(N·256); 2-99 are invalid and fall back to the default; "
+                          "82540 and later only",
+                          src));
+  return s;
+}
+
+Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac) {
+  Options o;
+  // e1000_validate_option: a value outside the valid set falls back to the default.
+  auto range = [&](const char* name, int64_t def, int64_t lo, int64_t hi) -> int64_t {
+    int64_t x = v.i(name);
+    return x >= lo && x <= hi ? x : def;
+  };
+  const int64_t max_desc = mac < e1000_82544 ? 256 : 4096;
+  o.tx_descriptors = roundup(static_cast<unsigned>(range("TxDescriptors", 256, 80, max_desc)), REQ_TX_DESCRIPTOR_MULTIPLE);
+  o.rx_descriptors =
+      roundup(static_cast<unsigned>(range("RxDescriptors", p.default_rxd, 80, max_desc)), REQ_RX_DESCRIPTOR_MULTIPLE);
+  o.rx_int_delay = static_cast<unsigned>(range("RxIntDelay", 0, 0, 0xFFFF));
+  o.rx_abs_int_delay = static_cast<unsigned>(range("RxAbsIntDelay", 128, 0, 0xFFFF));
+  o.tx_int_delay = static_cast<unsigned>(range("TxIntDelay", 64, 0, 0xFFFF));
+  o.tx_abs_int_delay = static_cast<unsigned>(range("TxAbsIntDelay", 64, 0, 0xFFFF));
+  o.xsum_rx = range("XsumRX", 1, 0, 1) != 0;
+  const int64_t fc = v.i("FlowControl");
+  o.flow_control = (fc >= 0 && fc <= 3) || fc == e1000_fc_default ? static_cast<FcType>(fc) : e1000_fc_default;
+  const int64_t sp = v.i("Speed");
+  o.speed = (sp == 0 || sp == 10 || sp == 100 || sp == 1000) ? static_cast<unsigned>(sp) : 0;
+  o.duplex = static_cast<unsigned>(range("Duplex", 0, 0, 2));
+  const int64_t an = v.i("AutoNeg");
+  const bool an_ok = (an >= 0x01 && an <= 0x0F) || (an >= 0x20 && an <= 0x2F);
+  // AutoNeg together with a forced Speed/Duplex is ignored (e1000_check_copper_options).
+  o.autoneg = (an_ok && o.speed == 0 && o.duplex == 0) ? static_cast<unsigned>(an) : 0x2F;
+  if (p.itr_param) {
+    const int64_t itr = v.i("InterruptThrottleRate");
+    o.itr = (itr == 0 || itr == 1 || (itr >= 100 && itr <= 100000)) ? static_cast<int>(itr) : 1;
+  } else {
+    o.itr = -1;
+  }
+  return o;
+}
+
+namespace {
+DriverEntry entry(const DriverProfile& p) {
+  DriverEntry e;
+  e.name = p.name;
+  e.summary = p.summary;
+  e.params = param_schema(p);
+  e.devices = {"82544GC", "82544EI", "82540EM", "82545EM", "82546EB"};
+  const DriverProfile* pp = &p;
+  e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const NicConfig& nic,
+                 const ParamValues& params) { return probe(*pp, k, dev, vectors, nic, params); };
+  return e;
+}
+Registrar<DriverEntry> reg_4412{entry(profile_4_4_12_k1())};
+Registrar<DriverEntry> reg_5043{entry(profile_5_0_43_k1())};
+}  // namespace
+
+}  // namespace nicsim::e1000drv
