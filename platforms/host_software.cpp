@@ -100,7 +100,8 @@ TestbedSoftware& build_software(Testbed& tb) {
     auto d = hs.netdevs.find(netdev_name(e.nic, e.port));
     auto pd = ps.netdevs.find(netdev_name(pe.nic, pe.port));
     if (d == hs.netdevs.end() || pd == ps.netdevs.end()) continue;
-    hs.inet->add_neighbour(sw->endpoint_ip.at(peer), *d->second, pd->second->dev_addr);
+    NetDevice* peer_dev = pd->second.get();
+    hs.inet->add_neighbour(sw->endpoint_ip.at(peer), *d->second, [peer_dev] { return peer_dev->dev_addr; });
   }
   for (auto& [name, hs] : sw->hosts) {
     HostSoftware* p = hs.get();

@@ -20,8 +20,8 @@ InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) 
 
 InetHost::~InetHost() = default;
 
-void InetHost::add_neighbour(uint32_t dst, NetDevice& dev, std::array<uint8_t, 6> dst_mac) {
-  neigh_[dst] = Neighbour{&dev, dst_mac};
+void InetHost::add_neighbour(uint32_t dst, NetDevice& dev, std::function<std::array<uint8_t, 6>()> dst_mac) {
+  neigh_[dst] = Neighbour{&dev, std::move(dst_mac)};
 }
 
 TimeNs InetHost::now_ns() const { return static_cast<TimeNs>(sc_core::sc_time_stamp().value() / 1000); }
@@ -140,7 +140,7 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   skb->reserve(16 + ETH_HLEN);
   std::memcpy(skb->put(static_cast<uint32_t>(p.ip.size())), p.ip.data(), p.ip.size());
   EthHeader eh;
-  eh.dst = it->second.mac;
+  eh.dst = it->second.mac();
   eh.src = dev.dev_addr;
   eh.ethertype = ETH_P_IP;
   put_eth_header(skb->push(ETH_HLEN), eh);

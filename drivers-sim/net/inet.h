@@ -13,6 +13,7 @@
 #include "drivers-sim/kernel/kernel.h"
 #include "drivers-sim/net/tcp_stack.h"
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -25,8 +26,10 @@ class InetHost : public SockOps {
   InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params = {});
   ~InetHost() override;
 
-  /// A static route + ARP entry: packets to `dst` leave through `dev` to MAC `dst_mac`.
-  void add_neighbour(uint32_t dst, NetDevice& dev, std::array<uint8_t, 6> dst_mac);
+  /// A static route + ARP entry: packets to `dst` leave through `dev` to the MAC `dst_mac()`
+  /// returns (asked per packet: the peer's driver learns its station address from the EEPROM a
+  /// few hundred µs after probe; ARP itself is not modelled).
+  void add_neighbour(uint32_t dst, NetDevice& dev, std::function<std::array<uint8_t, 6>()> dst_mac);
 
   Kernel& kernel() const { return *k_; }
   TcpStack& stack() { return *stack_; }
@@ -56,7 +59,7 @@ class InetHost : public SockOps {
   };
   struct Neighbour {
     NetDevice* dev;
-    std::array<uint8_t, 6> mac;
+    std::function<std::array<uint8_t, 6>()> mac;
   };
 
   Task<int> ip_rcv(SkbPtr skb, NetDevice* dev);
