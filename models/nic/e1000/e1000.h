@@ -56,6 +56,9 @@ namespace nicsim::e1000 {
 struct E1000Params {
   double clock_mhz = 25.0;  ///< reference crystal: 25 MHz (8254x datasheets, XTAL1/XTAL2)
   double clock_ppm = 0.0;   ///< crystal offset; IEEE 802.3 allows ±100 ppm (DESIGN.md "Clocks drift")
+  /// σ of the seeded random offset added to clock_ppm by the device registry (0 = none).
+  /// estimate: commodity crystals sit within a few tens of ppm of nominal.
+  double clock_ppm_spread = 15.0;
   sc_time mac_tx_latency = ns(200);  ///< estimate: MAC TX pipeline (packet buffer → GMII); no SDM figure,
                                      ///< to calibrate with phy_* against the 28 µs 82544GC NetPIPE half-RTT
   sc_time phy_tx_latency = ns(100);  ///< estimate: 1000BASE-T PHY transmit path (GMII → MDI)
