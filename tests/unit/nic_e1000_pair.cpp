@@ -127,10 +127,20 @@ TEST_CASE("Device registry: the five 8254x variants with their bus facts and par
   CHECK(eb->ports == 2);
   ParamValues pv(eb->params);
   pv.set("clock_ppm", 50.0);
+  pv.set("clock_ppm_spread", 0.0);  // exactly clock_ppm
   auto dev = eb->create("dut", pv);
   REQUIRE(dev);
   auto* nic = dynamic_cast<E1000*>(dev.get());
   REQUIRE(nic);
   CHECK(nic->clock().ppm() == 50.0);
   CHECK(nic->eth_ports() == 2);
+  // With the default spread the offset is drawn from the run seed: clock_ppm + N(0, σ), the same
+  // for the same instance name and seed, different between instances, clipped to ±100 ppm.
+  ParamValues pr(eb->params);
+  auto a1 = eb->create("seeded_a", pr);
+  auto a2 = eb->create("seeded_b", pr);
+  double p1 = dynamic_cast<E1000*>(a1.get())->clock().ppm(), p2 = dynamic_cast<E1000*>(a2.get())->clock().ppm();
+  CHECK(p1 != p2);
+  CHECK(std::abs(p1) <= 100.0);
+  CHECK(std::abs(p2) <= 100.0);
 }
