@@ -160,7 +160,6 @@ static int check_main(int argc, char** argv) {
       "Exit: 0 all references pass, 1 a metric is out of tolerance or a run failed,\n"
       "2 a reference file is malformed or missing (nothing is run).\n\noptions");
   opts.add_options()
-      ("help,h", "show this help")
       ("fast", "only reference files with `fast = true` at top level")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")
       ("junit", po::value<std::string>(), "write JUnit XML (one testcase per reference) to FILE")
@@ -168,22 +167,10 @@ static int check_main(int argc, char** argv) {
       ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)");
   po::options_description hidden;
   hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
-  po::options_description all;
-  all.add(opts).add(hidden);
   po::positional_options_description pos;
   pos.add("path", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    fmt::print(stderr, "nicsim check: {}\n(see nicsim check --help)\n", e.what());
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (auto rc = parse_verb_args(argc, argv, "", opts, pos, vm, &hidden)) return *rc;
   CheckOptions o;
   if (vm.count("path")) {
     o.paths.clear();

@@ -134,7 +134,6 @@ static int sweep_main(int argc, char** argv) {
   po::options_description opts(kUsage);
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   opts.add_options()
-      ("help,h", "show this help")
       ("vary", po::value<std::vector<std::string>>()->composing(), "KEY=VALUES to vary (repeatable)")
       ("metric", po::value<std::vector<std::string>>()->multitoken()->composing(),
        "result.json metric name(s) to collect and plot (repeatable; NAME,NAME also accepted)")
@@ -148,22 +147,10 @@ static int sweep_main(int argc, char** argv) {
       ("dry-run", "list the points (and which are finished) without running anything");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "scenario");
-  po::options_description all;
-  all.add(opts).add(hidden);
   po::positional_options_description pos;
   pos.add("scenario", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    fmt::print(stderr, "nicsim sweep: {}\n(see nicsim sweep --help)\n", e.what());
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (auto rc = parse_verb_args(argc, argv, "", opts, pos, vm, &hidden)) return *rc;
   auto usage_error = [](const std::string& msg) {
     fmt::print(stderr, "nicsim sweep: {}\n(see nicsim sweep --help)\n", msg);
     return kExitUsage;

@@ -52,13 +52,18 @@ int cli_main(int argc, char** argv) {
 }
 
 std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usage, po::options_description& opts,
-                                   const po::positional_options_description& pos, po::variables_map& vm) {
+                                   const po::positional_options_description& pos, po::variables_map& vm,
+                                   const po::options_description* hidden) {
   std::string verb = argc > 0 ? argv[0] : "?";
   opts.add_options()("help,h", "print this help and exit");
+  po::options_description all;
+  all.add(opts);
+  if (hidden) all.add(*hidden);
   try {
-    po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
     if (vm.count("help")) {
-      std::cout << usage << "\n\n" << opts << "\n";
+      if (!usage.empty()) std::cout << usage << "\n\n";
+      std::cout << opts << "\n";
       return kExitOk;
     }
     po::notify(vm);

@@ -30,10 +30,13 @@ int cli_main(int argc, char** argv);
 /// option added) and positional arguments `pos`. Returns nullopt when the verb should go on;
 /// otherwise the exit code to return: kExitOk after printing `usage` + options for --help,
 /// kExitUsage after printing "nicsim VERB: <error>" and a hint to stderr.
-/// `usage` is the synopsis and description printed above the options.
+/// `usage` is the synopsis and description printed above the options (may be empty when `opts`
+/// carries it as its caption). `hidden`: options parsed but not listed (e.g. the one positional
+/// arguments map to).
 std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usage,
                                    boost::program_options::options_description& opts,
                                    const boost::program_options::positional_options_description& pos,
-                                   boost::program_options::variables_map& vm);
+                                   boost::program_options::variables_map& vm,
+                                   const boost::program_options::options_description* hidden = nullptr);
 
 }  // namespace nicsim
