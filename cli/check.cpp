@@ -140,7 +140,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     }
   }
   if (o.out) fmt::print(o.log, "check: runs kept in {}\n", out.string());
-  bool all_pass = std::all_of(checks.begin(), checks.end(), [](auto& c) { return c.verdict == Verdict::Pass; });
+  bool all_pass = std::all_of(checks.begin(), checks.end(), [](auto& c) { return verdict_ok(c.verdict); });
   if (checks_out) *checks_out = checks;
   if (o.stop && o.stop->load()) {
     int sig = InterruptGuard::signal_caught();
@@ -157,8 +157,8 @@ static int check_main(int argc, char** argv) {
       "files, scenario files or directories searched recursively; default: scenarios/), compares\n"
       "the metrics of each run with the references, and prints scenario, metric, expected,\n"
       "simulated, error, pass/FAIL and the reference's source. See docs/sweep-and-check.md.\n\n"
-      "Exit: 0 all references pass, 1 a metric is out of tolerance or a run failed,\n"
-      "2 a reference file is malformed or missing (nothing is run).\n\noptions");
+      "Exit: 0 all references pass (a reference with known_miss may miss), 1 a metric is out of\n"
+      "tolerance or a run failed, 2 a reference file is malformed or missing (nothing is run).\n\noptions");
   opts.add_options()
       ("fast", "only reference files with `fast = true` at top level")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")

@@ -26,8 +26,8 @@ struct CheckOptions {
 };
 
 /// Run every scenario that has references (one `nicsim run` each, opts.jobs in parallel), compare,
-/// print the table, write JUnit. Returns 0 when every reference passes, 1 when one is out of
-/// tolerance or a run failed, 2 when a reference file is malformed or missing (nothing is run),
+/// print the table, write JUnit. Returns 0 when every reference passes or is a known miss
+/// (Verdict::KnownMiss), 1 when one is out of tolerance without known_miss or a run failed, 2 when a reference file is malformed or missing (nothing is run),
 /// 128+signal when interrupted. `checks_out`, when given, receives every RefCheck.
 int run_check(const CheckOptions& opts, const Runner& runner, std::vector<RefCheck>* checks_out = nullptr);
 

@@ -11,6 +11,8 @@
 //   # tolerance_abs = 3.0             # absolute, in the metric's unit
 //   # range = [60.0, 130.0]           # instead of expected/tolerance: pass when inside (inclusive)
 //   source = "seed 000: ..."          # required: where the expected value comes from
+//   # known_miss = "why the model misses it"  # optional, like an xfail: a failure is reported as
+//                                     # "MISS (known)" and does not fail `nicsim check`
 #pragma once
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -36,6 +38,9 @@ struct Reference {
   std::optional<double> tolerance_abs;   ///< absolute, metric's unit
   std::optional<std::pair<double, double>> range;  ///< inclusive [lo, hi]
   std::string source;
+  /// Optional explanation of a known, accepted discrepancy (like an xfail): when set, an
+  /// out-of-tolerance value gives Verdict::KnownMiss instead of Verdict::Fail.
+  std::optional<std::string> known_miss;
   int line = 0;  ///< line of the [[reference]] header in the file
 };
 
@@ -55,7 +60,7 @@ std::filesystem::path ref_of_scenario(const std::filesystem::path& scenario);
 /// `fast` (boolean) and `reference` (array of tables) only; each reference needs `metric` and
 /// `source` (non-empty strings) and either `range = [lo, hi]` (numbers, lo <= hi) or `expected`
 /// (number) with exactly one of `tolerance` (0..1) or `tolerance_abs` (>= 0); `expected = 0` needs
-/// `tolerance_abs`. At least one reference. Throws RefFileError (first problem found).
+/// `tolerance_abs`; optional `known_miss` (non-empty string). At least one reference. Throws RefFileError (first problem found).
 RefFile parse_ref_text(std::string_view text, const std::filesystem::path& path);
 /// Read and parse a file (see parse_ref_text). Throws RefFileError, also when unreadable.
 RefFile parse_ref_file(const std::filesystem::path& path);
@@ -65,8 +70,12 @@ RefFile parse_ref_file(const std::filesystem::path& path);
 /// duplicates. Throws RefFileError for a path that does not exist or a scenario without references.
 std::vector<std::filesystem::path> find_ref_files(const std::vector<std::filesystem::path>& paths);
 
-enum class Verdict { Pass, Fail, Error };  ///< Error = the run failed, nothing to compare
-const char* verdict_name(Verdict v);         ///< "pass", "FAIL", "ERROR"
+/// Error = the run failed, nothing to compare; KnownMiss = the value is out of tolerance but the
+/// reference carries `known_miss` (does not fail `nicsim check`).
+enum class Verdict { Pass, Fail, Error, KnownMiss };
+const char* verdict_name(Verdict v);         ///< "pass", "FAIL", "ERROR", "MISS (known)"
+/// True for the verdicts that let `nicsim check` exit 0: Pass and KnownMiss.
+bool verdict_ok(Verdict v);
 
 /// One reference checked against one run.
 struct RefCheck {
@@ -75,7 +84,8 @@ struct RefCheck {
   Verdict verdict = Verdict::Error;
   std::optional<double> simulated;
   std::string error_text;           ///< "+43.2%" (relative), "+12.1" (absolute), "in range", "12.0 above"
-  std::string message;              ///< one line: why it failed (empty on pass)
+  std::string message;              ///< one line: why it failed (empty on pass); a KnownMiss
+                                    ///< ends with "; known miss: <explanation>"
   double seconds = 0;               ///< the run's wall time
 };
 
@@ -85,16 +95,21 @@ std::string expected_text(const Reference& ref);
 /// Compare `ref` with a result.json "metrics" object. A missing or non-numeric metric fails with a
 /// message naming the nearest existing metric. Pass when |sim - expected| <= tolerance*|expected|
 /// (or <= tolerance_abs), or lo <= sim <= hi, each with a 1e-9 relative allowance for rounding.
+/// An out-of-tolerance value of a reference with `known_miss` gives Verdict::KnownMiss; a missing or
+/// non-numeric metric still fails (known_miss explains a value, not a broken metric).
 RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics);
 
 /// The check of `ref` when its run failed (exit code, stderr tail).
 RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);
 
-/// The text table: scenario, metric, expected, simulated, error, result, source; then a count line.
+/// The text table: scenario, metric, expected, simulated, error, result, source; then one line per
+/// non-passing reference and per passing known_miss, then a count line. Result is "pass", "FAIL",
+/// "ERROR", "MISS (known)", or "pass (known_miss can be removed)".
 std::string format_table(const std::vector<RefCheck>& checks);
 
 /// JUnit XML: <testsuites> with one <testsuite> per scenario and one <testcase> per reference;
-/// <failure> for out-of-tolerance (message with the numbers), <error> for a failed run.
+/// <failure> for out-of-tolerance (message with the numbers), <error> for a failed run,
+/// <skipped message="known miss: ..."/> for a KnownMiss.
 std::string junit_xml(const std::vector<RefCheck>& checks);
 
 /// XML-escape text for attributes and character data (& < > " ' and control characters).

@@ -93,6 +93,13 @@ TEST_CASE("check: malformed reference files name file, line, key and a suggestio
   CHECK_THAT(error_of("fast = \"yes\"\n"), Catch::Contains("key 'fast': must be true or false"));
   CHECK_THAT(error_of("[reference]\nmetric = \"m\"\n"), Catch::Contains("[[reference]] header"));
   CHECK_THAT(error_of("fast = true\n"), Catch::Contains("no [[reference]]"));
+  // known_miss: a non-empty string; misspelt, it is suggested.
+  CHECK(error_of(head + "expected = 1.0\ntolerance = 0.1\nknown_miss = \"\"\n") ==
+        "scenarios/x.ref.toml:6:14: key 'reference[0].known_miss': must not be empty");
+  CHECK(error_of(head + "expected = 1.0\ntolerance = 0.1\nknown_miss = true\n") ==
+        "scenarios/x.ref.toml:6:14: key 'reference[0].known_miss': must be a string, got a boolean");
+  CHECK_THAT(error_of(head + "expected = 1.0\ntolerance = 0.1\nknown_mis = \"x\"\n"),
+             Catch::Contains("did you mean 'known_miss'?"));
   // TOML syntax error: position from the TOML parser.
   CHECK_THAT(error_of(head + "expected = 28.0 0\n"), Catch::StartsWith("scenarios/x.ref.toml:4:"));
 }
@@ -172,7 +179,7 @@ TEST_CASE("check: the table and the JUnit XML report every reference", "[check]"
   CHECK_THAT(t, Catch::Contains("28 ±15%") && Catch::Contains("+7.1%") && Catch::Contains("pass"));
   CHECK_THAT(t, Catch::Contains("+50.0%") && Catch::Contains("FAIL"));
   CHECK_THAT(t, Catch::Contains("ERROR") && Catch::Contains("run failed"));
-  CHECK_THAT(t, Catch::EndsWith("3 references: 1 passed, 1 failed, 1 not run (run failed)\n"));
+  CHECK_THAT(t, Catch::EndsWith("3 references: 1 passed, 0 known misses, 1 failed, 1 not run (run failed)\n"));
 
   std::string x = junit_xml(cs);
   std::map<std::string, int> counts;
@@ -182,7 +189,8 @@ TEST_CASE("check: the table and the JUnit XML report every reference", "[check]"
   CHECK(counts["testcase"] == 3);
   CHECK(counts["failure"] == 1);
   CHECK(counts["error"] == 1);
-  CHECK_THAT(x, Catch::Contains("tests=\"3\" failures=\"1\" errors=\"1\""));
+  CHECK_THAT(x, Catch::Contains("tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""));
+  CHECK(counts.count("skipped") == 0);
   CHECK_THAT(x, Catch::Contains("message=\"m: simulated 30, expected 20 ±10% (error +50.0%, allowed ±2)\""));
   CHECK_THAT(x, Catch::Contains("paper &lt;table 2&gt; &quot;quoted&quot; &amp; more"));
   CHECK_THAT(x, Catch::Contains("classname=\"scenarios.a&amp;b\""));
@@ -218,4 +226,63 @@ TEST_CASE("check: every reference file shipped in scenarios/ is well-formed and 
     CHECK_NOTHROW(rf = parse_ref_file(f));
     CHECK(fs::is_regular_file(rf.scenario));
   }
+}
+
+TEST_CASE("check: a known_miss reference out of tolerance is a known miss, in tolerance a pass with a note", "[check]") {
+  RefFile f = parse_ref_text(R"([[reference]]
+metric = "one_way_us.1B"
+expected = 28.0
+tolerance = 0.15
+source = "seed 000"
+known_miss = "model gives ~19 us"
+)",
+                             "x.ref.toml");
+  REQUIRE(f.refs.size() == 1);
+  REQUIRE(f.refs[0].known_miss);
+  CHECK(*f.refs[0].known_miss == "model gives ~19 us");
+  CHECK_FALSE(parse_ref_text(kGood, "x.ref.toml").refs[0].known_miss);
+
+  Reference r = f.refs[0];
+  // 19 is 32.1 % below 28: outside ±15 % -> known miss, not a failure.
+  RefCheck miss = evaluate_reference(r, {{"one_way_us.1B", 19.0}});
+  CHECK(miss.verdict == Verdict::KnownMiss);
+  CHECK(verdict_ok(miss.verdict));
+  CHECK(miss.message ==
+        "one_way_us.1B: simulated 19, expected 28 ±15% (error -32.1%, allowed ±4.2); known miss: model gives ~19 us");
+  // 30 is within 28 ± 4.2 -> a plain pass.
+  RefCheck ok = evaluate_reference(r, {{"one_way_us.1B", 30.0}});
+  CHECK(ok.verdict == Verdict::Pass);
+  CHECK(ok.message.empty());
+  // A range reference misses the same way; a missing metric still fails, a failed run is an error.
+  Reference g = r;
+  g.expected.reset();
+  g.tolerance.reset();
+  g.range = {60.0, 130.0};
+  CHECK(evaluate_reference(g, {{"one_way_us.1B", 41.0}}).verdict == Verdict::KnownMiss);
+  CHECK(evaluate_reference(r, {{"one_way_us.24B", 19.0}}).verdict == Verdict::Fail);
+  CHECK(run_failed_reference(r, 1, "boom").verdict == Verdict::Error);
+  CHECK_FALSE(verdict_ok(Verdict::Fail));
+  CHECK_FALSE(verdict_ok(Verdict::Error));
+  CHECK(verdict_ok(Verdict::Pass));
+
+  std::vector<RefCheck> cs = {miss, ok};
+  cs[0].scenario = cs[1].scenario = "scenarios/a.toml";
+  std::string t = format_table(cs);
+  CHECK_THAT(t, Catch::Contains("  MISS (known)" + std::string(22, ' ') + "seed 000\n"));  // padded to the note
+  CHECK_THAT(t, Catch::Contains("  pass (known_miss can be removed)  seed 000\n"));
+  CHECK_THAT(t, Catch::Contains("MISS (known) scenarios/a.toml: one_way_us.1B: simulated 19, expected 28 ±15% "
+                                "(error -32.1%, allowed ±4.2); known miss: model gives ~19 us\n"));
+  CHECK_THAT(t, Catch::Contains("NOTE scenarios/a.toml: one_way_us.1B passes: its known_miss can be removed\n"));
+  CHECK_THAT(t, Catch::EndsWith("2 references: 1 passed, 1 known misses, 0 failed, 0 not run (run failed)\n"));
+
+  std::string x = junit_xml(cs);
+  std::map<std::string, int> counts;
+  CHECK(xml_problem(x, &counts) == "");
+  CHECK(counts["testcase"] == 2);
+  CHECK(counts["skipped"] == 1);
+  CHECK(counts.count("failure") == 0);
+  CHECK(counts.count("error") == 0);
+  CHECK_THAT(x, Catch::Contains("<skipped message=\"known miss: model gives ~19 us\"/>"));
+  CHECK_THAT(x, Catch::Contains("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\""));
+  CHECK_THAT(x, Catch::Contains("passes: its known_miss can be removed"));
 }

@@ -117,3 +117,53 @@ TEST_CASE("check: the end-to-end helper runs a real child process per scenario",
   CHECK(j["counts"]["ok"] == 3);
   CHECK(j["points"][2]["metrics"]["y"] == 6);
 }
+
+TEST_CASE("check: a failing known_miss reference exits 0 and is listed; a passing one is a pass with a note",
+          "[check]") {
+  TempDir tmp;
+  // The fake runner gives y = 2*x = 42 and z = 7.
+  write_text(tmp / "sc/k.toml", "name = \"k\"\n");
+  write_text(tmp / "sc/k.ref.toml", R"([[reference]]
+metric = "y"
+expected = 30.0
+tolerance = 0.10
+source = "test: 42 is 40 % off"
+known_miss = "the fake doubles x"
+[[reference]]
+metric = "z"
+range = [5, 9]
+source = "test: fake constant 7"
+known_miss = "stale: 7 is inside"
+)");
+  FakeRunner fake;
+  auto o = opts(tmp / "sc");
+  o.junit = tmp / "junit.xml";
+  std::string table_path = (tmp / "table.txt").string();
+  o.table = std::fopen(table_path.c_str(), "w");
+  REQUIRE(o.table);
+  std::vector<RefCheck> checks;
+  int rc = run_check(o, fake.runner(), &checks);
+  std::fclose(o.table);
+  CHECK(rc == kExitOk);
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].verdict == Verdict::KnownMiss);
+  CHECK(checks[1].verdict == Verdict::Pass);
+  std::string t = read_text(table_path);
+  CHECK_THAT(t, Catch::Contains("MISS (known)") && Catch::Contains("known miss: the fake doubles x"));
+  CHECK_THAT(t, Catch::Contains("pass (known_miss can be removed)"));
+  CHECK_THAT(t, Catch::EndsWith("2 references: 1 passed, 1 known misses, 0 failed, 0 not run (run failed)\n"));
+  std::map<std::string, int> counts;
+  std::string x = read_text(*o.junit);
+  CHECK(xml_problem(x, &counts) == "");
+  CHECK(counts["skipped"] == 1);
+  CHECK(counts.count("failure") == 0);
+  CHECK_THAT(x, Catch::Contains("<skipped message=\"known miss: the fake doubles x\"/>"));
+
+  // Without known_miss the same value is a failure again.
+  write_text(tmp / "sc/k.ref.toml", "[[reference]]\nmetric = \"y\"\nexpected = 30.0\ntolerance = 0.10\nsource = \"t\"\n");
+  FakeRunner again;
+  o.junit.reset();
+  o.table = std::fopen("/dev/null", "w");
+  CHECK(run_check(o, again.runner()) == kExitRunFailed);
+  std::fclose(o.table);
+}
