@@ -5,6 +5,7 @@
 #include "core/breakdown.h"
 #include "core/results.h"
 #include "core/sim_context.h"
+#include "platforms/run_workload.h"
 #include "platforms/testbed.h"
 #include <chrono>
 #include <filesystem>
@@ -94,10 +95,7 @@ int run_main(int argc, char** argv) {
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.
-  using sc_core::sc_report_handler;
-  sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
-  sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
-  sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  set_model_error_reporting();
 
   const bool json_out = format == "json";
   nlohmann::json result = results_envelope(scenario.path, scenario.seed, scenario.to_json());
@@ -112,10 +110,7 @@ int run_main(int argc, char** argv) {
   auto wall0 = std::chrono::steady_clock::now();
   if (!trace_path.empty()) sim().trace.set_enabled(true);
   try {
-    Testbed tb(scenario);
-    result["hardware"] = tb.hardware_json();
-    const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
-    rc = w->run(tb, out, result) == 0 ? kExitOk : kExitRunFailed;
+    rc = run_workload(scenario, out, result) == 0 ? kExitOk : kExitRunFailed;
     if (rc != kExitOk) error = "the workload reported a failed run";
   } catch (const std::exception& e) {
     rc = kExitRunFailed;

@@ -52,6 +52,8 @@ Socket& InetHost::tcp_socket(const std::string& name, bool nodelay) {
 
 static int sock_id(const Socket& s) { return static_cast<int>(reinterpret_cast<intptr_t>(s.sk)); }
 
+const TcpSocket& InetHost::tcp_sock(const Socket& s) const { return stack_->sock(sock_id(s)); }
+
 Task<int> InetHost::connect(Socket& s, uint32_t daddr, uint16_t port) {
   int id = sock_id(s);
   TcpEffects fx = stack_->connect(id, daddr, port, now_ns());

@@ -34,6 +34,8 @@ class InetHost : public SockOps {
   Kernel& kernel() const { return *k_; }
   TcpStack& stack() { return *stack_; }
   uint32_t addr() const { return stack_->addr(); }
+  /// The TCP socket (struct tcp_opt + sock) behind a Socket this host created (sndbuf, rcvbuf, ...).
+  const TcpSocket& tcp_sock(const Socket& s) const;
 
   // ---- process-context socket calls (apps) ---------------------------------------------------
   /// socket(AF_INET, SOCK_STREAM) with TCP_NODELAY when `nodelay`.

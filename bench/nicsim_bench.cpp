@@ -1,0 +1,82 @@
+// nicsim_bench: simulation speed of one case per process (SystemC elaborates once per process).
+//   nicsim_bench netpipe            the seed-000 82546EB NetPIPE scenario as shipped
+//   nicsim_bench stream [--seconds S]  the 82546EB netperf TCP_STREAM scenario for S simulated s (default 10)
+// Prints one line of key=value pairs: simulated, wall and process-CPU seconds, their ratios, frames on the wire
+// (sum of every NIC's GPTC, good packets transmitted), SystemC delta cycles per frame and wall µs
+// per frame. bench/run.sh runs both cases and tabulates them.
+#include "core/sim_context.h"
+#include "platforms/run_workload.h"
+#include <chrono>
+#include <ctime>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <systemc>
+
+__attribute__((constructor(101))) static void nicsim_bench_no_systemc_banner() {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+}
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: nicsim_bench netpipe|stream [--seconds S] [--scenario FILE]\n";
+  return 2;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  using namespace nicsim;
+  if (argc < 2) return usage();
+  const std::string which = argv[1];
+  double seconds = 10.0;
+  std::string scenario_path;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (a == "--scenario" && i + 1 < argc) scenario_path = argv[++i];
+    else return usage();
+  }
+  std::vector<std::string> sets;
+  if (which == "netpipe") {
+    if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed000/82546eb-pcix100.toml";
+  } else if (which == "stream") {
+    if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed000/82546eb-pcix100-stream.toml";
+    sets.push_back(fmt::format("workload.duration_s={}", seconds));
+  } else {
+    return usage();
+  }
+
+  set_model_error_reporting();
+  Scenario scenario = load_scenario(scenario_path, sets);
+  nlohmann::json result = nlohmann::json::object();
+  std::ostringstream out;
+  const auto wall0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();
+  int rc = run_workload(scenario, out, result);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double cpu_s = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;  // this process's CPU time
+  const double sim_s = sc_core::sc_time_stamp().to_seconds();
+  if (rc != 0) {
+    std::cerr << out.str() << "nicsim_bench: the workload failed\n";
+    return 1;
+  }
+  uint64_t frames = 0;
+  for (auto& [path, v] : sim().counters.all())
+    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".GPTC") == 0) frames += *v;
+  const double deltas = static_cast<double>(sc_core::sc_delta_count());
+  const double f = frames ? static_cast<double>(frames) : 1.0;
+  std::string extra;
+  if (result["metrics"].contains("throughput_mbps"))
+    extra = fmt::format(" throughput_mbps={:.2f}", result["metrics"]["throughput_mbps"].get<double>());
+  if (result["metrics"].contains("latency_us"))
+    extra = fmt::format(" latency_us={:.2f}", result["metrics"]["latency_us"].get<double>());
+  fmt::print("case={} sim_s={:.4f} wall_s={:.3f} cpu_s={:.3f} sim_per_wall={:.3f} sim_per_cpu={:.3f} frames={} delta_cycles={} "
+             "deltas_per_frame={:.2f} wall_us_per_frame={:.2f}{}\n",
+             which, sim_s, wall_s, cpu_s, sim_s / wall_s, sim_s / cpu_s, frames, static_cast<uint64_t>(deltas), deltas / f,
+             wall_s * 1e6 / f, extra);
+  return 0;
+}

@@ -1,0 +1,48 @@
+// netperf 2.2 TCP_STREAM as two processes on the kernel model: `netperf` (the sender) connects and
+// writes `send_size_bytes` messages for `duration_s`; `netserver` (the receiver) accepts and reads
+// `recv_size_bytes` at a time. research/tg3-bonding-tcp-gmac-formats.md §4 (netperf 2.2pl2).
+//
+// Approximation: netperf ends its timed phase with shutdown(SHUT_WR) and waits for netserver's
+// close; the model has no close() in InetHost yet, so the test ends when the receiver has read
+// every byte the sender wrote (the FIN exchange, one round trip of ~0.1 ms, is left out).
+#pragma once
+#include "drivers-sim/net/inet.h"
+#include <functional>
+#include <string>
+
+namespace nicsim {
+
+/// What both sides share (netperf's control connection carries this in the real program).
+struct TcpStreamChannel {
+  bool sender_done = false;     ///< the timed send loop is over; bytes_sent is final
+  uint64_t bytes_sent = 0;      ///< bytes the sender's write() calls accepted
+  uint64_t bytes_received = 0;  ///< bytes the receiver's read() calls returned
+  uint64_t writes = 0, reads = 0;
+  sc_core::sc_time start, end;  ///< first write; last byte read
+  bool finished = false;        ///< every byte sent has been read
+  /// Called at `start` (before the first write) and at `end` (e.g. to snapshot CPU time, stop).
+  std::function<void()> on_start, on_finish;
+};
+
+struct TcpStreamSide {
+  Kernel* kernel = nullptr;
+  InetHost* inet = nullptr;
+  std::function<Task<void>()> wait_network_up;  ///< returns when the host's interfaces are up
+  TcpStreamChannel* channel = nullptr;
+  bool sender = false;
+  uint32_t peer_ip = 0;        ///< the receiver's address (sender only)
+  uint16_t port = 12866;       ///< data port
+  size_t message_bytes = 0;    ///< send size (sender) or receive size (receiver) per call
+  double duration_s = 10.0;    ///< length of the timed send loop (sender only; netperf -l)
+  uint32_t socket_buffer_bytes = 0;  ///< SO_SNDBUF (sender) / SO_RCVBUF (receiver) after socket()
+  bool finished = false;
+  std::string error;           ///< set when a socket call failed
+};
+
+/// The process body of one side. The sender waits `start_delay_jiffies` (netserver is started
+/// first), connects, then writes `message_bytes` per write() until `duration_s` has passed since
+/// its first write. The receiver accepts and reads until the channel says every byte sent has
+/// been read, then calls channel->on_finish.
+Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies);
+
+}  // namespace nicsim

@@ -1,0 +1,23 @@
+#include "platforms/run_workload.h"
+#include "platforms/testbed.h"
+#include <stdexcept>
+#include <systemc>
+
+namespace nicsim {
+
+void set_model_error_reporting() {
+  using sc_core::sc_report_handler;
+  sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+  sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
+  sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result) {
+  Testbed tb(scenario);
+  result["hardware"] = tb.hardware_json();
+  const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
+  if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
+  return w->run(tb, out, result);
+}
+
+}  // namespace nicsim

@@ -1,0 +1,20 @@
+// The core of `nicsim run`, shared with bench/nicsim_bench: build a scenario's Testbed and run its
+// workload (which runs the simulation).
+#pragma once
+#include "platforms/scenario.h"
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace nicsim {
+
+/// Make SystemC errors throw (reported once by the caller) and silence its info messages, so a
+/// model error does not print into the benchmark's output. Call before building modules.
+void set_model_error_reporting();
+
+/// Build the Testbed of `scenario` (elaboration: once per process), store its hardware
+/// description in result["hardware"] and run the scenario's workload, which prints its own
+/// output to `out` and fills result["metrics"]. Returns the workload's code (0 ok, 1 failed).
+/// Throws what the models throw (std::exception), std::runtime_error for an unknown workload.
+int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result);
+
+}  // namespace nicsim

@@ -1,0 +1,160 @@
+// The `tcp_stream` workload: netperf 2.2 TCP_STREAM (one connection, bulk transfer for a fixed
+// time) between two NICs of a testbed, with netperf's result block and throughput, CPU
+// utilisation and receive-interrupt-rate metrics. research/tg3-bonding-tcp-gmac-formats.md §4.
+#include "core/sim_context.h"
+#include "drivers-sim/apps/tcp_stream_app.h"
+#include "platforms/host_software.h"
+#include "platforms/scenario.h"
+#include <fmt/format.h>
+#include <ostream>
+
+namespace nicsim {
+namespace {
+
+ParamSchema tcp_stream_schema() {
+  return {
+      string_param("transmitter", "", {}, "NIC the sender (netperf -t TCP_STREAM) runs behind", "netperf 2.2 nettest_bsd.c"),
+      string_param("receiver", "", {}, "NIC the receiver (netserver) runs behind", "netperf 2.2 nettest_bsd.c"),
+      real_param("duration_s", 10.0, 1e-3, 1e5, "s", "length of the timed send loop (-l)", "netperf 2.2: test_time default 10 s"),
+      int_param("send_size_bytes", 16384, 1, 1 << 24, "bytes", "bytes per send() (-m)",
+                "netperf 2.2: send_size defaults to the send socket buffer, 16384 (tcp_wmem[1]) on Linux 2.4"),
+      int_param("recv_size_bytes", 87380, 1, 1 << 24, "bytes", "bytes per recv() (-M)",
+                "netperf 2.2: recv_size defaults to the receive socket buffer, 87380 (tcp_rmem[1]) on Linux 2.4"),
+      int_param("port", 12866, 1, 65535, "port", "TCP port of the data connection",
+                "estimate: netserver binds an ephemeral port; any free port behaves the same"),
+      real_param("drain_limit_s", 10.0, 1e-3, 1e5, "s",
+                 "simulated time after duration_s for the last bytes to be read; the run fails when it is reached", ""),
+  };
+}
+
+/// Busy time (process + softirq + hardirq) summed over the host's CPUs.
+sc_core::sc_time busy_time(Kernel& k) {
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  for (unsigned c = 0; c < k.num_cpus(); ++c)
+    for (auto l : {ExecLevel::Process, ExecLevel::Softirq, ExecLevel::Hardirq}) t += k.cpu(c).busy(l);
+  return t;
+}
+
+/// Interrupts the host took so far on lines whose /proc/interrupts label names `devname`.
+uint64_t dev_interrupts(const std::string& host, const std::string& devname) {
+  uint64_t n = 0;
+  const std::string prefix = host + ".interrupts.CPU";
+  for (auto& [path, v] : sim().counters.all()) {
+    if (path.rfind(prefix, 0) != 0) continue;
+    auto dot = path.find('.', prefix.size());
+    if (dot == std::string::npos) continue;
+    std::string label = path.substr(dot + 1);
+    for (size_t pos = 0; pos <= label.size();) {
+      size_t end = label.find(", ", pos);
+      if (end == std::string::npos) end = label.size();
+      if (label.compare(pos, end - pos, devname) == 0) {
+        n += *v;
+        break;
+      }
+      pos = end + 2;
+    }
+  }
+  return n;
+}
+
+std::string dotted(uint32_t ip) {
+  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+}
+
+int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
+  const ParamValues& p = tb.scenario().workload.params;
+  TestbedSoftware& sw = build_software(tb);
+  auto tx_ep = *parse_endpoint(p.s("transmitter"));
+  auto rx_ep = *parse_endpoint(p.s("receiver"));
+  if (tx_ep.host == rx_ep.host) throw std::runtime_error("tcp_stream: transmitter and receiver must be on different hosts");
+  HostSoftware& txh = sw.host(tx_ep.host);
+  HostSoftware& rxh = sw.host(rx_ep.host);
+  const std::string rx_netdev = rx_ep.port == 0 ? rx_ep.nic : fmt::format("{}:{}", rx_ep.nic, rx_ep.port);
+  const std::string rx_devname = rxh.netdevs.count(rx_netdev) ? rxh.netdevs.at(rx_netdev)->name() : rx_netdev;
+  const double duration_s = p.r("duration_s");
+
+  TcpStreamChannel ch;
+  TcpStreamSide tx, rx;
+  for (auto [side, hs, is_tx] : {std::tuple{&tx, &txh, true}, std::tuple{&rx, &rxh, false}}) {
+    side->kernel = hs->kernel.get();
+    side->inet = hs->inet.get();
+    side->wait_network_up = [hs = hs] { return hs->wait_network_up(); };
+    side->channel = &ch;
+    side->sender = is_tx;
+    side->port = static_cast<uint16_t>(p.i("port"));
+    side->duration_s = duration_s;
+  }
+  tx.message_bytes = static_cast<size_t>(p.i("send_size_bytes"));
+  rx.message_bytes = static_cast<size_t>(p.i("recv_size_bytes"));
+  const uint32_t rx_ip = sw.endpoint_ip.at(canonical_endpoint(p.s("receiver")));
+  tx.peer_ip = rx_ip;
+
+  sc_core::sc_time tx_busy0, rx_busy0, tx_busy1, rx_busy1;
+  uint64_t rx_irq0 = 0, rx_irq1 = 0;
+  ch.on_start = [&] {
+    tx_busy0 = busy_time(*txh.kernel);
+    rx_busy0 = busy_time(*rxh.kernel);
+    rx_irq0 = dev_interrupts(rxh.name, rx_devname);
+  };
+  ch.on_finish = [&] {
+    tx_busy1 = busy_time(*txh.kernel);
+    rx_busy1 = busy_time(*rxh.kernel);
+    rx_irq1 = dev_interrupts(rxh.name, rx_devname);
+    sc_core::sc_stop();
+  };
+  // netserver is running before netperf starts; netperf connects 2 jiffies later.
+  txh.kernel->spawn_process("netperf", tcp_stream_main(&tx, 2));
+  rxh.kernel->spawn_process("netserver", tcp_stream_main(&rx, 0));
+
+  sc_core::sc_start(sec(1.0 + duration_s + p.r("drain_limit_s")));
+
+  for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
+  std::string err = !tx.error.empty() ? "sender: " + tx.error : !rx.error.empty() ? "receiver: " + rx.error : "";
+  if (err.empty() && !ch.finished)
+    err = fmt::format("the receiver had not read every byte drain_limit_s = {} s after the send loop", p.r("drain_limit_s"));
+  if (!err.empty()) {
+    results["workload_error"] = err;
+    out << "tcp_stream: " << err << "\n";
+    return 1;
+  }
+
+  const double elapsed_s = (ch.end - ch.start).to_seconds();
+  const double mbps = static_cast<double>(ch.bytes_received) * 8.0 / 1e6 / elapsed_s;  // netperf -f m: 10^6 bits/s
+  // netperf's CPU utilisation: busy share of all the host's CPUs over the elapsed time.
+  auto util = [&](sc_core::sc_time b0, sc_core::sc_time b1, Kernel& k) {
+    return 100.0 * (b1 - b0).to_seconds() / (elapsed_s * k.num_cpus());
+  };
+  out << fmt::format("TCP STREAM TEST to {}\n", dotted(rx_ip));
+  out << "Recv   Send    Send\n"
+         "Socket Socket  Message  Elapsed\n"
+         "Size   Size    Size     Time     Throughput\n"
+         "bytes  bytes   bytes    secs.    10^6bits/sec\n\n";
+  out << fmt::format("{:6d} {:6d} {:6d}    {:<6.2f}   {:7.2f}\n", rx.socket_buffer_bytes, tx.socket_buffer_bytes,
+                     tx.message_bytes, elapsed_s, mbps);
+
+  nlohmann::json& m = results["metrics"];
+  m["throughput_mbps"] = mbps;
+  m["elapsed_s"] = elapsed_s;
+  m["bytes"] = ch.bytes_received;
+  m["writes"] = ch.writes;
+  m["reads"] = ch.reads;
+  m["cpu_util_tx_pct"] = util(tx_busy0, tx_busy1, *txh.kernel);
+  m["cpu_util_rx_pct"] = util(rx_busy0, rx_busy1, *rxh.kernel);
+  m["interrupts_per_s_rx"] = static_cast<double>(rx_irq1 - rx_irq0) / elapsed_s;
+  m["recv_socket_bytes"] = rx.socket_buffer_bytes;
+  m["send_socket_bytes"] = tx.socket_buffer_bytes;
+  return 0;
+}
+
+Registrar<WorkloadEntry> tcp_stream_reg{WorkloadEntry{
+    "tcp_stream", "netperf 2.2 TCP_STREAM: one-connection bulk TCP transfer for a fixed time between two NICs",
+    [] {
+      auto s = tcp_stream_schema();
+      s[0].unit = kUnitNicEndpoint;
+      s[1].unit = kUnitNicEndpoint;
+      return s;
+    }(),
+    run_tcp_stream}};
+
+}  // namespace
+}  // namespace nicsim
