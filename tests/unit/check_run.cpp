@@ -69,7 +69,7 @@ TEST_CASE("check: passing and deliberately failing references give exit 1, a tab
   CHECK(fast.calls == 1);
 }
 
-TEST_CASE("check: a failed run fails its references; a malformed file stops before running", "[check]") {
+TEST_CASE("check: a failed run fails its references -- a malformed file stops before running", "[check]") {
   TempDir tmp;
   write_scenarios(tmp / "sc");
   FakeRunner fake;
@@ -118,7 +118,7 @@ TEST_CASE("check: the end-to-end helper runs a real child process per scenario",
   CHECK(j["points"][2]["metrics"]["y"] == 6);
 }
 
-TEST_CASE("check: a failing known_miss reference exits 0 and is listed; a passing one is a pass with a note",
+TEST_CASE("check: a failing known_miss reference exits 0 and is listed -- a passing one is a pass with a note",
           "[check]") {
   TempDir tmp;
   // The fake runner gives y = 2*x = 42 and z = 7.

@@ -381,7 +381,7 @@ TEST_CASE("RTO: a lost segment is resent after rto = srtt/8 + rttvar, cwnd drops
   CHECK(A.tp.ca_state == TcpCaState::Disorder);
 }
 
-TEST_CASE("Fast retransmit with SACK after one loss; the out-of-order queue reassembles",
+TEST_CASE("Fast retransmit with SACK after one loss -- the out-of-order queue reassembles",
           "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
@@ -510,7 +510,7 @@ TEST_CASE("A late segment causes a spurious fast retransmit, a D-SACK and quick 
   CHECK(ma[TcpExtMib::TCPTimeouts] == 0);
 }
 
-TEST_CASE("Nagle holds a small segment while one is unacknowledged; TCP_NODELAY does not",
+TEST_CASE("Nagle holds a small segment while one is unacknowledged -- TCP_NODELAY does not",
           "[net][tcp]") {
   for (bool nodelay : {false, true}) {
     TcpPair p;
@@ -526,7 +526,7 @@ TEST_CASE("Nagle holds a small segment while one is unacknowledged; TCP_NODELAY 
   }
 }
 
-TEST_CASE("A full send buffer blocks the writer; freed space wakes it", "[net][tcp]") {
+TEST_CASE("A full send buffer blocks the writer -- freed space wakes it", "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
   const TcpSocket& A = p.a.sock(sa);
@@ -547,7 +547,7 @@ TEST_CASE("A full send buffer blocks the writer; freed space wakes it", "[net][t
   (void)sb;
 }
 
-TEST_CASE("close() sends FIN; the reader sees EOF after the data", "[net][tcp]") {
+TEST_CASE("close() sends FIN -- the reader sees EOF after the data", "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
   p.now = 10 * kMs;
