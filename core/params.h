@@ -32,6 +32,7 @@ struct ParamSpec {
   std::string unit;                    ///< e.g. "ns", "µs", "1.024 µs units", "descriptors"
   std::string doc;                     ///< one line for `nicsim list --verbose` and docs
   std::string source;                  ///< datasheet section, driver file, or "estimate: ..."
+  bool required = false;               ///< a scenario must set it (String: non-empty)
 };
 
 using ParamSchema = std::vector<ParamSpec>;

@@ -45,7 +45,10 @@ struct E7500BoardSpec {
   IoxApicParams apic;
   uint64_t mmio_base = 0xF0000000;           ///< estimate: PCI memory hole below 4 GB (BIOS-assigned)
   uint64_t segment_window_bytes = 0x04000000;  ///< 64 MB bridge memory window per segment (estimate)
-  unsigned first_vector = 0x31;              ///< Linux 2.4 i386 FIRST_DEVICE_VECTOR (arch/i386 io_apic.c assign_irq_vector)
+  /// First vector handed to a device: Linux 2.4 i386 assign_irq_vector starts at
+  /// FIRST_DEVICE_VECTOR 0x31 in steps of 8, and IRQ0 (the PIT timer, set up first) takes 0x31
+  /// (arch/i386 io_apic.c), so devices start at 0x39. The kernel model owns 0x31 for its tick.
+  unsigned first_vector = 0x39;
   unsigned vector_step = 8;                  ///< Linux 2.4 assign_irq_vector() steps vectors by 8
   unsigned irq_dest_apic = 0;                ///< P4 SMP 2.4 kernels sent all IRQs to CPU0 [S39] §4
   std::vector<E7500BoardSlot> slots;

@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "platforms/scenario.h"
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <stdexcept>
 
 namespace nicsim {
@@ -85,9 +86,18 @@ TestbedSoftware& build_software(Testbed& tb) {
       auto devs = nic.driver_entry->probe(*hs->kernel, *nic.dev(), nic.vectors, *nic.config, nic.config->driver_params);
       for (size_t p = 0; p < devs.size(); ++p) hs->netdevs[netdev_name(nic.config->name, static_cast<unsigned>(p))] = devs[p];
     }
-    // The host's address: its first link end's.
+    // The host's address: its link end's. The TCP/IP model gives a host one address and one
+    // route, so a host with several cabled ports is refused rather than silently misrouted.
+    std::vector<std::string> ends;
     for (auto& [ep, ip] : sw->endpoint_ip)
-      if (ep.rfind(h.name() + ".", 0) == 0 && hs->ip == 0) hs->ip = ip;
+      if (ep.rfind(h.name() + ".", 0) == 0) {
+        ends.push_back(ep);
+        if (hs->ip == 0) hs->ip = ip;
+      }
+    if (ends.size() > 1)
+      throw std::runtime_error(fmt::format(
+          "host {} has {} cabled ports ({}): the TCP/IP model supports one address per host; cable one port", h.name(),
+          ends.size(), fmt::join(ends, ", ")));
     hs->inet = std::make_unique<InetHost>(*hs->kernel, hs->ip, &sw->tags);
     sw->hosts[h.name()] = std::move(hs);
   }

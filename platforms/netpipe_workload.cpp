@@ -21,7 +21,7 @@ ParamSchema netpipe_schema() {
       real_param("runtm_s", d.runtm_s, 1e-5, 100.0, "s", "target time per trial (RUNTM); smaller = shorter run",
                  "netpipe.h RUNTM = 0.25"),
       real_param("stoptm_s", d.stoptm_s, 1e-5, 1000.0, "s", "stop once a message takes this long (STOPTM)", "netpipe.h STOPTM = 1.0"),
-      int_param("pert", d.pert, 0, 1000, "bytes", "perturbation around each size (PERT)", "netpipe.h PERT = 3"),
+      int_param("pert", d.pert, 1, 1000, "bytes", "perturbation around each size (PERT)", "netpipe.h PERT = 3"),
       int_param("latency_reps", d.latency_reps, 1, 100000, "round trips", "round trips of the latency test (LATENCYREPS)",
                 "netpipe.h LATENCYREPS = 100"),
       int_param("port", d.port, 1, 65535, "port", "TCP port (DEFPORT)", "netpipe.h DEFPORT = 5002"),
@@ -37,6 +37,9 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto tx_ep = *parse_endpoint(p.s("transmitter"));
   auto rx_ep = *parse_endpoint(p.s("receiver"));
   if (tx_ep.host == rx_ep.host) throw std::runtime_error("netpipe: transmitter and receiver must be on different hosts");
+  for (const char* k : {"transmitter", "receiver"})
+    if (!sw.endpoint_ip.count(canonical_endpoint(p.s(k))))
+      throw std::runtime_error(fmt::format("netpipe: {} {} has no cable (no [[links]] entry names it)", k, p.s(k)));
   HostSoftware& txh = sw.host(tx_ep.host);
   HostSoftware& rxh = sw.host(rx_ep.host);
 
@@ -115,7 +118,9 @@ Registrar<WorkloadEntry> netpipe_reg{WorkloadEntry{
     [] {
       auto s = netpipe_schema();
       s[0].unit = kUnitNicEndpoint;
+      s[0].required = true;
       s[1].unit = kUnitNicEndpoint;
+      s[1].required = true;
       return s;
     }(),
     run_netpipe}};

@@ -667,6 +667,9 @@ void Loader::read_workload(Scenario& s, const toml::node& n) {
     if (spec.kind != ParamKind::String || spec.unit != kUnitNicEndpoint || t.get(spec.name)) continue;
     const std::string& v = s.workload.params.s(spec.name);
     auto ep = parse_endpoint(v);
+    if (v.empty() && spec.required)
+      fail("workload." + spec.name, t.source(),
+           fmt::format("missing: workload {} needs {} (a NIC as \"host.nic\")", w.name, spec.name));
     if (!v.empty() && (!ep || !s.find_nic(ep->host, ep->nic)))
       fail("workload." + spec.name, t.source(),
            fmt::format("missing: the default \"{}\" names no NIC of this scenario", v));

@@ -67,6 +67,9 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto tx_ep = *parse_endpoint(p.s("transmitter"));
   auto rx_ep = *parse_endpoint(p.s("receiver"));
   if (tx_ep.host == rx_ep.host) throw std::runtime_error("tcp_stream: transmitter and receiver must be on different hosts");
+  for (const char* k : {"transmitter", "receiver"})
+    if (!sw.endpoint_ip.count(canonical_endpoint(p.s(k))))
+      throw std::runtime_error(fmt::format("tcp_stream: {} {} has no cable (no [[links]] entry names it)", k, p.s(k)));
   HostSoftware& txh = sw.host(tx_ep.host);
   HostSoftware& rxh = sw.host(rx_ep.host);
   const std::string rx_netdev = rx_ep.port == 0 ? rx_ep.nic : fmt::format("{}:{}", rx_ep.nic, rx_ep.port);
@@ -151,7 +154,9 @@ Registrar<WorkloadEntry> tcp_stream_reg{WorkloadEntry{
     [] {
       auto s = tcp_stream_schema();
       s[0].unit = kUnitNicEndpoint;
+      s[0].required = true;
       s[1].unit = kUnitNicEndpoint;
+      s[1].required = true;
       return s;
     }(),
     run_tcp_stream}};
