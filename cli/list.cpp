@@ -23,13 +23,14 @@ std::string value_text(const ParamValue& v) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
         else if constexpr (std::is_same_v<T, std::string>) return "\"" + x + "\"";
+        else if constexpr (std::is_same_v<T, double>) return fmt::format("{:.10g}", x);  // no float noise
         else return fmt::format("{}", x);
       },
       v);
 }
 
 std::string num_text(double v, ParamKind k) {
-  return k == ParamKind::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
+  return k == ParamKind::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:.10g}", v);
 }
 
 /// "integer, default 0, range [0, 65535], unit 1.024 µs units"

@@ -9,6 +9,9 @@ int run_busbench_on_testbed(Testbed& tb, std::ostream& out, nlohmann::json& resu
   const ParamValues& wp = tb.scenario().workload.params;
   std::string name = wp.has("host") ? wp.s("host") : std::string();
   if (tb.hosts().empty()) throw std::runtime_error("busbench: the scenario has no host");
+  // busbench drives one host's front-side bus itself (no CPU model); other hosts would be left
+  // with unbound CPU ports.
+  if (tb.hosts().size() > 1) throw std::runtime_error("busbench: runs on a scenario with exactly one host");
   if (name.empty()) name = tb.hosts().front().name();
   TestbedHost& h = tb.host(name);
   return run_busbench(*h.hw, wp, out, results);

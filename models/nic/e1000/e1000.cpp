@@ -19,7 +19,7 @@ namespace nicsim::e1000 {
 ParamSchema E1000Params::schema() {
   E1000Params d;
   return {
-      real_param("clock_ppm", d.clock_ppm, -200.0, 200.0, "ppm",
+      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
                  "offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it",
                  "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
       real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
