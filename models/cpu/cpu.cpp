@@ -52,6 +52,7 @@ void Cpu::tick_method() {
 }
 
 void Cpu::set_counter_prefix(const std::string& prefix) {
+  track_ = prefix;
   ctr_[0] = &sim().counters.at(prefix + ".busy_process_ns");
   ctr_[1] = &sim().counters.at(prefix + ".busy_softirq_ns");
   ctr_[2] = &sim().counters.at(prefix + ".busy_hardirq_ns");
@@ -318,6 +319,8 @@ void Cpu::account() {
   sc_time t = now();
   if (t > last_acc_) {
     acc_[bucket_] += t - last_acc_;
+    // One span per stretch of work in one context, on this CPU's track (--trace).
+    if (bucket_ < 3 && sim().trace.enabled()) sim().trace.span(track_, span_, last_acc_, t);
     last_acc_ = t;
     if (ctr_[bucket_]) *ctr_[bucket_] = static_cast<uint64_t>(acc_[bucket_].value() / 1000);  // ps -> ns
   }
@@ -328,6 +331,8 @@ void Cpu::set_bucket() {
   if (halted_ || waking_ || !t) bucket_ = 3;
   else if (t->state == State::Burning || t->state == State::Stalled) bucket_ = static_cast<int>(t->level);
   else bucket_ = 3;
+  if (bucket_ < 3 && sim().trace.enabled())
+    span_ = std::string(level_name(t->level)) + " " + t->name + (t->state == State::Stalled ? " (MMIO stall)" : "");
 }
 
 sc_time Cpu::busy(ExecLevel l) const {

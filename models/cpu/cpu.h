@@ -243,6 +243,8 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   sc_time acc_[4];
   sc_time last_acc_ = SC_ZERO_TIME;
   int bucket_ = 3;
+  std::string track_ = "cpu";  ///< trace track ("<host>.cpu<n>")
+  std::string span_;           ///< what the CPU is doing in the current bucket (trace span name)
   uint64_t* ctr_[4] = {nullptr, nullptr, nullptr, nullptr};
   bool kicked_ = false;
   unsigned irr_count_ = 0;

@@ -373,9 +373,13 @@ struct E1000::Port : EthPort {
 
   // ---------------------------------------------------------------- interrupts
   void set_line(bool level) {
+    // The NIC's trace track shows each INTx assertion until the driver's ICR read deasserts it.
+    if (!level && line_out && sim().trace.enabled()) sim().trace.span(where + " INTx", "INTx asserted", line_since, now());
+    if (level && !line_out) line_since = now();
     line_out = level;
     dev.irq[fn]->set_irq_level(level);
   }
+  sc_time line_since = SC_ZERO_TIME;
 
   /// Drive INTx from the moderation decision; mark waiting journeys; re-arm the timer event.
   void sync_irq() {
