@@ -135,6 +135,14 @@ int explain_main(int argc, char** argv) {
     }
   }
   Breakdown ba = breakdown_of(results[0].result, kind);
+  if (!kind.empty() && ba.journeys == 0) {
+    std::string kinds;
+    for (auto& [k, v] : results[0].result.value("explain_by_kind", nlohmann::json::object()).items())
+      kinds += "\n  " + k;
+    fmt::print(stderr, "nicsim explain: no traced message of kind '{}'{}\n", kind,
+               kinds.empty() ? std::string(" (the run has a single kind: omit --kind)") : "; the run has:" + kinds);
+    return kExitUsage;
+  }
   auto name_of = [](const RunJob& j, const std::vector<std::string>& extra) {
     std::string n = fs::path(j.scenario).stem().string();
     for (auto& s : extra) n += " " + s;
