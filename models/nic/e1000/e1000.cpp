@@ -367,9 +367,14 @@ struct E1000::Port : EthPort {
     auto& s = stats[off];
     s += v;
     if (!is_64bit_stat_low(off) && s > 0xFFFFFFFFull) s = 0xFFFFFFFFull;  // sticks at max (SDM §13.7)
-    const RegInfo* r = find_reg(off);
-    sim().counters.at(where + "." + std::string(r ? r->name.substr(0, r->name.size() - (is_64bit_stat_low(off) ? 1 : 0)) : "?")) += v;
+    uint64_t*& c = stat_ctr[off];  // the counter's name is built once per register, not per frame
+    if (!c) {
+      const RegInfo* r = find_reg(off);
+      c = &sim().counters.at(where + "." + std::string(r ? r->name.substr(0, r->name.size() - (is_64bit_stat_low(off) ? 1 : 0)) : "?"));
+    }
+    *c += v;
   }
+  std::unordered_map<uint32_t, uint64_t*> stat_ctr;
 
   // ---------------------------------------------------------------- interrupts
   void set_line(bool level) {
