@@ -29,6 +29,14 @@ uint32_t TestbedSoftware::peer_ip(const std::string& endpoint) const {
   return endpoint_ip.at(p->second);
 }
 
+uint32_t TestbedSoftware::cabled_ip(const std::string& endpoint, const std::string& workload,
+                                   const std::string& role) const {
+  auto it = endpoint_ip.find(canonical_endpoint(endpoint));
+  if (it == endpoint_ip.end())
+    throw std::runtime_error(fmt::format("{}: {} {} has no cable (no [[links]] entry names it)", workload, role, endpoint));
+  return it->second;
+}
+
 namespace {
 
 std::string netdev_name(const std::string& nic, unsigned port) {
@@ -61,8 +69,11 @@ Task<void> ifup(HostSoftware* hs) {
 }  // namespace
 
 TestbedSoftware& build_software(Testbed& tb) {
-  static std::map<const Testbed*, TestbedSoftware*> built;
-  if (auto it = built.find(&tb); it != built.end()) return *it->second;
+  // One software build per testbed. The testbed's keepalive owns it; a weak reference here expires
+  // with the testbed, so a later testbed at the same address is never handed a stale build.
+  static std::map<const Testbed*, std::weak_ptr<TestbedSoftware>> built;
+  if (auto it = built.find(&tb); it != built.end())
+    if (auto live = it->second.lock()) return *live;
 
   auto sw = std::make_shared<TestbedSoftware>();
   // Addresses per link end.
@@ -117,7 +128,7 @@ TestbedSoftware& build_software(Testbed& tb) {
     HostSoftware* p = hs.get();
     hs->kernel->spawn_process("ifup", 0, ifup(p));
   }
-  built[&tb] = sw.get();
+  built[&tb] = sw;
   tb.keepalive.push_back(sw);
   return *sw;
 }

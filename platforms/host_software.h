@@ -30,6 +30,9 @@ struct TestbedSoftware {
   /// The IPv4 address of the host at the far end of the link on endpoint "host.nic[:port]".
   uint32_t peer_ip(const std::string& endpoint) const;
   std::map<std::string, uint32_t> endpoint_ip;  ///< "host.nic:port" -> IP of that end
+  /// The IPv4 address of a workload's NIC endpoint. Throws std::runtime_error naming `workload`
+  /// and `role` (e.g. "netpipe", "receiver") when no [[links]] entry cables that port.
+  uint32_t cabled_ip(const std::string& endpoint, const std::string& workload, const std::string& role) const;
   std::map<std::string, std::string> peer_of;   ///< "host.nic:port" -> the other end
 };
 

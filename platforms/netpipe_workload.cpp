@@ -37,9 +37,7 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto tx_ep = *parse_endpoint(p.s("transmitter"));
   auto rx_ep = *parse_endpoint(p.s("receiver"));
   if (tx_ep.host == rx_ep.host) throw std::runtime_error("netpipe: transmitter and receiver must be on different hosts");
-  for (const char* k : {"transmitter", "receiver"})
-    if (!sw.endpoint_ip.count(canonical_endpoint(p.s(k))))
-      throw std::runtime_error(fmt::format("netpipe: {} {} has no cable (no [[links]] entry names it)", k, p.s(k)));
+  for (const char* k : {"transmitter", "receiver"}) sw.cabled_ip(p.s(k), "netpipe", k);
   HostSoftware& txh = sw.host(tx_ep.host);
   HostSoftware& rxh = sw.host(rx_ep.host);
 
@@ -73,7 +71,7 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     side->port = static_cast<uint16_t>(o.port);
     side->journeys_per_size = static_cast<int>(p.i("journeys_per_size"));
   }
-  tx.peer_ip = sw.endpoint_ip.at(canonical_endpoint(p.s("receiver")));
+  tx.peer_ip = sw.cabled_ip(p.s("receiver"), "netpipe", "receiver");
   tx.on_progress = [&] {
     flush();
     if (tx.finished && rx.finished) sc_core::sc_stop();

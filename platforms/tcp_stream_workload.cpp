@@ -67,9 +67,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto tx_ep = *parse_endpoint(p.s("transmitter"));
   auto rx_ep = *parse_endpoint(p.s("receiver"));
   if (tx_ep.host == rx_ep.host) throw std::runtime_error("tcp_stream: transmitter and receiver must be on different hosts");
-  for (const char* k : {"transmitter", "receiver"})
-    if (!sw.endpoint_ip.count(canonical_endpoint(p.s(k))))
-      throw std::runtime_error(fmt::format("tcp_stream: {} {} has no cable (no [[links]] entry names it)", k, p.s(k)));
+  for (const char* k : {"transmitter", "receiver"}) sw.cabled_ip(p.s(k), "tcp_stream", k);
   HostSoftware& txh = sw.host(tx_ep.host);
   HostSoftware& rxh = sw.host(rx_ep.host);
   const std::string rx_netdev = rx_ep.port == 0 ? rx_ep.nic : fmt::format("{}:{}", rx_ep.nic, rx_ep.port);
@@ -89,7 +87,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   }
   tx.message_bytes = static_cast<size_t>(p.i("send_size_bytes"));
   rx.message_bytes = static_cast<size_t>(p.i("recv_size_bytes"));
-  const uint32_t rx_ip = sw.endpoint_ip.at(canonical_endpoint(p.s("receiver")));
+  const uint32_t rx_ip = sw.cabled_ip(p.s("receiver"), "tcp_stream", "receiver");
   tx.peer_ip = rx_ip;
 
   sc_core::sc_time tx_busy0, rx_busy0, tx_busy1, rx_busy1;
