@@ -11,7 +11,8 @@
 #pragma once
 #include "core/timed_resource.h"
 #include "core/units.h"
-#include <map>
+#include <algorithm>
+#include <vector>
 #include <string>
 
 namespace nicsim {
@@ -24,15 +25,13 @@ class IntervalResource {
   /// overlapping an existing reservation (no reservation is made).
   sc_time first_fit(const sc_time& earliest, const sc_time& duration) const {
     sc_time t = earliest;
-    auto it = busy_.upper_bound(t);
-    if (it != busy_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second > t) t = prev->second;
+    size_t i = upper_bound(t);
+    if (i != head_) {
+      const Busy& prev = busy_[i - 1];
+      if (prev.end > t) t = prev.end;
     }
-    while (it != busy_.end() && it->first < t + duration) {
-      if (it->second > t) t = it->second;
-      ++it;
-    }
+    for (; i < busy_.size() && busy_[i].start < t + duration; ++i)
+      if (busy_[i].end > t) t = busy_[i].end;
     return t;
   }
 
@@ -55,17 +54,22 @@ class IntervalResource {
 
   /// True when some reservation covers absolute time `t`.
   bool busy_at(const sc_time& t) const {
-    auto it = busy_.upper_bound(t);
-    if (it == busy_.begin()) return false;
-    return std::prev(it)->second > t;
+    size_t i = upper_bound(t);
+    if (i == head_) return false;
+    return busy_[i - 1].end > t;
   }
   /// End of the last reservation (the resource is free from then on).
-  sc_time free_at() const { return busy_.empty() ? last_end_ : std::max(last_end_, busy_.rbegin()->second); }
+  sc_time free_at() const { return head_ == busy_.size() ? last_end_ : std::max(last_end_, busy_.back().end); }
   /// Forget reservations that ended at or before absolute time `t`.
   void prune(const sc_time& t) {
-    while (!busy_.empty() && busy_.begin()->second <= t) {
-      if (busy_.begin()->second > last_end_) last_end_ = busy_.begin()->second;
-      busy_.erase(busy_.begin());
+    while (head_ < busy_.size() && busy_[head_].end <= t) {
+      if (busy_[head_].end > last_end_) last_end_ = busy_[head_].end;
+      ++head_;
+    }
+    // Drop the forgotten prefix once it dominates, so the vector stays short (amortised O(1)).
+    if (head_ > 32 && head_ * 2 > busy_.size()) {
+      busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
     }
   }
 
@@ -79,21 +83,39 @@ class IntervalResource {
   }
 
  private:
+  struct Busy {
+    sc_time start, end;
+  };
+
+  /// Index of the first live reservation starting after `t` (head_ if none starts at or before).
+  size_t upper_bound(const sc_time& t) const {
+    auto it = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), t,
+                               [](const sc_time& v, const Busy& b) { return v < b.start; });
+    return static_cast<size_t>(it - busy_.begin());
+  }
+  /// Index of the first live reservation starting at or after `t`.
+  size_t lower_bound(const sc_time& t) const {
+    auto it = std::lower_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), t,
+                               [](const Busy& b, const sc_time& v) { return b.start < v; });
+    return static_cast<size_t>(it - busy_.begin());
+  }
+
   Grant place(const sc_time& earliest, const sc_time& start, const sc_time& duration) {
     Grant g{start, start + duration, start > earliest ? start - earliest : SC_ZERO_TIME};
     if (duration > SC_ZERO_TIME) {
-      // Merge with a touching neighbour so back-to-back occupancy stays one interval.
-      auto next = busy_.find(g.end);
+      // Merge with touching neighbours so back-to-back occupancy stays one interval.
+      size_t i = lower_bound(start);
       sc_time end = g.end;
-      if (next != busy_.end()) {
-        end = next->second;
-        busy_.erase(next);
+      const bool join_next = i < busy_.size() && busy_[i].start == g.end;
+      if (join_next) end = busy_[i].end;
+      if (i != head_ && busy_[i - 1].end == start) {
+        busy_[i - 1].end = end;
+        if (join_next) busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (join_next) {
+        busy_[i].start = start;
+      } else {
+        busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), Busy{start, end});
       }
-      auto it = busy_.lower_bound(start);
-      if (it != busy_.begin() && std::prev(it)->second == start)
-        std::prev(it)->second = end;
-      else
-        busy_.emplace(start, end);
     }
     busy_total_ += duration;
     wait_total_ += g.waited;
@@ -102,7 +124,8 @@ class IntervalResource {
   }
 
   std::string name_;
-  std::map<sc_time, sc_time> busy_;  ///< start -> end, non-overlapping
+  std::vector<Busy> busy_;  ///< live reservations from index head_ on, sorted by start, non-overlapping
+  size_t head_ = 0;         ///< reservations before this index ended and are forgotten
   sc_time last_end_ = SC_ZERO_TIME;
   sc_time busy_total_ = SC_ZERO_TIME;
   sc_time wait_total_ = SC_ZERO_TIME;

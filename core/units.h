@@ -9,14 +9,37 @@ namespace nicsim {
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
-/// A duration of `v` nanoseconds.
-inline sc_time ns(double v) { return sc_time(v, sc_core::SC_NS); }
+namespace detail {
+/// Ticks of the SystemC time resolution per ns, µs, ms and s (1000, 1e6, 1e9, 1e12 at the default
+/// 1 ps), derived once from the ticks in one second (the first read fixes the resolution, as any
+/// sc_time construction would).
+struct TickScale {
+  double ns, us, ms, s;
+};
+inline const TickScale& tick_scale() {
+  static const TickScale k = [] {
+    const double per_s = double(sc_time(1.0, sc_core::SC_SEC).value());
+    return TickScale{per_s / 1e9, per_s / 1e6, per_s / 1e3, per_s};
+  }();
+  return k;
+}
+/// `v` units of `ticks_per_unit` ticks, rounded exactly as sc_time(double, sc_time_unit) rounds
+/// (v * scale + 0.5, truncated; SystemC 2.3 sc_time.cpp) without its per-call simcontext lookup.
+inline sc_time from_scaled(double v, double ticks_per_unit) {
+  if (v == 0) return SC_ZERO_TIME;
+  const double tmp = v * ticks_per_unit + 0.5;
+  return sc_time::from_value(static_cast<sc_time::value_type>(static_cast<int64_t>(tmp)));
+}
+}  // namespace detail
+
+/// A duration of `v` nanoseconds (rounded to the 1 ps resolution like sc_time(v, SC_NS)).
+inline sc_time ns(double v) { return detail::from_scaled(v, detail::tick_scale().ns); }
 /// A duration of `v` microseconds.
-inline sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
+inline sc_time us(double v) { return detail::from_scaled(v, detail::tick_scale().us); }
 /// A duration of `v` milliseconds.
-inline sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+inline sc_time ms(double v) { return detail::from_scaled(v, detail::tick_scale().ms); }
 /// A duration of `v` seconds.
-inline sc_time sec(double v) { return sc_time(v, sc_core::SC_SEC); }
+inline sc_time sec(double v) { return detail::from_scaled(v, detail::tick_scale().s); }
 
 /// Duration in ns / µs / s as a double.
 inline double to_ns(const sc_time& t) { return t.to_seconds() * 1e9; }

@@ -655,14 +655,17 @@ uint64_t Kernel::dma_alloc(size_t bytes, size_t align) {
   if (align == 0 || (align & (align - 1))) throw std::invalid_argument("dma_alloc: alignment must be a power of two");
   if (bytes == 0) bytes = 1;
   size_t sz = (bytes + 63) & ~size_t(63);
-  auto range = dma_free_.equal_range(sz);
-  for (auto it = range.first; it != range.second; ++it)
-    if (it->second % align == 0) {
-      uint64_t a = it->second;
-      dma_free_.erase(it);
-      dma_used_[a] = sz;
-      return a;
-    }
+  // First fit among freed blocks of this size, oldest free first.
+  if (auto f = dma_free_.find(sz); f != dma_free_.end()) {
+    auto& q = f->second;
+    for (auto it = q.begin(); it != q.end(); ++it)
+      if (*it % align == 0) {
+        uint64_t a = *it;
+        q.erase(it);
+        dma_used_[a] = sz;
+        return a;
+      }
+  }
   uint64_t a = (dma_next_ + align - 1) & ~uint64_t(align - 1);
   if (a + sz > hw_->dram_bytes())
     throw std::runtime_error(p_.host + ": DMA memory exhausted (" + std::to_string(bytes) + " bytes requested)");
@@ -674,7 +677,7 @@ uint64_t Kernel::dma_alloc(size_t bytes, size_t align) {
 void Kernel::dma_free(uint64_t addr) {
   auto it = dma_used_.find(addr);
   if (it == dma_used_.end()) throw std::logic_error("dma_free of an address not allocated");
-  dma_free_.emplace(it->second, addr);
+  dma_free_[it->second].push_back(addr);
   dma_used_.erase(it);
 }
 

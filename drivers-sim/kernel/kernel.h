@@ -37,6 +37,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -437,8 +438,8 @@ class Kernel : public CpuSoftware {
   std::map<uint16_t, std::vector<PacketHandler>> ptypes_;
   // DRAM allocator
   uint64_t dma_next_;
-  std::map<uint64_t, size_t> dma_used_;        ///< addr -> size
-  std::multimap<size_t, uint64_t> dma_free_;   ///< size -> addr
+  std::unordered_map<uint64_t, size_t> dma_used_;               ///< addr -> size
+  std::unordered_map<size_t, std::deque<uint64_t>> dma_free_;   ///< size -> freed addrs, oldest first
 };
 
 }  // namespace nicsim

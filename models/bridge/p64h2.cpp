@@ -161,14 +161,7 @@ sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& t
       sc_time e = data_start + seg.clocks(pci_data_phases(A + pos, accepted + c, bpc));
       if (occupancy(s, e) + c > B) break;
       // Forward this piece upstream as soon as it is in the buffer (cut-through per ADB).
-      tlm::tlm_generic_payload up;
-      up.set_command(tlm::TLM_WRITE_COMMAND);
-      up.set_address(a);
-      up.set_data_ptr(data + pos + accepted);
-      up.set_data_length(c);
-      up.set_streaming_width(c);
-      up.set_byte_enable_ptr(nullptr);
-      up.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_WRITE_COMMAND, a, data + pos + accepted, c);
       sc_time d = e + seg.clocks(p_.inbound_request_clocks) - now();
       sc_time drained;
       {
@@ -202,15 +195,21 @@ sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& t
   return t;
 }
 
+tlm::tlm_generic_payload& P64H2::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
+  up_.set_command(cmd);
+  up_.set_address(addr);
+  up_.set_data_ptr(data);
+  up_.set_data_length(len);
+  up_.set_streaming_width(len);
+  up_.set_byte_enable_ptr(nullptr);
+  up_.set_byte_enable_length(0);
+  up_.set_dmi_allowed(false);
+  up_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  return up_;
+}
+
 std::pair<sc_time, sc_time> P64H2::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
-  tlm::tlm_generic_payload up;
-  up.set_command(tlm::TLM_READ_COMMAND);
-  up.set_address(addr);
-  up.set_data_ptr(dst);
-  up.set_data_length(len);
-  up.set_streaming_width(len);
-  up.set_byte_enable_ptr(nullptr);
-  up.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_READ_COMMAND, addr, dst, len);
   sc_time d = at - now();
   StreamExtGuard ext(up);
   ext->has_first_data = false;

@@ -100,6 +100,9 @@ class P64H2 : public sc_core::sc_module, public eoi_if {
   /// Upstream read of `len` bytes into `dst`, starting at absolute `at`. Returns {first, last}
   /// absolute times the data is at the bridge; sets `ok` false on an error response.
   std::pair<sc_time, sc_time> fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok);
+  /// The one upstream payload, reset for a new transaction (upstream calls never re-enter the
+  /// bridge, so one object serves every forwarded piece without a per-piece construction).
+  tlm::tlm_generic_payload& upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len);
   uint32_t occupancy(SegState& s, const sc_time& t) const;
   sc_time room_at(SegState& s, const sc_time& t, uint32_t need) const;
 
@@ -114,6 +117,7 @@ class P64H2 : public sc_core::sc_module, public eoi_if {
   std::unique_ptr<tlm_utils::simple_initiator_socket<P64H2>> to_seg_[2];
   std::unique_ptr<tlm_utils::simple_target_socket_tagged<P64H2>> from_apic_[2];
   SegState st_[2];
+  tlm::tlm_generic_payload up_;
 };
 
 }  // namespace nicsim

@@ -24,6 +24,8 @@ HubLink::HubLink(sc_core::sc_module_name name, const HubLinkParams& p)
   up_target.register_b_transport(this, &HubLink::b_up);
   eoi_fwd_.owner = this;
   eoi_in.bind(eoi_fwd_);
+  full_packet_ = wire_time(p_.max_payload_bytes);
+  header_only_ = wire_time(0);
 }
 
 unsigned HubLink::packets(uint32_t payload_bytes) const {
@@ -61,7 +63,8 @@ HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_
     if (n > 1 && last_avail > first_avail) avail = first_avail + (last_avail - first_avail) * (double(k) / (n - 1));
     if (k == n - 1 && last_avail > avail) avail = last_avail;
     sc_time earliest = std::max(avail, prev_end);
-    Grant g = pipe.reserve(earliest, wire_time(chunk));
+    const sc_time& w = chunk == p_.max_payload_bytes ? full_packet_ : chunk == 0 ? header_only_ : wire_time(chunk);
+    Grant g = pipe.reserve(earliest, w);
     if (k == 0) {
       s.start = g.start;
       s.first_end = g.end;

@@ -91,6 +91,8 @@ class HubLink : public sc_core::sc_module {
   std::deque<Order> order_[2];  ///< per direction: recent packets' entry and wire-end times
   EoiForwarder eoi_fwd_;
   sc_time crossing_;
+  sc_time full_packet_;  ///< wire_time(max_payload_bytes), the common case, computed once
+  sc_time header_only_;  ///< wire_time(0): read requests and EOI special cycles
   uint64_t &c_up_bytes_, &c_down_bytes_, &c_packets_;
 };
 

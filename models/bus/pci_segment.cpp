@@ -47,12 +47,16 @@ unsigned PciSegment::plug(PciDevice& dev) {
 const PciSegmentMode& PciSegment::mode() const {
   if (!resolved_) {
     mode_ = resolve_segment_mode(infos_, p_.max_pcix_mhz, p_.max_pci_mhz);
+    period_ = ns(pci_clock_ns(mode_.mhz));
     resolved_ = true;
   }
   return mode_;
 }
 
-sc_time PciSegment::clock_period() const { return ns(pci_clock_ns(mode().mhz)); }
+sc_time PciSegment::clock_period() const {
+  if (!resolved_) mode();
+  return period_;
+}
 
 sc_time PciSegment::align(const sc_time& t) const {
   const uint64_t per = clock_period().value();  // ps (SystemC resolution)

@@ -144,6 +144,7 @@ class PciSegment : public sc_core::sc_module {
   std::vector<PciDeviceInfo> infos_;
   mutable bool resolved_ = false;
   mutable PciSegmentMode mode_;
+  mutable sc_time period_;  ///< clock period of mode_, set when the mode is resolved
   PciDeviceInfo bridge_info_;
   IntervalResource bus_;
   unsigned last_owner_ = kBridge;

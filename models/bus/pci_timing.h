@@ -14,6 +14,7 @@
 #include "models/bus/pci.h"
 #include <cstdint>
 #include <string>
+#include <boost/container/small_vector.hpp>
 #include <vector>
 
 namespace nicsim {
@@ -100,8 +101,9 @@ struct PciBurstTiming {
   unsigned clocks = 0;       ///< all tenures, overhead included
   unsigned tenures = 0;      ///< 1 + disconnects
   unsigned data_phases = 0;  ///< sum over tenures
-  std::vector<uint32_t> tenure_bytes;
-  std::vector<PciPhaseList> phases;
+  // Inline storage for the usual one to four tenures (no heap allocation per burst).
+  boost::container::small_vector<uint32_t, 4> tenure_bytes;
+  boost::container::small_vector<PciPhaseList, 4> phases;
 };
 
 /// Conventional PCI burst (PCI Local Bus 2.2 phase rules, research §3 "Conventional PCI").

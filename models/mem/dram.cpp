@@ -86,11 +86,14 @@ void Dram::check_range(uint64_t addr, size_t len) const {
 }
 
 uint8_t* Dram::page_for_write(uint64_t page) {
+  if (page == last_page_ && last_data_) return last_data_;
   auto& slot = pages_[page];
   if (!slot) {
     slot = std::make_unique<uint8_t[]>(kPage);
     std::memset(slot.get(), 0, kPage);
   }
+  last_page_ = page;
+  last_data_ = slot.get();
   return slot.get();
 }
 
@@ -100,11 +103,18 @@ void Dram::read(uint64_t addr, void* dst, size_t len) const {
   while (len > 0) {
     uint64_t page = addr / kPage, off = addr % kPage;
     size_t n = std::min<size_t>(len, kPage - off);
-    auto it = pages_.find(page);
-    if (it == pages_.end())
-      std::memset(out, 0, n);
+    const uint8_t* src = nullptr;
+    if (page == last_page_ && last_data_) {
+      src = last_data_;
+    } else if (auto it = pages_.find(page); it != pages_.end()) {
+      src = it->second.get();
+      last_page_ = page;
+      last_data_ = it->second.get();
+    }
+    if (src)
+      std::memcpy(out, src + off, n);
     else
-      std::memcpy(out, it->second.get() + off, n);
+      std::memset(out, 0, n);
     out += n;
     addr += n;
     len -= n;

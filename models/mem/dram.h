@@ -76,6 +76,8 @@ class Dram : public sc_core::sc_module {
   IntervalResource bus_;
   std::vector<int64_t> open_row_;  ///< per bank, -1 = precharged
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable uint64_t last_page_ = ~uint64_t(0);  ///< page number of the last lookup (accesses are mostly sequential)
+  mutable uint8_t* last_data_ = nullptr;       ///< its storage (pages are never freed)
   uint64_t &c_reads_, &c_writes_, &c_rd_bytes_, &c_wr_bytes_, &c_hit_, &c_empty_, &c_miss_;
 };
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <stdexcept>
 #include <unordered_map>
+#include <zlib.h>
 
 namespace nicsim::e1000 {
 
@@ -86,20 +87,10 @@ std::array<uint8_t, 6> parse_mac(const std::string& s, const std::string& who) {
 }
 
 /// IEEE 802.3 CRC-32 (reflected, poly 0xEDB88320), the FCS appended to a frame (§3.2.9).
+/// zlib's crc32() is exactly this CRC (RFC 1952 §8), table-driven and word-at-a-time.
 uint32_t crc32_ieee(const uint8_t* d, size_t n) {
-  static uint32_t table[256];
-  static bool init = false;
-  if (!init) {
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    init = true;
-  }
-  uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < n; ++i) c = table[(c ^ d[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  uLong c = ::crc32(0L, Z_NULL, 0);
+  return static_cast<uint32_t>(::crc32_z(c, d, n));
 }
 
 bool is_stat_reg(uint32_t off) { return off >= CRCERRS && off <= BPTC; }
@@ -671,6 +662,7 @@ struct E1000::Port : EthPort {
     }
     // Stored in the packet buffer: counted as received (SDM §13.7).
     RxFrame rf;
+    rf.bytes.reserve(f.bytes.size() + 4);
     rf.bytes = f.bytes;
     if (!(reg(RCTL) & rctl::SECRC)) {
       uint32_t crc = crc32_ieee(f.bytes.data(), f.bytes.size());
