@@ -163,7 +163,8 @@ static int check_main(int argc, char** argv) {
       ("fast", "only reference files with `fast = true` at top level")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")
       ("junit", po::value<std::string>(), "write JUnit XML (one testcase per reference) to FILE")
-      ("jobs,j", po::value<unsigned>()->default_value(hw), "scenarios run in parallel (default: hardware cores)")
+      ("jobs,j", po::value<std::string>()->default_value(std::to_string(hw)),
+       "scenarios run in parallel, 1 to 1024 (default: hardware cores)")
       ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)");
   po::options_description hidden;
   hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
@@ -183,9 +184,26 @@ static int check_main(int argc, char** argv) {
       return kExitUsage;
     }
   o.fast = vm.count("fast") != 0;
-  o.jobs = std::max(1u, vm["jobs"].as<unsigned>());
+  std::string why;
+  auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
+  if (!jobs) {
+    fmt::print(stderr, "nicsim check: {}\n", why);
+    return kExitUsage;
+  }
+  o.jobs = *jobs;
   if (vm.count("out")) o.out = vm["out"].as<std::string>();
   if (vm.count("junit")) o.junit = vm["junit"].as<std::string>();
+  // Outputs are checked before any run, not found unwritable after all of them.
+  if (o.out)
+    if (auto w = out_dir_problem(*o.out); !w.empty()) {
+      fmt::print(stderr, "nicsim check: --out: {}\n", w);
+      return kExitUsage;
+    }
+  if (o.junit)
+    if (auto w = out_file_problem(*o.junit); !w.empty()) {
+      fmt::print(stderr, "nicsim check: --junit: {}\n", w);
+      return kExitUsage;
+    }
   o.tty = Progress::is_tty(stderr);
   try {
     InterruptGuard guard;

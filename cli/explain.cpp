@@ -94,12 +94,13 @@ int explain_main(int argc, char** argv) {
     return kExitUsage;
   }
   std::optional<uint64_t> seed;
-  if (!seed_text.empty()) {
-    if (seed_text.find_first_not_of("0123456789") != std::string::npos) {
-      fmt::print(stderr, "nicsim explain: --seed must be a non-negative integer\n");
+  if (vm.count("seed")) {
+    std::string why;
+    seed = parse_seed_arg(seed_text, &why);
+    if (!seed) {
+      fmt::print(stderr, "nicsim explain: {}\n", why);
       return kExitUsage;
     }
-    seed = std::stoull(seed_text);
   }
 
   fs::path tmp = fs::temp_directory_path() / fmt::format("nicsim-explain-{}", ::getpid());

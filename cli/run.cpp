@@ -80,9 +80,9 @@ int run_main(int argc, char** argv) {
   if (format != "text" && format != "json") return usage_error(fmt::format("--format must be text or json, not '{}'", format));
   std::optional<uint64_t> seed;
   if (vm.count("seed")) {
-    if (seed_text.empty() || seed_text.size() > 19 || seed_text.find_first_not_of("0123456789") != std::string::npos)
-      return usage_error(fmt::format("--seed must be a non-negative integer, not '{}'", seed_text));
-    seed = std::stoull(seed_text);
+    std::string why;
+    seed = parse_seed_arg(seed_text, &why);
+    if (!seed) return usage_error(why);
   }
 
   Scenario scenario;
@@ -92,6 +92,12 @@ int run_main(int argc, char** argv) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitUsage;
   }
+
+  // Outputs are checked before the run, not found unwritable after it.
+  if (!out_dir.empty())
+    if (auto why = out_dir_problem(out_dir); !why.empty()) return usage_error("--out: " + why);
+  if (!trace_path.empty())
+    if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.

@@ -4,11 +4,15 @@
 #include "cli/progress.h"
 #include "cli/sweep_plot.h"
 #include "cli/verbs.h"
+#include "core/params.h"
 #include "core/results.h"
+#include "platforms/scenario.h"
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <thread>
 
 namespace nicsim {
@@ -20,6 +24,36 @@ namespace {
 std::string first_line_of_last(const std::string& text) {
   std::string t = tail_of(text, 1, 200);
   return t;
+}
+
+/// The "metrics" object of a result.json, or nullopt when unreadable.
+std::optional<nlohmann::json> result_metrics(const fs::path& result_json) {
+  std::ifstream f(result_json, std::ios::binary);
+  if (!f) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  if (!j.is_object() || !j.contains("metrics") || !j["metrics"].is_object()) return std::nullopt;
+  return j["metrics"];
+}
+
+/// "--metric 'x' names no metric ..." for a name absent from `metrics`, or "" when present.
+std::string absent_metric_message(const std::string& name, const nlohmann::json& metrics) {
+  auto it = metrics.find(name);
+  if (it != metrics.end()) {
+    if (it->is_number()) return "";
+    return fmt::format("--metric '{}' is not a number in result.json (it is {})", name,
+                       it->is_object() ? "an object" : it->is_array() ? "an array" : it->is_string() ? "a string"
+                                                                                     : it->is_boolean() ? "a boolean" : "null");
+  }
+  std::vector<std::string> names;
+  for (auto& [k, v] : metrics.items())
+    if (v.is_number()) names.push_back(k);
+  std::string near = nearest_name(name, names);
+  constexpr size_t kShown = 20;
+  std::string list;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) list += fmt::format(", ... ({} more)", names.size() - kShown);
+  return fmt::format("--metric '{}' names no metric of result.json{}; its numeric metrics: {}", name,
+                     near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), names.empty() ? "none" : list);
 }
 
 /// Write sweep.json, sweep.csv and (optionally) plots; print a summary. Returns {failed, missing}.
@@ -49,7 +83,75 @@ std::pair<size_t, size_t> write_outputs(const fs::path& dir, const SweepPlan& pl
   return {failed, missing};
 }
 
+/// Print the metric problems as errors; returns whether there were any.
+bool report_metric_problems(const SweepPlan& plan, const std::vector<PointRow>& rows, std::FILE* log) {
+  auto probs = metric_problems(plan, rows);
+  for (auto& m : probs) fmt::print(log, "sweep: error: {}\n", m);
+  if (!probs.empty())
+    fmt::print(log, "sweep: the points are kept: rerun the same command with the right --metric (nothing is rerun)\n");
+  return !probs.empty();
+}
+
 }  // namespace
+
+std::vector<std::string> metric_problems_in(const SweepPlan& plan, const fs::path& result_json) {
+  std::vector<std::string> out;
+  auto m = result_metrics(result_json);
+  if (!m) return out;
+  for (auto& name : plan.metrics)
+    if (auto msg = absent_metric_message(name, *m); !msg.empty()) out.push_back(msg);
+  return out;
+}
+
+std::vector<std::string> metric_problems(const SweepPlan& plan, const std::vector<PointRow>& rows) {
+  std::vector<std::string> out;
+  const PointRow* first_ok = nullptr;
+  for (auto& r : rows)
+    if (r.status == "ok") {
+      first_ok = &r;
+      break;
+    }
+  if (!first_ok) return out;
+  std::optional<nlohmann::json> m;  // the first ok point's metrics, read when needed
+  for (size_t k = 0; k < plan.metrics.size(); ++k) {
+    bool any = false;
+    for (auto& r : rows) any |= r.status == "ok" && r.metrics[k].has_value();
+    if (any) continue;
+    if (!m) m = result_metrics(point_dir(first_ok->found_in, first_ok->point) / "result.json");
+    std::string msg = m ? absent_metric_message(plan.metrics[k], *m) : "";
+    size_t ok = 0;
+    for (auto& r : rows) ok += r.status == "ok";
+    if (msg.empty()) msg = fmt::format("--metric '{}' has no number in result.json", plan.metrics[k]);
+    out.push_back(fmt::format("{} (none of the {} finished point{} has it)", msg, ok, ok == 1 ? "" : "s"));
+  }
+  return out;
+}
+
+void validate_sweep_scenario(const SweepPlan& plan) {
+  auto load = [&](const std::vector<std::string>& sets) { (void)load_scenario(plan.scenario, sets); };
+  try {
+    load(plan.sets);
+  } catch (const ScenarioError& e) {
+    throw SweepUsageError(e.what());
+  }
+  std::vector<std::string> base = plan.sets;
+  for (auto& ax : plan.axes) {
+    if (ax.key == "seed") continue;
+    for (auto& v : representative_values(ax)) {
+      std::vector<std::string> sets = base;
+      sets.push_back(ax.key + "=" + v);
+      try {
+        load(sets);
+      } catch (const ScenarioError& e) {
+        // A --set error is this value's own: say it with the --vary that wrote it.
+        std::string what = e.file == "--set" ? ScenarioError("", 0, 0, e.key, e.message, e.suggestion).what() : e.what();
+        if (e.file == "--set" && what.rfind(": ", 0) == 0) what = what.substr(2);
+        throw SweepUsageError(fmt::format("--vary {}={}: {}", ax.key, v, what));
+      }
+    }
+    base.push_back(ax.key + "=" + ax.values.front());
+  }
+}
 
 int run_sweep(const SweepRunOptions& o, const Runner& runner) {
   std::vector<Point> all = cartesian(o.plan.axes);
@@ -72,11 +174,29 @@ int run_sweep(const SweepRunOptions& o, const Runner& runner) {
              mine.size() - todo.size(), todo.size(), o.jobs, o.jobs == 1 ? "" : "s");
   std::fflush(o.log);
 
+  // A misspelt --metric shows after the first finished point (a warning: a metric may exist only
+  // for some points, e.g. a message size beyond another point's upper); the final check decides.
+  bool metrics_checked = false;
+  auto check_metrics = [&](const fs::path& result_json) {
+    metrics_checked = true;
+    for (auto& m : metric_problems_in(o.plan, result_json)) fmt::print(o.log, "sweep: WARNING: {}\n", m);
+    std::fflush(o.log);
+  };
+  for (auto& p : mine)
+    if (point_finished(o.dir, p)) {
+      check_metrics(point_dir(o.dir, p) / "result.json");
+      break;
+    }
+
   Progress progress(o.log, jobs.size(), o.tty);
   ExecOptions eo;
   eo.jobs = o.jobs;
   eo.stop = o.stop;
   eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
+    if (r.status == JobStatus::Ok && !metrics_checked) {
+      progress.finish();
+      check_metrics(j.out_dir / "result.json");
+    }
     if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
       progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
                         r.status == JobStatus::Failed ? fmt::format("exit {}: {}", r.exit_code, first_line_of_last(r.stderr_tail)) : "");
@@ -100,6 +220,7 @@ int run_sweep(const SweepRunOptions& o, const Runner& runner) {
   if (o.shard)
     fmt::print(o.log, "sweep: shard {}/{} done; when all shards are done: nicsim sweep --merge DIR... --out DIR\n",
                o.shard->index, o.shard->count);
+  if (report_metric_problems(o.plan, rows, o.log)) return kExitUsage;
   return failed_here ? kExitRunFailed : kExitOk;
 }
 
@@ -109,6 +230,7 @@ int run_merge(const std::vector<fs::path>& inputs, const fs::path& out, bool plo
   auto rows = merge_dirs(inputs, out, &plan);
   auto [failed, missing] = write_outputs(out, plan, rows, plots, gnuplot, log);
   if (missing) fmt::print(log, "merge: {} points missing (a shard not run or not finished?)\n", missing);
+  if (report_metric_problems(plan, rows, log)) return kExitUsage;
   return failed || missing ? kExitRunFailed : kExitOk;
 }
 
@@ -138,7 +260,8 @@ static int sweep_main(int argc, char** argv) {
       ("metric", po::value<std::vector<std::string>>()->multitoken()->composing(),
        "result.json metric name(s) to collect and plot (repeatable; NAME,NAME also accepted)")
       ("out", po::value<std::string>(), "sweep directory (created; reused to resume)")
-      ("jobs,j", po::value<unsigned>()->default_value(hw), "points run in parallel (default: hardware cores)")
+      ("jobs,j", po::value<std::string>()->default_value(std::to_string(hw)),
+       "points run in parallel, 1 to 1024 (default: hardware cores)")
       ("shard", po::value<std::string>(), "run only points with index % N == I (e.g. $SLURM_ARRAY_TASK_ID/16)")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every point (repeatable)")
       ("merge", po::value<std::vector<std::string>>()->multitoken()->composing(),
@@ -162,9 +285,13 @@ static int sweep_main(int argc, char** argv) {
   std::vector<std::string> scen = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>()
                                                        : std::vector<std::string>{};
   try {
+    std::string why;
+    auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
+    if (!jobs) return usage_error(why);
     if (vm.count("merge")) {
       if (!scen.empty() || vm.count("vary") || vm.count("shard"))
         return usage_error("--merge takes only sweep directories and --out (got a scenario, --vary or --shard)");
+      if (auto w = out_dir_problem(out); !w.empty()) return usage_error("--out: " + w);
       std::vector<fs::path> in;
       for (auto& d : vm["merge"].as<std::vector<std::string>>()) in.emplace_back(d);
       return run_merge(in, out, plots, gnuplot, stderr);
@@ -195,13 +322,16 @@ static int sweep_main(int argc, char** argv) {
           if (!part.empty()) o.plan.metrics.push_back(part);
     if (o.plan.metrics.empty()) return usage_error("give at least one --metric NAME (a key of result.json \"metrics\")");
     if (vm.count("shard")) o.shard = parse_shard(vm["shard"].as<std::string>());
-    o.jobs = std::max(1u, vm["jobs"].as<unsigned>());
+    o.jobs = *jobs;
     o.dir = out;
     o.plots = plots;
     o.gnuplot = gnuplot;
     o.tty = Progress::is_tty(stderr);
 
     auto points = cartesian(o.plan.axes);
+    // Every point loads the same scenario: a scenario or --vary/--set error is one usage error
+    // now, not a failure of every point.
+    validate_sweep_scenario(o.plan);
     if (vm.count("dry-run")) {
       auto mine = o.shard ? shard_points(points, *o.shard) : points;
       size_t fin = 0;
@@ -215,6 +345,8 @@ static int sweep_main(int argc, char** argv) {
                  fin, mine.size() - fin);
       return kExitOk;
     }
+    // --out is checked before anything runs (it is created if needed).
+    if (auto w = out_dir_problem(out); !w.empty()) return usage_error("--out: " + w);
     InterruptGuard guard;
     o.stop = &InterruptGuard::flag();
     return run_sweep(o, process_runner(self_executable()));

@@ -54,16 +54,29 @@ std::optional<double> number_of(const std::string& s) {
   return v;
 }
 
-/// Decimal places a number's text carries ("0.25" -> 2, "1e-3" -> 3, "2.5e1" -> 0).
+/// Decimal places a number's text carries ("0.25" -> 2, "1e-3" -> 3, "2.5e1" -> 0). An exponent
+/// beyond ±9999 counts as ±9999 (the caller rejects more than kMaxRangeDecimals anyway).
 int decimals_of(const std::string& s) {
   size_t e = s.find_first_of("eE");
   std::string mant = s.substr(0, e);
-  int exp = 0;
-  if (e != std::string::npos) exp = std::atoi(s.c_str() + e + 1);
+  long long exp = 0;
+  if (e != std::string::npos) {
+    const char* b = s.c_str() + e + 1;
+    if (*b == '+') ++b;
+    auto [p, ec] = std::from_chars(b, s.c_str() + s.size(), exp);
+    if (ec == std::errc::result_out_of_range) exp = *b == '-' ? -10000 : 10000;
+    exp = std::clamp(exp, -9999LL, 9999LL);
+  }
   size_t dot = mant.find('.');
-  int d = dot == std::string::npos ? 0 : static_cast<int>(mant.size() - dot - 1);
-  return std::max(0, d - exp);
+  long long d = dot == std::string::npos ? 0 : static_cast<long long>(mant.size() - dot - 1);
+  return static_cast<int>(std::clamp(d - exp, 0LL, 100000LL));
 }
+
+/// Decimal ranges are computed in double precision: more decimals than this, or values beyond
+/// kMaxRangeMagnitude, cannot be printed faithfully (a double carries 15-17 significant digits;
+/// above 2^53 ≈ 9.0e15 it skips integers).
+constexpr int kMaxRangeDecimals = 15;
+constexpr double kMaxRangeMagnitude = 1e15;
 
 constexpr size_t kMaxAxisValues = 100000;
 constexpr size_t kMaxPoints = 1000000;
@@ -100,16 +113,43 @@ std::vector<std::string> parse_range(std::string_view item_view) {
   if (!a || !b || !st)
     throw SweepUsageError(fmt::format("bad range '{}': START, STOP and STEP must be numbers", item));
   if (*st == 0) throw SweepUsageError(fmt::format("bad range '{}': STEP must not be 0", item));
+  const bool integers = is_integer_text(parts[0]) && is_integer_text(parts[1]) && is_integer_text(parts[2]);
+  if (!integers) {
+    for (size_t k = 0; k < 3; ++k) {
+      if (std::fabs(k == 0 ? *a : k == 1 ? *b : *st) > kMaxRangeMagnitude)
+        throw SweepUsageError(fmt::format("bad range '{}': {} is too large for a decimal range (limit ±{:g}; "
+                                          "list such values instead)", item, parts[k], kMaxRangeMagnitude));
+      if (decimals_of(parts[k]) > kMaxRangeDecimals)
+        throw SweepUsageError(fmt::format("bad range '{}': {} has more than {} decimal places", item, parts[k],
+                                          kMaxRangeDecimals));
+    }
+  }
   if ((*b - *a) / *st < -1e-9)
     throw SweepUsageError(fmt::format("bad range '{}': STEP {} goes away from STOP {} (use a {} step)", item,
                                       parts[2], parts[1], *st > 0 ? "negative" : "positive"));
   std::vector<std::string> out;
-  if (is_integer_text(parts[0]) && is_integer_text(parts[1]) && is_integer_text(parts[2])) {
-    int64_t s0 = std::stoll(parts[0]), s1 = std::stoll(parts[1]), ds = std::stoll(parts[2]);
-    uint64_t n = static_cast<uint64_t>((s1 - s0) / ds) + 1;
-    if (n > kMaxAxisValues)
-      throw SweepUsageError(fmt::format("range '{}' has {} values (limit {})", item, n, kMaxAxisValues));
-    for (uint64_t i = 0; i < n; ++i) out.push_back(std::to_string(s0 + static_cast<int64_t>(i) * ds));
+  if (integers) {
+    // 128-bit arithmetic over [INT64_MIN, UINT64_MAX] (int64 values, and seeds up to 2^64-1):
+    // STOP - START and the values in between cannot overflow.
+    const __int128 lo = -(static_cast<__int128>(1) << 63), hi = (static_cast<__int128>(1) << 64) - 1;
+    __int128 v[3] = {0, 0, 0};
+    for (size_t k = 0; k < 3; ++k) {
+      const std::string& t = parts[k];
+      size_t i = (t[0] == '+' || t[0] == '-') ? 1 : 0;
+      __int128 mag = 0;
+      for (; i < t.size() && mag <= hi; ++i) mag = mag * 10 + (t[i] - '0');
+      v[k] = t[0] == '-' ? -mag : mag;
+      if (mag > hi || v[k] < lo)
+        throw SweepUsageError(fmt::format("bad range '{}': {} is outside the integer range {}..{}", item, t,
+                                          INT64_MIN, UINT64_MAX));
+    }
+    const __int128 n = (v[1] - v[0]) / v[2] + 1;
+    if (n > static_cast<__int128>(kMaxAxisValues))
+      throw SweepUsageError(fmt::format("range '{}' has more than {} values", item, kMaxAxisValues));
+    for (__int128 i = 0; i < n; ++i) {
+      __int128 x = v[0] + i * v[2];
+      out.push_back(x < 0 ? std::to_string(static_cast<int64_t>(x)) : std::to_string(static_cast<uint64_t>(x)));
+    }
     return out;
   }
   double span = (*b - *a) / *st;
@@ -124,6 +164,29 @@ std::vector<std::string> parse_range(std::string_view item_view) {
     // Keep a decimal point so TOML reads the value as a float, as the user wrote one.
     out.push_back(dec == 0 ? fmt::format("{:.1f}", v) : fmt::format("{:.{}f}", v, dec));
   }
+  return out;
+}
+
+std::vector<std::string> representative_values(const Axis& axis) {
+  // Indices of the min/max integer and decimal values.
+  std::optional<size_t> imin, imax, dmin, dmax;
+  std::vector<bool> keep(axis.values.size(), false);
+  auto update = [&](std::optional<size_t>& lo, std::optional<size_t>& hi, size_t i, double v) {
+    if (!lo || v < *number_of(axis.values[*lo])) lo = i;
+    if (!hi || v > *number_of(axis.values[*hi])) hi = i;
+  };
+  for (size_t i = 0; i < axis.values.size(); ++i) {
+    const std::string& t = axis.values[i];
+    auto v = number_of(t);
+    if (!v) keep[i] = true;
+    else if (is_integer_text(t)) update(imin, imax, i, *v);
+    else update(dmin, dmax, i, *v);
+  }
+  for (auto& k : {imin, imax, dmin, dmax})
+    if (k) keep[*k] = true;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < axis.values.size(); ++i)
+    if (keep[i]) out.push_back(axis.values[i]);
   return out;
 }
 
@@ -166,7 +229,7 @@ Axis parse_vary(std::string_view spec_view) {
       uint64_t s = 0;
       auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
       if (ec != std::errc() || p != v.data() + v.size())
-        throw SweepUsageError(fmt::format("--vary seed: '{}' is not a non-negative integer seed", v));
+        throw SweepUsageError(fmt::format("--vary seed: '{}' is not a seed (an integer from 0 to {})", v, UINT64_MAX));
     }
   }
   return ax;
@@ -265,7 +328,16 @@ SweepPlan SweepPlan::from_json(const nlohmann::json& j) {
 fs::path point_dir(const fs::path& dir, const Point& p) { return dir / "points" / p.id; }
 fs::path plan_path(const fs::path& dir) { return dir / "sweep-plan.json"; }
 
-bool point_finished(const fs::path& dir, const Point& p) { return fs::exists(point_dir(dir, p) / "result.json"); }
+bool result_complete(const fs::path& result_json) {
+  std::error_code ec;
+  if (!fs::is_regular_file(result_json, ec)) return false;
+  std::ifstream f(result_json, std::ios::binary);
+  if (!f) return false;
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.contains("metrics") && j["metrics"].is_object();
+}
+
+bool point_finished(const fs::path& dir, const Point& p) { return result_complete(point_dir(dir, p) / "result.json"); }
 
 std::vector<Point> pending_points(const fs::path& dir, const std::vector<Point>& points) {
   std::vector<Point> out;
@@ -317,6 +389,9 @@ nlohmann::json value_json(const std::string& text) {
     const char* b = text.data() + (text[0] == '+' ? 1 : 0);
     auto [p, ec] = std::from_chars(b, text.data() + text.size(), v);
     if (ec == std::errc() && p == text.data() + text.size()) return v;
+    uint64_t u = 0;  // a seed up to 2^64-1
+    auto [pu, ecu] = std::from_chars(b, text.data() + text.size(), u);
+    if (text[0] != '-' && ecu == std::errc() && pu == text.data() + text.size()) return u;
   }
   if (auto d = number_of(text)) return *d;
   if (text == "true") return true;
@@ -344,6 +419,8 @@ std::vector<PointRow> collect_rows(const SweepPlan& plan, const std::vector<fs::
       if (fs::exists(pd / "result.json")) {
         try {
           auto j = read_json_file(pd / "result.json");
+          if (!j.is_object() || !j.contains("metrics") || !j["metrics"].is_object())
+            throw std::runtime_error("no \"metrics\" object");
           const auto& m = j.at("metrics");
           for (size_t k = 0; k < plan.metrics.size(); ++k) {
             auto it = m.find(plan.metrics[k]);
@@ -456,11 +533,11 @@ std::vector<PointRow> merge_dirs(const std::vector<fs::path>& inputs, const fs::
   std::error_code ec;
   for (auto& p : cartesian(plan.axes)) {
     fs::path dst = point_dir(out, p);
-    if (fs::exists(dst / "result.json")) continue;
+    if (result_complete(dst / "result.json")) continue;
     for (auto& in : inputs) {
       fs::path src = point_dir(in, p);
       if (fs::exists(src) && fs::equivalent(src, dst, ec)) continue;
-      bool has_result = fs::exists(src / "result.json");
+      bool has_result = result_complete(src / "result.json");
       if (!has_result && !(fs::exists(src / "error.json") && !fs::exists(dst / "error.json"))) continue;
       // Copy to a temporary name, then rename: an interrupted merge leaves no half point.
       fs::path tmp = dst;

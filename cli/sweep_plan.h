@@ -40,9 +40,16 @@ struct Axis {
 /// step); integers stay integers, decimals are printed with the decimals of START/STOP/STEP
 /// (0:0.3:0.1 -> 0.0, 0.1, 0.2, 0.3); STEP may be negative when STOP < START. Other items are
 /// taken verbatim. Throws SweepUsageError for: no '=', empty key or item, a numeric a:b item (no
-/// step), a zero or wrong-signed step, non-numeric range parts, more than 100000 values, a
-/// duplicate value, or a "seed" value that is not a non-negative integer.
+/// step), a zero or wrong-signed step, non-numeric range parts, an integer range part outside
+/// int64, a decimal range part beyond ±1e15 or with more than 15 decimal places, more than 100000
+/// values, a duplicate value, or a "seed" value that is not an integer in 0..2^64-1.
 Axis parse_vary(std::string_view spec);
+
+/// The values of `axis` that a check of the scenario before the sweep loads: every value that is
+/// not a number, and of the numbers only the smallest and largest integer (text without '.' or
+/// exponent) and the smallest and largest decimal, since a TOML type depends only on that form and
+/// range checks are monotone. In the axis' order, without duplicates.
+std::vector<std::string> representative_values(const Axis& axis);
 
 /// Expand one "START:STOP:STEP" range (see parse_vary). Throws SweepUsageError.
 std::vector<std::string> parse_range(std::string_view item);
@@ -90,11 +97,16 @@ struct SweepPlan {
 std::filesystem::path point_dir(const std::filesystem::path& dir, const Point& p);
 std::filesystem::path plan_path(const std::filesystem::path& dir);
 
-/// True when the point has finished ok (DIR/points/<id>/result.json exists).
+/// True when `result_json` is a complete result: a readable JSON object with a "metrics" object.
+/// A truncated or corrupt file (e.g. left by a killed older run or a full disk) is not.
+bool result_complete(const std::filesystem::path& result_json);
+
+/// True when the point has finished ok: DIR/points/<id>/result.json is complete (result_complete).
+/// A corrupt result.json counts as not finished, so a resumed sweep reruns the point.
 bool point_finished(const std::filesystem::path& dir, const Point& p);
 
-/// The points among `points` still to run (no result.json), in order. This is the resume rule:
-/// a failed point (error.json only) is retried.
+/// The points among `points` still to run (no complete result.json), in order. This is the resume
+/// rule: a failed point (error.json only) or one with a corrupt result.json is rerun.
 std::vector<Point> pending_points(const std::filesystem::path& dir, const std::vector<Point>& points);
 
 /// The `nicsim run` job of point `p`: --set for each axis except "seed" (which becomes --seed),

@@ -3,7 +3,12 @@
 #include "core/params.h"
 #include "core/results.h"
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <unistd.h>
 #include <iostream>
 #include <string>
 
@@ -72,6 +77,50 @@ std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usa
     return kExitUsage;
   }
   return std::nullopt;
+}
+
+std::optional<uint64_t> parse_seed_arg(const std::string& text, std::string* why) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!text.empty() && ec == std::errc() && p == text.data() + text.size()) return v;
+  *why = fmt::format("--seed must be an integer from 0 to {}, not '{}'", UINT64_MAX, text);
+  return std::nullopt;
+}
+
+std::optional<unsigned> parse_jobs_arg(const std::string& text, std::string* why) {
+  unsigned v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!text.empty() && ec == std::errc() && p == text.data() + text.size() && v >= 1 && v <= kMaxJobs) return v;
+  *why = fmt::format("--jobs must be an integer from 1 to {}, not '{}'", kMaxJobs, text);
+  return std::nullopt;
+}
+
+std::string out_dir_problem(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (dir.empty()) return "the output directory name is empty";
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return fmt::format("'{}' exists and is not a directory", dir.string());
+  fs::create_directories(dir, ec);
+  if (ec) return fmt::format("cannot create directory '{}': {}", dir.string(), ec.message());
+  fs::path probe = dir / fmt::format(".nicsim-write-probe.{}", ::getpid());
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return fmt::format("cannot write in '{}': {}", dir.string(), std::strerror(errno));
+  bool ok = ::write(fd, "x", 1) == 1;
+  int err = errno;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  if (!ok) return fmt::format("cannot write in '{}': {}", dir.string(), std::strerror(err));
+  return "";
+}
+
+std::string out_file_problem(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (file.empty()) return "the output file name is empty";
+  if (fs::is_directory(file, ec)) return fmt::format("'{}' is a directory, not a file", file.string());
+  fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  std::string p = out_dir_problem(dir);
+  return p.empty() ? "" : fmt::format("cannot write '{}': {}", file.string(), p);
 }
 
 }  // namespace nicsim

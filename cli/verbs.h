@@ -4,6 +4,8 @@
 #pragma once
 #include "core/registry.h"
 #include <boost/program_options.hpp>
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,5 +40,28 @@ std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usa
                                    const boost::program_options::positional_options_description& pos,
                                    boost::program_options::variables_map& vm,
                                    const boost::program_options::options_description* hidden = nullptr);
+
+/// Most parallel runs `--jobs` accepts (a guard against typos such as 1000000).
+inline constexpr unsigned kMaxJobs = 1024;
+
+/// Parse a `--seed N` value: a decimal integer from 0 to 18446744073709551615 (the full 64-bit
+/// unsigned range; `nicsim run`, `sweep --vary seed=...` and `explain` accept the same). Returns
+/// nullopt and sets `*why` (e.g. "--seed must be an integer from 0 to 18446744073709551615, not
+/// '-1'") when it is not.
+std::optional<uint64_t> parse_seed_arg(const std::string& text, std::string* why);
+
+/// Parse a `--jobs N` value: a decimal integer from 1 to kMaxJobs. Returns nullopt and sets
+/// `*why` otherwise (0, negative, not a number, too large).
+std::optional<unsigned> parse_jobs_arg(const std::string& text, std::string* why);
+
+/// For an output option (`--out DIR`): create `dir` (and its parents) if needed and write and
+/// remove a probe file in it, so that an unwritable directory is reported before any run starts.
+/// Returns "" when files can be written there, else why not ("cannot create directory 'x':
+/// Permission denied", "'x' is not a directory", "cannot write in 'x': Read-only file system").
+std::string out_dir_problem(const std::filesystem::path& dir);
+
+/// As out_dir_problem for an output FILE (`--trace FILE`, `--junit FILE`): its directory must
+/// exist (or be creatable) and be writable, and `file` must not be a directory.
+std::string out_file_problem(const std::filesystem::path& file);
 
 }  // namespace nicsim

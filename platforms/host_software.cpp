@@ -68,6 +68,49 @@ Task<void> ifup(HostSoftware* hs) {
 
 }  // namespace
 
+std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string& label) {
+  std::vector<ParamProblem> out;
+  const ParamValues& p = s.workload.params;
+  const std::string tx = p.s("transmitter"), rx = p.s("receiver");
+  auto tx_ep = parse_endpoint(tx), rx_ep = parse_endpoint(rx);
+  if (!tx_ep || !rx_ep) return out;  // the loader reported malformed endpoints already
+  if (tx_ep->host == rx_ep->host)
+    out.push_back({"workload.receiver", fmt::format("{} is on host {}, like the transmitter {}: {} needs its two ends "
+                                                    "on different hosts", rx, rx_ep->host, tx, label)});
+  std::map<std::string, std::string> cabled;  // "host.nic:port" -> "links.N.a"
+  std::map<std::string, std::string> host_port;  // host -> its first cabled "host.nic:port (links.N)"
+  for (size_t i = 0; i < s.links.size(); ++i)
+    for (const char* end : {"a", "b"}) {
+      const std::string ep = canonical_endpoint(end[0] == 'a' ? s.links[i].a : s.links[i].b);
+      const std::string key = fmt::format("links.{}.{}", i, end);
+      cabled[ep] = key;
+      const std::string host = parse_endpoint(ep)->host;
+      if (auto it = host_port.find(host); it != host_port.end())
+        out.push_back({key, fmt::format("host {} already has a cabled port ({}): the TCP/IP model gives a host one "
+                                        "address and one route, so {} cannot use a second; cable one port per host",
+                                        host, it->second, label)});
+      else
+        host_port[host] = fmt::format("{} in links.{}", ep, i);
+    }
+  for (auto [role, other, ep] : {std::tuple{"transmitter", "receiver", &*tx_ep}, std::tuple{"receiver", "transmitter", &*rx_ep}})
+    if (!cabled.count(fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port)))
+      out.push_back({std::string("workload.") + role,
+                     fmt::format("no [[links]] cable is plugged into {}.{} (port {}), so {} cannot reach the {} "
+                                 "through it", ep->host, ep->nic, ep->port, label, other)});
+  for (const NicEndpoint* ep : {&*tx_ep, &*rx_ep}) {
+    const HostConfig* h = s.find_host(ep->host);
+    if (h && h->params.has("hz_tick") && !h->params.b("hz_tick")) {
+      out.push_back({"hosts." + h->name + ".hz_tick",
+                     fmt::format("{} runs Linux on host {}, which needs the timer tick: without it jiffies never "
+                                 "advance, so no kernel timer fires (the e1000 watchdog that turns the link carrier "
+                                 "on, TCP retransmits, schedule_timeout) and the run would hang until {}",
+                                 s.workload.type, h->name, s.workload.params.has("time_limit_s") ? "time_limit_s" : "its time limit")});
+      break;
+    }
+  }
+  return out;
+}
+
 TestbedSoftware& build_software(Testbed& tb) {
   // One software build per testbed. The testbed's keepalive owns it; a weak reference here expires
   // with the testbed, so a later testbed at the same address is never handed a stale build.

@@ -46,6 +46,19 @@ struct TestbedSoftware {
 /// no probe or a platform lacks CPU parameters.
 TestbedSoftware& build_software(Testbed& tb);
 
+/// Load-time checks (WorkloadEntry::check) of a workload that runs a TCP connection between the
+/// NIC endpoints in its parameters `transmitter` and `receiver` on the software build_software
+/// makes. `label` names the workload in messages ("NetPIPE"). Problems, in this order:
+///  - both ends on one host (the TCP/IP model gives a host one address; key workload.receiver);
+///  - an end whose port no [[links]] cable plugs into (key workload.transmitter/receiver);
+///  - a host with more than one cabled port (build_software refuses it; key links.N.a/b of the
+///    second);
+///  - an end's host with hz_tick = false (key hosts.H.hz_tick): Linux 2.4 advances jiffies only
+///    from the timer interrupt, and every kernel timer runs from TIMER_BH at a tick, so the e1000
+///    watchdog that turns the carrier on, TCP's retransmit/delayed-ACK timers and schedule_timeout
+///    never fire and the workload waits until its time limit.
+std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string& label);
+
 /// The canonical "host.nic:port" form of an endpoint.
 std::string canonical_endpoint(const std::string& endpoint);
 

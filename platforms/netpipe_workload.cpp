@@ -111,6 +111,24 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   return 0;
 }
 
+/// Load-time checks: lower <= upper (netpipe.c refuses "Start MUST be LESS than end"), and the
+/// two ends' hosts, cables and kernels (tcp_pair_problems).
+std::vector<ParamProblem> netpipe_check(const Scenario& s) {
+  std::vector<ParamProblem> out;
+  const ParamValues& p = s.workload.params;
+  if (p.i("lower") > p.i("upper")) {
+    // Blame the value the scenario gave: lower when set, else upper (the default lower is 1).
+    bool lower_given = p.i("lower") != ParamValues(netpipe_schema()).i("lower");
+    out.push_back({lower_given ? "workload.lower" : "workload.upper",
+                   lower_given ? fmt::format("{} bytes is above upper = {} (NetPIPE starts at lower and stops at upper)",
+                                             p.i("lower"), p.i("upper"))
+                               : fmt::format("{} bytes is below lower = {} (NetPIPE starts at lower and stops at upper)",
+                                             p.i("upper"), p.i("lower"))});
+  }
+  for (auto& pr : tcp_pair_problems(s, "NetPIPE")) out.push_back(pr);
+  return out;
+}
+
 Registrar<WorkloadEntry> netpipe_reg{WorkloadEntry{
     "netpipe", "NetPIPE 2.4 TCP ping-pong (latency and bandwidth vs message size) between two NICs",
     [] {
@@ -121,7 +139,7 @@ Registrar<WorkloadEntry> netpipe_reg{WorkloadEntry{
       s[1].required = true;
       return s;
     }(),
-    run_netpipe}};
+    run_netpipe, netpipe_check}};
 
 }  // namespace
 }  // namespace nicsim

@@ -4,6 +4,7 @@
 #include "platforms/testbed.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/core.h>
 #include <fstream>
@@ -156,6 +157,33 @@ class Loader {
  private:
   std::string file_;
   std::map<std::string, std::string> set_paths_;  ///< concrete key paths written by --set
+  const toml::table* root_ = nullptr;             ///< the tree being loaded (for check_problems)
+
+  /// The deepest node on dotted path `key` below the root (the root itself when none matches):
+  /// where an error about `key` points when the key itself is absent (a default value).
+  const toml::node* locate(const std::string& key) const {
+    const toml::node* at = root_;
+    std::istringstream is(key);
+    std::string seg;
+    while (at && std::getline(is, seg, '.')) {
+      const toml::node* next = nullptr;
+      if (auto* t = at->as_table()) next = t->get(seg);
+      else if (auto* a = at->as_array()) {
+        char* end = nullptr;
+        unsigned long i = std::strtoul(seg.c_str(), &end, 10);
+        if (!seg.empty() && *end == '\0' && i < a->size()) next = a->get(i);
+      }
+      if (!next) break;
+      at = next;
+    }
+    return at;
+  }
+  /// Throw the first of `problems` (from a PlatformEntry/WorkloadEntry check) as a ScenarioError.
+  void fail_first(const std::vector<ParamProblem>& problems) const {
+    if (problems.empty()) return;
+    const ParamProblem& p = problems.front();
+    fail(p.key, locate(p.key)->source(), p.message);
+  }
 
   // -- errors ---------------------------------------------------------------------------------
   bool from_set(const std::string& key) const {
@@ -439,6 +467,16 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   const toml::node* w = root.get("workload");
   if (!w) fail("workload", root.source(), "missing (a [workload] table with its type)");
   read_workload(s, *w);
+
+  // Cross-parameter checks, now that every value is known: what a run would otherwise find only
+  // after building (or simulating) the testbed.
+  root_ = &root;
+  for (auto& h : s.hosts) {
+    const PlatformEntry* plat = Registry<PlatformEntry>::instance().find(h.platform);
+    if (plat && plat->check) fail_first(plat->check(h));
+  }
+  const WorkloadEntry* we = Registry<WorkloadEntry>::instance().find(s.workload.type);
+  if (we && we->check) fail_first(we->check(s));
   return s;
 }
 

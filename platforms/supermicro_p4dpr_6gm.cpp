@@ -1,6 +1,7 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
 #include "drivers-sim/kernel/kernel.h"
 #include "models/scsi/aic7899.h"
+#include <fmt/format.h>
 
 namespace nicsim {
 
@@ -121,6 +122,18 @@ std::vector<SlotSpec> p4dpr_slots() {
   return v;
 }
 
+static std::vector<ParamProblem> p4dpr_check(const HostConfig& host) {
+  std::vector<ParamProblem> out;
+  const ParamValues& v = host.params;
+  const int64_t cpus = get_i(v, "cpus", 2);
+  // The kernel delivers interrupts to / runs processes on these CPUs (drivers-sim/kernel/kernel.h).
+  for (const char* k : {"irq_dest_cpu", "process_cpu"})
+    if (v.has(k) && v.i(k) >= cpus)
+      out.push_back({"hosts." + host.name + "." + k,
+                     fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+  return out;
+}
+
 static Registrar<PlatformEntry> reg{PlatformEntry{
     kP4dprName,
     "SuperMicro P4DPR-6GM+: dual Xeon, E7500 MCH, HI 2.0, one P64H2 (segment A PCI 66 onboard 82544GC + SCSI; "
@@ -133,6 +146,7 @@ static Registrar<PlatformEntry> reg{PlatformEntry{
       return std::make_unique<E7500Host>(host.name, p4dpr_board(v), v.to_json());
     },
     [](const ParamValues& params) { return describe_e7500_board(p4dpr_board(params)); },
+    p4dpr_check,
 }};
 
 }  // namespace nicsim

@@ -157,7 +157,8 @@ Registrar<WorkloadEntry> tcp_stream_reg{WorkloadEntry{
       s[1].required = true;
       return s;
     }(),
-    run_tcp_stream}};
+    run_tcp_stream,
+    [](const Scenario& s) { return tcp_pair_problems(s, "netperf TCP_STREAM"); }}};
 
 }  // namespace
 }  // namespace nicsim

@@ -62,6 +62,14 @@ class HostHw {
   virtual nlohmann::json params_json() const = 0;
 };
 
+/// A problem across several values that per-parameter types and ranges cannot express, found at
+/// load time by a PlatformEntry's or WorkloadEntry's `check` (the loader reports it as a
+/// ScenarioError at that key's position, exit 2, instead of a failed run).
+struct ParamProblem {
+  std::string key;      ///< full dotted scenario key to blame, e.g. "hosts.alpha.irq_dest_cpu", "workload.lower"
+  std::string message;  ///< what is wrong, e.g. "CPU 1 does not exist: the host has cpus = 1 (CPUs 0..0)"
+};
+
 struct PlatformEntry {
   std::string name, summary;
   ParamSchema params;
@@ -70,6 +78,10 @@ struct PlatformEntry {
   std::function<std::unique_ptr<HostHw>(const HostConfig& host)> build;
   /// The topology as an indented tree (buses, clocks, widths, slots, what sits where).
   std::function<std::string(const ParamValues& params)> describe;
+  /// Optional: cross-parameter checks of one host (host.params holds every parameter, defaults
+  /// included), e.g. irq_dest_cpu < cpus. Returns the problems (keys "hosts.<name>.<param>"), none
+  /// when the host can be built.
+  std::function<std::vector<ParamProblem>(const HostConfig& host)> check{};
 };
 
 struct DeviceEntry {
@@ -126,6 +138,11 @@ struct WorkloadEntry {
   /// simulation itself (sc_start) and returns. `results` is the run's result envelope
   /// (core/results.h results_envelope): fill results["metrics"]; the CLI adds counters.
   std::function<int(Testbed& tb, std::ostream& out, nlohmann::json& results)> run;
+  /// Optional: checks of the whole scenario this workload needs beyond its parameters' ranges
+  /// (e.g. NetPIPE lower <= upper, its two ends on different cabled hosts with a ticking kernel).
+  /// Called by the loader after everything else validated. Returns the problems, none when the
+  /// workload can run.
+  std::function<std::vector<ParamProblem>(const Scenario& s)> check{};
 };
 
 /// One NIC of a built testbed.

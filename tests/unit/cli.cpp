@@ -102,7 +102,7 @@ TEST_CASE("cli: run usage errors exit 2", "[cli]") {
   CHECK_THAT(r.err, Catch::StartsWith("nicsim run: --format must be text or json, not 'yaml'"));
   r = nicsim_bin(d, {"run", good_syntax, "--seed", "-1"});
   CHECK(r.code == 2);
-  CHECK_THAT(r.err, Catch::StartsWith("nicsim run: --seed must be a non-negative integer, not '-1'"));
+  CHECK_THAT(r.err, Catch::StartsWith("nicsim run: --seed must be an integer from 0 to 18446744073709551615, not '-1'"));
   CHECK(nicsim_bin(d, {"run", good_syntax, "--seed", "12x"}).code == 2);
 }
 

@@ -55,8 +55,8 @@ TEST_CASE("sweep: bad --vary and --shard syntax is rejected with a message namin
   CHECK_THAT(msg("x=0:1e9:1"), Catch::Contains("limit"));
   CHECK_THAT(msg("x=1,2,1"), Catch::Contains("appears twice"));
   CHECK_THAT(msg("x=0:4:2,2"), Catch::Contains("appears twice"));
-  CHECK_THAT(msg("seed=1.5"), Catch::Contains("not a non-negative integer"));
-  CHECK_THAT(msg("seed=-1"), Catch::Contains("not a non-negative integer"));
+  CHECK_THAT(msg("seed=1.5"), Catch::Contains("not a seed (an integer from 0 to 18446744073709551615)"));
+  CHECK_THAT(msg("seed=-1"), Catch::Contains("not a seed (an integer from 0 to 18446744073709551615)"));
 
   CHECK(parse_shard("3/16").index == 3);
   CHECK(parse_shard("3/16").count == 16);

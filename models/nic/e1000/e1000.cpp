@@ -1196,6 +1196,7 @@ struct RegisterVariants {
       e.params = E1000Params::schema();
       e.info = device_info(v);
       e.ports = v.functions;
+      e.onboard_only = v.lom_only;
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         E1000Params p = E1000Params::from(pv);

@@ -27,11 +27,16 @@ struct Variant {
   unsigned rx_desc_cache;      ///< on-chip RX descriptors: 64 (SDM §3.2.4 p=39)
   unsigned tx_desc_cache;      ///< on-chip TX descriptors: assumed 64 like RX (SDM §3.4 same fetch strategy)
   std::string_view summary;
+  /// A LAN-on-motherboard part only: sold as a chip for boards (the 82544GC: 32-bit PCI 33/66,
+  /// the low-cost LOM member of the 82544 family), never on an add-in card (82544 PRO/1000
+  /// adapters carry the 82544EI). The loader then accepts it only at a platform's onboard
+  /// position (DeviceEntry::onboard_only). The other parts here were sold on adapters too.
+  bool lom_only = false;
 };
 
 inline constexpr Variant kVariants[] = {
     {"82544GC", 0x100C, 32, false, 66, 1, false, false, false, true, true, false, 64, 48, 64, 64,
-     "Intel 82544GC gigabit MAC+PHY, 32-bit PCI 33/66 MHz (LOM part; no ITR/RADV/TADV)"},
+     "Intel 82544GC gigabit MAC+PHY, 32-bit PCI 33/66 MHz (LOM part; no ITR/RADV/TADV)", true},
     {"82544EI", 0x1008, 64, true, 133, 1, false, false, false, true, true, false, 64, 48, 64, 64,
      "Intel 82544EI gigabit MAC+PHY, 64-bit PCI/PCI-X up to 133 MHz (no ITR/RADV/TADV)"},
     {"82540EM", 0x100E, 32, false, 66, 1, true, true, true, false, false, true, 64, 48, 64, 64,

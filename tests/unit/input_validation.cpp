@@ -1,0 +1,455 @@
+// Bad input gets a clear usage/scenario error (exit 2, naming the file or option, the key, and the
+// nearest valid name) before anything runs, and loses nothing: sweep pre-validation, --metric
+// names, unwritable --out, extreme --vary/--jobs/--seed values, corrupt result.json on resume,
+// and workload/platform combinations the models cannot run (load-time scenario errors).
+#include "cli/sweep.h"
+#include "cli/verbs.h"
+#include "platforms/scenario.h"
+#include "tests/support/sweep_check.h"
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+using namespace nicsim;
+using namespace nicsim::test;
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct BinResult {
+  int code;
+  std::string out, err;
+};
+
+/// Run the real nicsim binary with `args`; stdout/stderr captured in `tmp`.
+BinResult nicsim_bin(const TempDir& tmp, const std::vector<std::string>& args) {
+  std::string cmd = shell_quote(NICSIM_BIN);
+  for (auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " >" + shell_quote((tmp / "stdout").string()) + " 2>" + shell_quote((tmp / "stderr").string()) + " </dev/null";
+  int st = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(st));
+  return {WEXITSTATUS(st), read_text(tmp / "stdout"), read_text(tmp / "stderr")};
+}
+
+/// The seed-000 82544GC scenario (real registries): a valid base for the CLI checks.
+const std::string kScenario = "scenarios/seed000/82544gc-pci66.toml";
+
+/// Everything `f` prints to a FILE*, as a string.
+template <typename F>
+std::string captured(F&& f) {
+  std::FILE* t = std::tmpfile();
+  REQUIRE(t);
+  f(t);
+  std::fflush(t);
+  std::rewind(t);
+  std::string s;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, t)) > 0) s.append(buf, n);
+  std::fclose(t);
+  return s;
+}
+
+size_t count_of(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: the scenario and every --vary key and value are checked before any point runs", "[sweep][validation]") {
+  TempDir tmp;
+  const std::string out = (tmp / "sw").string();
+  // A misspelt key: one usage error with the loader's suggestion, not one failed run per point.
+  auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.uper=24,48", "--metric", "latency_us", "--out", out});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vary workload.uper=24: key 'workload.uper': unknown parameter of workload "
+                                    "netpipe (did you mean 'upper'?)"));
+  CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
+  // A value of the wrong type or out of range, anywhere in the list (here the last one).
+  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48,big", "--metric", "latency_us", "--out", out});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vary workload.upper=big: key 'workload.upper': wrong type: expected integer"));
+  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=1:2000000000:1000000", "--metric", "latency_us",
+                       "--out", out});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vary workload.upper=1999000001: key 'workload.upper': value 1999000001 is "
+                                    "above the maximum 1073741824"));
+  // A wildcard that matches nothing in this scenario.
+  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "hosts.*.nics.eth1.RxIntDelay=0,8", "--metric", "latency_us",
+                       "--out", out});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vary hosts.*.nics.eth1.RxIntDelay=0: "));
+  CHECK_THAT(r.err, Catch::Contains("matches nothing"));
+  // A broken scenario file: its own file:line message.
+  std::string bad = (tmp / "bad.toml").string();
+  write_text(bad, "frobnicate = 1\n" + read_text(kScenario));
+  r = nicsim_bin(tmp, {"sweep", bad, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains(bad + ":"));
+  CHECK_THAT(r.err, Catch::Contains("key 'frobnicate': unknown top-level key"));
+  CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
+  // A good plan passes (dry run: nothing runs).
+  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48", "--vary", "hosts.*.nics.eth0.RxIntDelay=0:8:4",
+                       "--metric", "latency_us", "--out", out, "--dry-run"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("6 points"));
+}
+
+TEST_CASE("sweep: representative values cover each form's extremes and every non-number", "[sweep][validation]") {
+  using V = std::vector<std::string>;
+  CHECK(representative_values(Axis{"k", {"5", "1", "9", "3"}}) == V{"1", "9"});
+  CHECK(representative_values(Axis{"k", {"0.5", "2", "x", "0.1", "7", "\"s\""}}) == V{"0.5", "2", "x", "0.1", "7", "\"s\""});
+  CHECK(representative_values(Axis{"k", {"0.5", "0.2", "0.9", "0.3"}}) == V{"0.2", "0.9"});
+  CHECK(representative_values(Axis{"k", {"4"}}) == V{"4"});
+}
+
+TEST_CASE("sweep: a --metric that names nothing warns after the first point and fails the sweep at the end",
+          "[sweep][validation]") {
+  TempDir tmp;
+  SweepRunOptions o;
+  o.plan.scenario = "/nonexistent/scenario.toml";  // the fake runner does not read it
+  o.plan.axes = {{"x", parse_range("0:3:1")}};
+  o.plan.metrics = {"y", "zz"};  // the fake runner writes y, seed and z
+  o.dir = tmp / "sw";
+  o.jobs = 1;
+  o.plots = false;
+  FakeRunner fr;
+  int rc = -1;
+  std::string log = captured([&](std::FILE* f) {
+    o.log = f;
+    rc = run_sweep(o, fr.runner());
+  });
+  CHECK(rc == 2);
+  CHECK(fr.ran.size() == 4);  // the points still run and are kept
+  CHECK(count_of(log, "WARNING: --metric 'zz' names no metric of result.json (did you mean 'z'?); its numeric "
+                      "metrics: ") == 1);
+  CHECK_THAT(log, Catch::Contains("error: --metric 'zz' names no metric of result.json (did you mean 'z'?)"));
+  CHECK_THAT(log, Catch::Contains("(none of the 4 finished points has it)"));
+  CHECK_THAT(read_text(o.dir / "sweep.csv"), Catch::StartsWith("index,id,x,status,y,zz\n"));
+  // Fixing the name reuses every point.
+  o.plan.metrics = {"y", "z"};
+  FakeRunner again;
+  log = captured([&](std::FILE* f) {
+    o.log = f;
+    rc = run_sweep(o, again.runner());
+  });
+  CHECK(rc == 0);
+  CHECK(again.ran.empty());
+  CHECK_THAT(log, !Catch::Contains("WARNING"));
+  // A metric that only some points have (e.g. a message size beyond another point's upper) is no
+  // error: the first point warns, the rest fill the column.
+  TempDir tmp2;
+  o.dir = tmp2 / "sw";
+  o.plan.metrics = {"big"};
+  Runner partial = [](const RunJob& j) -> RunOutcome {
+    int x = std::stoi(set_value(j, "x"));
+    nlohmann::json r = results_envelope(j.scenario.string(), 1, nlohmann::json::object());
+    r["metrics"] = {{"small", x}};
+    if (x >= 2) r["metrics"]["big"] = 10 * x;
+    write_json_atomic(j.out_dir / "result.json", r);
+    return {0, ""};
+  };
+  log = captured([&](std::FILE* f) {
+    o.log = f;
+    rc = run_sweep(o, partial);
+  });
+  CHECK(rc == 0);
+  CHECK_THAT(log, Catch::Contains("WARNING: --metric 'big' names no metric of result.json"));
+  CHECK_THAT(log, !Catch::Contains("error:"));
+  // A metric that is there but not a number.
+  TempDir tmp3;
+  o.dir = tmp3 / "sw";
+  o.plan.metrics = {"small", "obj"};
+  Runner objects = [](const RunJob& j) -> RunOutcome {
+    nlohmann::json r = results_envelope(j.scenario.string(), 1, nlohmann::json::object());
+    r["metrics"] = {{"small", 1}, {"obj", {{"a", 1}}}};
+    write_json_atomic(j.out_dir / "result.json", r);
+    return {0, ""};
+  };
+  log = captured([&](std::FILE* f) {
+    o.log = f;
+    rc = run_sweep(o, objects);
+  });
+  CHECK(rc == 2);
+  CHECK_THAT(log, Catch::Contains("error: --metric 'obj' is not a number in result.json (it is an object)"));
+}
+
+TEST_CASE("cli: an unwritable --out or --trace is a usage error before anything runs", "[cli][validation]") {
+  TempDir tmp;
+  write_text(tmp / "file", "x");
+  const std::string under_file = (tmp / "file" / "sub").string();  // a regular file as a directory
+  auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out",
+                            under_file});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("nicsim sweep: --out: cannot create directory '" + under_file + "'"));
+  r = nicsim_bin(tmp, {"sweep", "--merge", (tmp / "nothing").string(), "--out", under_file});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--out: cannot create directory"));
+  r = nicsim_bin(tmp, {"run", kScenario, "--out", under_file});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("nicsim run: --out: cannot create directory '" + under_file + "'"));
+  CHECK(r.out.empty());  // nothing ran
+  r = nicsim_bin(tmp, {"run", kScenario, "--trace", (tmp / "file" / "t.json").string()});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("nicsim run: --trace: cannot write"));
+  r = nicsim_bin(tmp, {"run", kScenario, "--out", (tmp / "file").string()});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("exists and is not a directory"));
+  r = nicsim_bin(tmp, {"check", "scenarios/seed000", "--out", under_file});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("nicsim check: --out: cannot create directory"));
+  // A good --out is created up front.
+  CHECK(out_dir_problem(tmp / "new" / "deep").empty());
+  CHECK(fs::is_directory(tmp / "new" / "deep"));
+  CHECK(fs::is_empty(tmp / "new" / "deep"));  // the probe file is gone
+}
+
+TEST_CASE("sweep: extreme --vary ranges are bounded and rejected with a message", "[sweep][validation]") {
+  auto msg = [](const char* spec) {
+    try {
+      parse_vary(spec);
+    } catch (const SweepUsageError& e) {
+      return std::string(e.what());
+    } catch (const std::exception& e) {
+      return std::string("wrong exception: ") + e.what();
+    }
+    return std::string("no error");
+  };
+  // Exponents that ask for billions of decimals (was: a 2e9-digit format), or beyond an int.
+  CHECK_THAT(msg("x=0e-2000000000:1:1"), Catch::Contains("0e-2000000000 has more than 15 decimal places"));
+  CHECK_THAT(msg("x=1e-99999999999999999999:1:1"), Catch::Contains("has more than 15 decimal places"));
+  CHECK_THAT(msg("x=0.5:1:1e-16"), Catch::Contains("1e-16 has more than 15 decimal places"));
+  CHECK_THAT(msg("x=0.5:1e300:1e299"), Catch::Contains("1e300 is too large for a decimal range"));
+  // Integer ranges at the int64 limits (was: signed overflow) and beyond them (was: std::stoll).
+  CHECK_THAT(msg("x=-9223372036854775808:9223372036854775807:1"), Catch::Contains("has more than 100000 values"));
+  CHECK_THAT(msg("x=9223372036854775807:-9223372036854775808:-1"), Catch::Contains("has more than 100000 values"));
+  CHECK_THAT(msg("x=0:99999999999999999999:1"),
+             Catch::Contains("99999999999999999999 is outside the integer range -9223372036854775808..18446744073709551615"));
+  CHECK_THAT(msg("x=-9223372036854775809:0:1"), Catch::Contains("is outside the integer range"));
+  CHECK_THAT(msg("x=0:1:340282366920938463463374607431768211457"), Catch::Contains("is outside the integer range"));
+  CHECK(parse_vary("seed=18446744073709551613:18446744073709551615:1").values ==
+        std::vector<std::string>{"18446744073709551613", "18446744073709551614", "18446744073709551615"});
+  CHECK(parse_vary("x=9223372036854775806:9223372036854775807:1").values ==
+        std::vector<std::string>{"9223372036854775806", "9223372036854775807"});
+  CHECK(parse_vary("x=-9223372036854775808:9223372036854775807:9223372036854775807").values ==
+        std::vector<std::string>{"-9223372036854775808", "-1", "9223372036854775806"});
+  CHECK(parse_vary("x=+1:3:+1").values == std::vector<std::string>{"1", "2", "3"});
+  CHECK(parse_vary("x=0:1e-15:1e-15").values == std::vector<std::string>{"0.000000000000000", "0.000000000000001"});
+  // Seeds: the whole uint64 range, consistently with `run --seed`.
+  CHECK(parse_vary("seed=18446744073709551615").values == std::vector<std::string>{"18446744073709551615"});
+  CHECK_THAT(msg("seed=18446744073709551616"), Catch::Contains("is not a seed (an integer from 0 to 18446744073709551615)"));
+  CHECK(value_json("18446744073709551615") == nlohmann::json(uint64_t{18446744073709551615ull}));
+  std::string why;
+  CHECK(parse_seed_arg("18446744073709551615", &why) == uint64_t{18446744073709551615ull});
+  CHECK(parse_seed_arg("0", &why) == uint64_t{0});
+  for (const char* bad : {"18446744073709551616", "-1", "", "1.5", "+3", " 3", "0x10"}) {
+    CHECK_FALSE(parse_seed_arg(bad, &why));
+    CHECK(why == fmt::format("--seed must be an integer from 0 to 18446744073709551615, not '{}'", bad));
+  }
+  CHECK(parse_jobs_arg("1", &why) == 1u);
+  CHECK(parse_jobs_arg("1024", &why) == 1024u);
+  for (const char* bad : {"0", "-1", "1025", "4294967295", "two", ""}) {
+    CHECK_FALSE(parse_jobs_arg(bad, &why));
+    CHECK(why == fmt::format("--jobs must be an integer from 1 to 1024, not '{}'", bad));
+  }
+}
+
+TEST_CASE("cli: --jobs 0 or negative and --seed out of range are usage errors", "[cli][validation]") {
+  TempDir tmp;
+  const std::string out = (tmp / "sw").string();
+  for (const char* jobs : {"0", "-1"}) {
+    auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out,
+                              "--dry-run", "--jobs", jobs});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains(fmt::format("--jobs must be an integer from 1 to 1024, not '{}'", jobs)));
+    r = nicsim_bin(tmp, {"check", "scenarios/seed000", "--jobs", jobs});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--jobs must be an integer from 1 to 1024"));
+  }
+  auto r = nicsim_bin(tmp, {"run", kScenario, "--seed", "18446744073709551616"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::StartsWith("nicsim run: --seed must be an integer from 0 to 18446744073709551615, not "
+                                      "'18446744073709551616'"));
+  // The largest seed is accepted: the run gets as far as the scenario (here a broken one).
+  std::string bad = (tmp / "bad.toml").string();
+  write_text(bad, "frobnicate = 1\n" + read_text(kScenario));
+  r = nicsim_bin(tmp, {"run", bad, "--seed", "18446744073709551615"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown top-level key"));
+  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "seed=18446744073709551614:18446744073709551615:1", "--metric",
+                       "latency_us", "--out", out, "--dry-run"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("seed=18446744073709551615"));
+}
+
+TEST_CASE("sweep: a corrupt or truncated result.json is not a finished point: resume reruns it", "[sweep][validation]") {
+  TempDir tmp;
+  SweepRunOptions o;
+  o.plan.scenario = "/nonexistent/scenario.toml";
+  o.plan.axes = {{"x", parse_range("0:3:1")}};
+  o.plan.metrics = {"y"};
+  o.dir = tmp / "sw";
+  o.jobs = 2;
+  o.plots = false;
+  auto pts = cartesian(o.plan.axes);
+  write_plan(o.dir, o.plan);
+  FakeRunner earlier;
+  for (auto& p : pts) earlier.runner()(job_for(o.plan, p, o.dir));
+  // Point 1 truncated mid-write, point 2 empty, point 3 valid JSON without metrics.
+  std::string full = read_text(point_dir(o.dir, pts[1]) / "result.json");
+  write_text(point_dir(o.dir, pts[1]) / "result.json", full.substr(0, full.size() / 2));
+  write_text(point_dir(o.dir, pts[2]) / "result.json", "");
+  write_text(point_dir(o.dir, pts[3]) / "result.json", "[1, 2]");
+  CHECK(point_finished(o.dir, pts[0]));
+  for (size_t i = 1; i < 4; ++i) CHECK_FALSE(point_finished(o.dir, pts[i]));
+  CHECK(pending_points(o.dir, pts).size() == 3);
+  // The summary before the rerun calls them failed (with the reason), not ok.
+  auto rows = collect_rows(o.plan, {o.dir});
+  CHECK(rows[0].status == "ok");
+  for (size_t i = 1; i < 4; ++i) {
+    CHECK(rows[i].status == "failed");
+    CHECK_THAT(rows[i].error, Catch::StartsWith("unreadable result.json"));
+  }
+  // A merge does not take a corrupt result over a good one.
+  TempDir other;
+  write_plan(other.path, o.plan);
+  FakeRunner good;
+  good.runner()(job_for(o.plan, pts[1], other.path));
+  TempDir merged;
+  write_plan(merged.path, o.plan);
+  write_text(point_dir(merged.path, pts[1]) / "result.json", "{\"metr");
+  auto mrows = merge_dirs({o.dir, other.path}, merged.path, nullptr);
+  CHECK(mrows[1].status == "ok");
+  CHECK(mrows[1].metrics[0] == 2.0);
+  // Resume reruns exactly the three.
+  FakeRunner now;
+  std::string log = captured([&](std::FILE* f) {
+    o.log = f;
+    CHECK(run_sweep(o, now.runner()) == kExitOk);
+  });
+  std::set<std::string> ran(now.ran.begin(), now.ran.end());
+  CHECK(ran == std::set<std::string>{pts[1].id, pts[2].id, pts[3].id});
+  CHECK_THAT(log, Catch::Contains("1 already finished; running 3"));
+  auto j = nlohmann::json::parse(read_text(o.dir / "sweep.json"));
+  CHECK(j["counts"]["ok"] == 4);
+}
+
+namespace {
+
+// Two P4DPR-6GM+ boxes (real registries), line numbers cited below.
+const std::string kTwoBoxes = R"(name = "v"
+
+[hosts.alpha]
+platform = "supermicro-p4dpr-6gm+"
+
+[hosts.alpha.nics.eth0]
+device = "82544GC"
+slot = "onboard-gbe"
+driver = "e1000-4.4.12-k1"
+
+[hosts.alpha.nics.eth1]
+device = "82546EB"
+slot = "pcix"
+driver = "e1000-4.4.12-k1"
+
+[hosts.beta]
+platform = "supermicro-p4dpr-6gm+"
+
+[hosts.beta.nics.eth0]
+device = "82544GC"
+slot = "onboard-gbe"
+driver = "e1000-4.4.12-k1"
+
+[[links]]
+a = "alpha.eth0"
+b = "beta.eth0"
+
+[workload]
+type = "netpipe"
+transmitter = "alpha.eth0"
+receiver = "beta.eth0"
+upper = 24
+)";
+
+std::string with(const std::string& from, const std::string& to, std::string text = kTwoBoxes) {
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos, from.size(), to);
+}
+
+std::string load_error(const std::string& text, const std::vector<std::string>& sets = {}) {
+  try {
+    load_scenario_text(text, "v.toml", sets);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("scenario: workload and platform combinations the models cannot run are load-time errors",
+          "[scenario][validation]") {
+  REQUIRE(load_error(kTwoBoxes) == "no error");
+  // NetPIPE sizes: lower above upper.
+  CHECK(load_error(with("upper = 24", "upper = 24\nlower = 100")) ==
+        "v.toml:33:9: key 'workload.lower': 100 bytes is above upper = 24 (NetPIPE starts at lower and stops at upper)");
+  CHECK(load_error(kTwoBoxes, {"workload.lower=25"}) ==
+        "--set: key 'workload.lower': 25 bytes is above upper = 24 (NetPIPE starts at lower and stops at upper)");
+  CHECK(load_error(with("upper = 24", "upper = 24\nlower = 24")) == "no error");
+  // Both ends on one host (the TCP/IP model has one address per host).
+  CHECK(load_error(with("receiver = \"beta.eth0\"", "receiver = \"alpha.eth1\"")) ==
+        "v.toml:31:12: key 'workload.receiver': alpha.eth1 is on host alpha, like the transmitter alpha.eth0: "
+        "NetPIPE needs its two ends on different hosts");
+  CHECK(load_error(with("type = \"netpipe\"", "type = \"tcp_stream\"", with("upper = 24\n", "", with("receiver = \"beta.eth0\"", "receiver = \"alpha.eth0\"")))) ==
+        "v.toml:31:12: key 'workload.receiver': alpha.eth0 is on host alpha, like the transmitter alpha.eth0: "
+        "netperf TCP_STREAM needs its two ends on different hosts");
+  // An end without a cable.
+  CHECK(load_error(with("transmitter = \"alpha.eth0\"", "transmitter = \"alpha.eth1\"")) ==
+        "v.toml:30:15: key 'workload.transmitter': no [[links]] cable is plugged into alpha.eth1 (port 0), so "
+        "NetPIPE cannot reach the receiver through it");
+  // A second cabled port on a host (the TCP/IP model gives a host one address and one route).
+  CHECK(load_error(with("[workload]", "[[links]]\na = \"alpha.eth1:0\"\nb = \"alpha.eth1:1\"\n\n[workload]")) ==
+        "v.toml:29:5: key 'links.1.a': host alpha already has a cabled port (alpha.eth0:0 in links.0): the TCP/IP "
+        "model gives a host one address and one route, so NetPIPE cannot use a second; cable one port per host");
+  // The CPU that takes the IRQs (or runs the processes) must exist.
+  CHECK(load_error(with("platform = \"supermicro-p4dpr-6gm+\"\n", "platform = \"supermicro-p4dpr-6gm+\"\ncpus = 1\nirq_dest_cpu = 1\n")) ==
+        "v.toml:6:16: key 'hosts.alpha.irq_dest_cpu': CPU 1 does not exist: the host has cpus = 1 (CPUs 0..0)");
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.process_cpu=2"}) ==
+        "--set: key 'hosts.beta.process_cpu': CPU 2 does not exist: the host has cpus = 2 (CPUs 0..1)");
+  CHECK(load_error(kTwoBoxes, {"hosts.*.irq_dest_cpu=1"}) == "no error");
+  // A LAN-on-motherboard part (variants.h: lom_only) in the add-in slot.
+  CHECK(load_error(with("device = \"82546EB\"", "device = \"82544GC\"")) ==
+        "v.toml:13:8: key 'hosts.alpha.nics.eth1.slot': device 82544GC is a LAN-on-motherboard part and cannot sit "
+        "in add-in slot 'pcix' (its onboard position: 'onboard-gbe')");
+  // A 32-bit PCI-66 add-in part in the PCI-X slot is fine (the segment runs conventional PCI).
+  CHECK(load_error(with("device = \"82546EB\"", "device = \"82540EM\"")) == "no error");
+  // Without the timer tick, Linux never advances jiffies: no kernel timer (e1000 watchdog, TCP,
+  // schedule_timeout) ever fires.
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.hz_tick=false"}) ==
+        "--set: key 'hosts.beta.hz_tick': netpipe runs Linux on host beta, which needs the timer tick: without it "
+        "jiffies never advance, so no kernel timer fires (the e1000 watchdog that turns the link carrier on, "
+        "TCP retransmits, schedule_timeout) and the run would hang until time_limit_s");
+  CHECK(load_error(with("platform = \"supermicro-p4dpr-6gm+\"\n", "platform = \"supermicro-p4dpr-6gm+\"\nhz_tick = false\n")) ==
+        "v.toml:5:11: key 'hosts.alpha.hz_tick': netpipe runs Linux on host alpha, which needs the timer tick: "
+        "without it jiffies never advance, so no kernel timer fires (the e1000 watchdog that turns the link carrier "
+        "on, TCP retransmits, schedule_timeout) and the run would hang until time_limit_s");
+}
+
+TEST_CASE("cli: run exits 2 (not 1 after simulating) for a workload the scenario cannot run", "[cli][validation]") {
+  TempDir tmp;
+  for (auto set : {"workload.lower=100", "hosts.alpha.hz_tick=false", "workload.receiver=alpha.eth0"}) {
+    auto r = nicsim_bin(tmp, {"run", kScenario, "--set", set});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("--set: key '"));
+    CHECK(r.out.empty());
+  }
+}
