@@ -1,6 +1,7 @@
 // Testbed: builds a validated Scenario's hardware from the registries (platforms/testbed.h).
 #include "platforms/testbed.h"
 #include "core/sim_context.h"
+#include "models/nic/e1000/e1000.h"
 #include <fmt/core.h>
 #include <stdexcept>
 
@@ -98,7 +99,15 @@ EthPort& Testbed::port(const std::string& endpoint) {
 
 nlohmann::json Testbed::hardware_json() const {
   nlohmann::json j = nlohmann::json::object();
-  for (auto& h : hosts_) j[h.name()] = h.hw->params_json();
+  for (auto& h : hosts_) {
+    j[h.name()] = h.hw->params_json();
+    // The crystal offset each NIC actually runs at: clock_ppm plus the seeded clock_ppm_spread draw
+    // (DESIGN.md "Clocks drift"). Two NICs' offsets set how fast their interrupt timers slide past
+    // each other (docs/tcp-stream-itr-beat.md).
+    for (auto& n : h.nics)
+      if (auto* e = dynamic_cast<const e1000::E1000*>(n.dev()))
+        j[h.name()]["nics"][n.config->name]["clock_ppm"] = e->clock().ppm();
+  }
   return j;
 }
 

@@ -197,7 +197,8 @@ class Testbed {
   EthPort& port(const std::string& endpoint);
   /// The link objects, in scenario order.
   const std::vector<std::shared_ptr<sc_core::sc_object>>& links() const { return links_; }
-  /// {host: HostHw::params_json()} — the platform parameters the hardware actually used.
+  /// {host: HostHw::params_json()} — the platform parameters the hardware actually used — plus, per
+  /// host, {"nics": {nic: {"clock_ppm": ppm}}}: the crystal offset each 8254x NIC runs at.
   nlohmann::json hardware_json() const;
 
   /// Software built per host by workloads/drivers; released (in reverse order) before hardware.

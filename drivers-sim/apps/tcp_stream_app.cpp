@@ -1,5 +1,8 @@
 #include "drivers-sim/apps/tcp_stream_app.h"
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
+#include <stdexcept>
 
 namespace nicsim {
 
@@ -13,7 +16,37 @@ void check_finished(TcpStreamChannel& ch) {
   if (ch.on_finish) ch.on_finish();
 }
 
+/// Add a read of `n` bytes that returned now to its interim bin.
+void add_interim(TcpStreamChannel& ch, uint64_t n) {
+  if (ch.interim_interval == sc_core::SC_ZERO_TIME) return;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  // Bins are closed on the right, so the last read (at ch.end) lands in the bin that ends the run.
+  const double q = now > ch.start ? (now - ch.start) / ch.interim_interval : 0.0;
+  const size_t i = q > 0 ? static_cast<size_t>(std::ceil(q)) - 1 : size_t{0};
+  if (ch.interim_bytes.size() <= i) ch.interim_bytes.resize(i + 1, 0);
+  ch.interim_bytes[i] += n;
+}
+
 }  // namespace
+
+std::vector<double> interim_mbps(const std::vector<uint64_t>& bytes, double interval_s, double elapsed_s) {
+  if (!(interval_s > 0)) throw std::invalid_argument("interim_mbps: interval_s must be > 0");
+  // Whole bins inside the run; the rest of the run (a partial bin: the drain after the timed loop)
+  // is merged into the last whole bin.
+  const size_t whole = static_cast<size_t>(std::floor(elapsed_s / interval_s * (1 + 1e-12)));
+  const size_t n = std::max<size_t>(1, std::min(whole, bytes.size() > 0 ? bytes.size() : size_t{1}));
+  std::vector<double> r;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t b = i < bytes.size() ? bytes[i] : 0;
+    double width = interval_s;
+    if (i + 1 == n) {  // the last reported bin runs to the end of the test
+      for (size_t k = n; k < bytes.size(); ++k) b += bytes[k];
+      width = elapsed_s - static_cast<double>(i) * interval_s;
+    }
+    r.push_back(width > 0 ? static_cast<double>(b) * 8.0 / 1e6 / width : 0.0);
+  }
+  return r;
+}
 
 Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
   Kernel& k = *side->kernel;
@@ -58,6 +91,7 @@ Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
       }
       ch.bytes_received += static_cast<uint64_t>(n);
       ++ch.reads;
+      add_interim(ch, static_cast<uint64_t>(n));
       check_finished(ch);
     }
   }

@@ -9,6 +9,7 @@
 #include "drivers-sim/net/inet.h"
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace nicsim {
 
@@ -19,6 +20,12 @@ struct TcpStreamChannel {
   uint64_t bytes_received = 0;  ///< bytes the receiver's read() calls returned
   uint64_t writes = 0, reads = 0;
   sc_core::sc_time start, end;  ///< first write; last byte read
+  /// Width of the interim bins (netperf -D style time series); zero: no bins are kept.
+  sc_core::sc_time interim_interval = sc_core::SC_ZERO_TIME;
+  /// Bytes the receiver's read() calls returned, binned by the time each read returned:
+  /// interim_bytes[i] holds the reads that returned in (start + i·interval, start + (i+1)·interval]
+  /// (bin 0 also takes reads at or before start).
+  std::vector<uint64_t> interim_bytes;
   bool finished = false;        ///< every byte sent has been read
   /// Called at `start` (before the first write) and at `end` (e.g. to snapshot CPU time, stop).
   std::function<void()> on_start, on_finish;
@@ -38,6 +45,14 @@ struct TcpStreamSide {
   bool finished = false;
   std::string error;           ///< set when a socket call failed
 };
+
+/// Throughput per interim bin in 10^6 bits/s (netperf -f m). `bytes[i]` is what was read in bin
+/// i of width `interval_s` (s) counted from the start of the test, which lasted `elapsed_s` (s).
+/// Returns one value per whole bin inside the test (at least one); whatever lies beyond the last
+/// whole bin (the partial tail: the drain after the timed loop) is merged into it, which is then
+/// divided by its real width (elapsed_s - i·interval_s). Throws std::invalid_argument when
+/// interval_s <= 0.
+std::vector<double> interim_mbps(const std::vector<uint64_t>& bytes, double interval_s, double elapsed_s);
 
 /// The process body of one side. The sender waits `start_delay_jiffies` (netserver is started
 /// first), connects, then writes `message_bytes` per write() until `duration_s` has passed since
