@@ -27,8 +27,10 @@ inline const TickScale& tick_scale() {
 /// (v * scale + 0.5, truncated; SystemC 2.3 sc_time.cpp) without its per-call simcontext lookup.
 inline sc_time from_scaled(double v, double ticks_per_unit) {
   if (v == 0) return SC_ZERO_TIME;
-  const double tmp = v * ticks_per_unit + 0.5;
-  return sc_time::from_value(static_cast<sc_time::value_type>(static_cast<int64_t>(tmp)));
+  // One tick times the count: sc_time's inline operator*= rounds (ticks * 1.0 * x + 0.5,
+  // truncated), the same as the constructor, without an out-of-line call.
+  static const sc_time one_tick = sc_time::from_value(1);
+  return one_tick * (v * ticks_per_unit);
 }
 }  // namespace detail
 
@@ -55,6 +57,10 @@ inline double mb_per_s(double bytes, const sc_time& t) {
 }
 
 /// Current simulated time.
-inline sc_time now() { return sc_core::sc_time_stamp(); }
+/// (The simulation context is created once per process; its pointer is read once.)
+inline sc_time now() {
+  static const sc_core::sc_simcontext* const ctx = sc_core::sc_get_curr_simcontext();
+  return ctx->time_stamp();
+}
 
 }  // namespace nicsim
