@@ -34,6 +34,7 @@ enum class CostId : unsigned {
   net_tx_action,       ///< net_tx_action per invocation
   wakeup,              ///< try_to_wake_up + reschedule_idle, per woken task
   context_switch,      ///< schedule() + switch_to + mm switch (TLB flush) and refill
+  pipe_rw,             ///< pipe_read/pipe_write body (fget/fput, i_sem, pipe bookkeeping); calibration only
   irq_entry,           ///< interrupt gate, common_interrupt SAVE_ALL, do_IRQ bookkeeping
   irq_return,          ///< ret_from_intr, RESTORE_ALL, iret
   apic_eoi,            ///< ack_APIC_irq (local APIC EOI write) incl. end_level_ioapic_irq's TMR read
