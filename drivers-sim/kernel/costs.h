@@ -1,7 +1,9 @@
 // CPU cost table of kernel paths, per kernel + CPU profile (DESIGN.md "Software model").
 //
 // Each entry is cycles per call + cycles per byte, with its source or "estimate: ...". MMIO and
-// memory traffic are NOT here: they go through the hardware models (Cpu::mmio, DMA).
+// memory traffic are NOT here: they go through the hardware models (Cpu::mmio, DMA), and so do the
+// CPU's cache misses on lines a device wrote by DMA (Kernel::load_dma_lines: a line fill through
+// the chipset and DRAM models). The entries are the cache-resident work of each path.
 // Per-byte costs of memory-bound copies are given at the profile's reference clock and scale with
 // the core clock (a copy limited by DRAM takes the same time, so fewer cycles on a slower core).
 #pragma once

@@ -3,6 +3,7 @@
 // CPU; a load then fills each such line over the FSB once per CPU, stalled and not preemptible; a
 // CPU store makes the line that CPU's own. The FSB answers here with a fixed delay (FakeMch), so the
 // stall arithmetic is exact; the real fill latency is tested in chipset_e7500_line_fill.cpp.
+#include "drivers-sim/net/inet.h"
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
@@ -81,4 +82,19 @@ TEST_CASE("kernel: DMA'd lines miss once per line and CPU, stall for the line fi
   }
   CHECK(saw_miss);
   CHECK(back);
+}
+
+TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4, clamped to the packet", "[net][dma]") {
+  uint8_t p[80] = {};
+  p[0] = 0x45;  // IPv4, IHL 5
+  p[9] = 6;     // TCP
+  p[20 + 12] = 8 << 4;  // data offset 8 words: 20-byte header + 12 bytes of timestamp option
+  CHECK(ip_tcp_header_bytes(p, 80) == 20 + 32);
+  CHECK(ip_tcp_header_bytes(p, 40) == 40);  // truncated: clamped
+  p[0] = 0x46;                              // IHL 6 (one option word): TCP header moves by 4
+  p[24 + 12] = 5 << 4;
+  CHECK(ip_tcp_header_bytes(p, 80) == 24 + 20);
+  p[9] = 17;  // UDP: only the IP header
+  CHECK(ip_tcp_header_bytes(p, 80) == 24);
+  CHECK(ip_tcp_header_bytes(p, 10) == 10);
 }
