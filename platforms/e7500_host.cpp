@@ -119,6 +119,9 @@ eoi_if& E7500Host::eoi_in() { return top_->mch; }
 void E7500Host::mem_write(uint64_t addr, const void* src, size_t len) { top_->dram.write(addr, src, len); }
 void E7500Host::mem_read(uint64_t addr, void* dst, size_t len) const { top_->dram.read(addr, dst, len); }
 uint64_t E7500Host::dram_bytes() const { return top_->dram.size(); }
+void E7500Host::set_dma_write_observer(std::function<void(uint64_t, size_t)> observer) {
+  top_->mch.set_inbound_write_observer(std::move(observer));
+}
 
 PciDevice* E7500Host::device_in(const std::string& s) const {
   auto it = occupant_.find(s);

@@ -73,6 +73,7 @@ class E7500Host : public HostHw, public SlotIntrospection {
   void mem_write(uint64_t addr, const void* src, size_t len) override;
   void mem_read(uint64_t addr, void* dst, size_t len) const override;
   uint64_t dram_bytes() const override;
+  void set_dma_write_observer(std::function<void(uint64_t addr, size_t len)> observer) override;
   nlohmann::json params_json() const override { return params_; }
 
   // SlotIntrospection

@@ -58,6 +58,11 @@ class HostHw {
   virtual void mem_read(uint64_t addr, void* dst, size_t len) const = 0;
   /// Bytes of DRAM (addresses [0, dram_bytes) are memory; MMIO lives above).
   virtual uint64_t dram_bytes() const = 0;
+  /// Call `observer(addr, len)` for every device (DMA) write to DRAM the chipset snoops: the CPUs'
+  /// cached copies of those bytes are invalid from then on (the kernel model charges the cache
+  /// misses when software reads them). An empty function removes it. Default: a platform without
+  /// a snooping chipset model never calls it (software then sees no DMA cache misses).
+  virtual void set_dma_write_observer(std::function<void(uint64_t addr, size_t len)> observer) { (void)observer; }
   /// Parameters the platform actually used (for results).
   virtual nlohmann::json params_json() const = 0;
 };

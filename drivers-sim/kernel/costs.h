@@ -1,7 +1,9 @@
 // CPU cost table of kernel paths, per kernel + CPU profile (DESIGN.md "Software model").
 //
 // Each entry is cycles per call + cycles per byte, with its source or "estimate: ...". MMIO and
-// memory traffic are NOT here: they go through the hardware models (Cpu::mmio, DMA).
+// memory traffic are NOT here: they go through the hardware models (Cpu::mmio, DMA), and so do the
+// CPU's cache misses on lines a device wrote by DMA (Kernel::load_dma_lines: a line fill through
+// the chipset and DRAM models). The entries are the cache-resident work of each path.
 // Per-byte costs of memory-bound copies are given at the profile's reference clock and scale with
 // the core clock (a copy limited by DRAM takes the same time, so fewer cycles on a slower core).
 #pragma once
@@ -34,6 +36,7 @@ enum class CostId : unsigned {
   net_tx_action,       ///< net_tx_action per invocation
   wakeup,              ///< try_to_wake_up + reschedule_idle, per woken task
   context_switch,      ///< schedule() + switch_to + mm switch (TLB flush) and refill
+  pipe_rw,             ///< pipe_read/pipe_write body (fget/fput, i_sem, pipe bookkeeping); calibration only
   irq_entry,           ///< interrupt gate, common_interrupt SAVE_ALL, do_IRQ bookkeeping
   irq_return,          ///< ret_from_intr, RESTORE_ALL, iret
   apic_eoi,            ///< ack_APIC_irq (local APIC EOI write) incl. end_level_ioapic_irq's TMR read

@@ -140,6 +140,9 @@ Kernel::Kernel(HostHw& hw, const KernelParams& params)
   if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");
   if (p_.process_cpu >= p_.cpus) throw std::invalid_argument("Kernel: process_cpu out of range");
   if (p_.hz == 0) throw std::invalid_argument("Kernel: hz must be > 0");
+  if (p_.cpus > 64) throw std::invalid_argument("Kernel: at most 64 CPUs");
+  if (p_.cache_line_bytes == 0 || (p_.cache_line_bytes & (p_.cache_line_bytes - 1)) || p_.cache_line_bytes > 256)
+    throw std::invalid_argument("Kernel: cache_line_bytes must be a power of two up to 256");
   live_kernels().insert(this);
   Cpu::Params cp;
   cp.mhz = p_.cpu_mhz;
@@ -182,6 +185,8 @@ Kernel::Kernel(HostHw& hw, const KernelParams& params)
     q.rx_dropped = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".dropped");
     q.rx_throttled = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".throttled");
     q.rx_time_squeeze = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".time_squeeze");
+    q.dma_line_misses = &sim().counters.at(where(i) + ".dma_line_misses");
+    q.dma_line_stall_ns = &sim().counters.at(where(i) + ".dma_line_stall_ns");
     // ksoftirqd_CPUn: nice 19 kernel thread (kernel/softirq.c), asleep until a softirq needs it.
     auto k = std::make_unique<Process>(*this, "ksoftirqd_CPU" + n, i, 19);
     k->kthread_ = true;
@@ -200,10 +205,12 @@ Kernel::Kernel(HostHw& hw, const KernelParams& params)
       if (i == p_.irq_dest_cpu) q.cpu->add_periodic(p_.timer_irq_vector, p_.tick_phase + period, period);
     }
   }
+  hw.set_dma_write_observer([this](uint64_t addr, size_t len) { on_dma_write(addr, len); });
 }
 
 Kernel::~Kernel() {
   live_kernels().erase(this);
+  hw_->set_dma_write_observer({});  // software goes before the hardware (Testbed::keepalive)
   for (auto& [_, t] : timers_) t->pending_ = false;
   // Free in-flight skbs before the allocator goes away (their deleters see a dead kernel).
   for (auto& q : percpu_) {
@@ -655,13 +662,14 @@ uint64_t Kernel::dma_alloc(size_t bytes, size_t align) {
   if (align == 0 || (align & (align - 1))) throw std::invalid_argument("dma_alloc: alignment must be a power of two");
   if (bytes == 0) bytes = 1;
   size_t sz = (bytes + 63) & ~size_t(63);
-  // First fit among freed blocks of this size, oldest free first.
+  // The most recently freed block of this size that is aligned (slab allocators hand back the
+  // last object freed first: it is the one most likely still in the CPU's cache).
   if (auto f = dma_free_.find(sz); f != dma_free_.end()) {
-    auto& q = f->second;
-    for (auto it = q.begin(); it != q.end(); ++it)
+    auto& stack = f->second;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it)
       if (*it % align == 0) {
         uint64_t a = *it;
-        q.erase(it);
+        stack.erase(std::next(it).base());
         dma_used_[a] = sz;
         return a;
       }
@@ -681,7 +689,77 @@ void Kernel::dma_free(uint64_t addr) {
   dma_used_.erase(it);
 }
 
-void Kernel::mem_write(uint64_t addr, const void* src, size_t len) { hw_->mem_write(addr, src, len); }
+void Kernel::mem_write(uint64_t addr, const void* src, size_t len) {
+  hw_->mem_write(addr, src, len);
+  if (!dma_lines_.empty() && len)
+    if (Cpu* c = Cpu::running_cpu_or_null()) cpu_stored(c->index(), addr, len);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU caches and DMA
+
+void Kernel::on_dma_write(uint64_t addr, size_t len) {
+  if (!len) return;
+  const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
+  for (uint64_t l = l0; l <= l1; ++l) dma_lines_[l] = 0;  // snooped: no CPU holds it any more
+}
+
+void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
+  // A store takes the line for ownership (read-for-ownership, write-allocate): it is valid in this
+  // CPU's cache only. The RFO's latency is hidden by the store buffer and not charged.
+  const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
+  for (uint64_t l = l0; l <= l1; ++l) {
+    auto it = dma_lines_.find(l);
+    if (it != dma_lines_.end()) it->second = uint64_t(1) << cpu;
+  }
+}
+
+unsigned Kernel::dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const {
+  if (!len) return 0;
+  unsigned n = 0;
+  const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
+  for (uint64_t l = l0; l <= l1; ++l) {
+    auto it = dma_lines_.find(l);
+    if (it != dma_lines_.end() && !(it->second & (uint64_t(1) << cpu))) ++n;
+  }
+  return n;
+}
+
+Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j) {
+  Cpu& c = this_cpu();
+  if (!len || dma_lines_.empty()) co_return 0;
+  const unsigned cpu = c.index();
+  PerCpu& q = percpu_[cpu];
+  const uint64_t bit = uint64_t(1) << cpu;
+  const uint64_t all = p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1;
+  const uint64_t line_bytes = p_.cache_line_bytes;
+  ExecContext* ctx = c.running();
+  const bool for_journey = j && ctx && ctx->journey == j && !ctx->stage.empty();
+  const std::string resume_stage = for_journey ? ctx->stage : std::string();
+  unsigned misses = 0;
+  sc_time fill_end = SC_ZERO_TIME;
+  const uint64_t l0 = addr / line_bytes, l1 = (addr + len - 1) / line_bytes;
+  for (uint64_t l = l0; l <= l1; ++l) {
+    auto it = dma_lines_.find(l);
+    if (it == dma_lines_.end() || (it->second & bit)) continue;  // cached: its cost is in the table
+    it->second |= bit;
+    if (it->second == all) dma_lines_.erase(it);
+    if (misses++ == 0 && for_journey) mark(j, kDmaMissStage);
+    ++*q.dma_line_misses;
+    const sc_time start = now();
+    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes)};
+    fill_end = start + stall;  // an interrupt taken at the end of the stall is not the miss's time
+    q.dma_line_stall += stall;
+  }
+  if (misses) {
+    *q.dma_line_stall_ns = static_cast<uint64_t>(q.dma_line_stall.value() / 1000);  // ps -> ns
+    if (for_journey) {
+      sim().journeys.mark(j, fill_end, resume_stage, where(cpu));
+      ctx->stage = resume_stage;
+    }
+  }
+  co_return misses;
+}
 void Kernel::mem_read(uint64_t addr, void* dst, size_t len) const { hw_->mem_read(addr, dst, len); }
 
 }  // namespace nicsim

@@ -40,6 +40,7 @@
 #include <unordered_map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace nicsim {
@@ -87,6 +88,11 @@ struct KernelParams {
   /// First DRAM address the kernel's DMA allocator hands out. estimate: above the first 16 MB
   /// (kernel image, ISA DMA zone).
   uint64_t dma_base = 16ull << 20;
+  /// Bytes of one CPU cache line: the unit a DMA write invalidates and a miss fills over the FSB.
+  /// research/e7500-p64h2-pcix.md §2/§7: 64 B on the P4 (the PCI cache line size Linux 2.4.20
+  /// expects on this board; the P4's 128-byte L2 lines are two 64-byte sectors, each filled by its
+  /// own FSB read; the adjacent-sector prefetch is not modelled).
+  unsigned cache_line_bytes = 64;
 };
 
 /// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
@@ -304,13 +310,33 @@ class Kernel : public CpuSoftware {
   int del_timer(TimerList& t);
 
   // ---- memory --------------------------------------------------------------------------------
-  /// pci_alloc_consistent-like: `bytes` of DRAM aligned to `align` (power of two). Returns the
-  /// bus address. Throws std::runtime_error when DRAM is exhausted.
+  /// pci_alloc_consistent / kmalloc-like: `bytes` of DRAM aligned to `align` (power of two).
+  /// Returns the bus address. A freed block of the same rounded size is reused last-in first-out,
+  /// as the 2.4 slab allocator's per-CPU cache does (skb data buffers). Throws
+  /// std::runtime_error when DRAM is exhausted.
   uint64_t dma_alloc(size_t bytes, size_t align = 64);
   void dma_free(uint64_t addr);
   /// Functional DRAM access (pass-through to HostHw; no time).
   void mem_write(uint64_t addr, const void* src, size_t len);
   void mem_read(uint64_t addr, void* dst, size_t len) const;
+
+  // ---- CPU caches and DMA ------------------------------------------------------------------
+  /// Journey stage of a message while the CPU stalls on lines a device wrote (load_dma_lines).
+  static constexpr const char* kDmaMissStage = "cache misses on DMA'd lines";
+  /// The running CPU loads [addr, addr+len) of memory a device may have written by DMA (an RX
+  /// descriptor's status, a received frame's headers, a TX descriptor's write-back). Every cache
+  /// line a device wrote since this CPU last loaded or stored it is a miss: the E7500 snoops inbound
+  /// writes off the FSB and invalidates the CPUs' copies (HostHw::set_dma_write_observer). Each
+  /// missing line is filled from DRAM by a cache-line read on the FSB through the chipset and DRAM
+  /// models (their load-to-use latency, contending with DMA traffic), the CPU stalled, not
+  /// preemptible, one line after another. Lines no device wrote cost nothing here (the cost table
+  /// covers cache-resident work). Counts <host>.cpu<n>.dma_line_misses and .dma_line_stall_ns.
+  /// When `j` is the running context's journey and a line misses, `j` is in stage kDmaMissStage
+  /// during the stalls and back in its stage after. Returns the number of missing lines. Throws
+  /// std::logic_error outside a CPU.
+  Task<unsigned> load_dma_lines(uint64_t addr, size_t len, JourneyId j = 0);
+  /// Lines of [addr, addr+len) that would miss on CPU `cpu` now (no side effect; for tests).
+  unsigned dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const;
 
   // ---- skbs ----------------------------------------------------------------------------------
   /// alloc_skb(size): data buffer from the kmalloc size class of size (+16-byte alignment),
@@ -402,6 +428,8 @@ class Kernel : public CpuSoftware {
     std::vector<std::unique_ptr<KCtx>> live;  ///< hard IRQ / softirq contexts in flight
     uint64_t* ctx_switches = nullptr;
     uint64_t *rx_total = nullptr, *rx_dropped = nullptr, *rx_throttled = nullptr, *rx_time_squeeze = nullptr;
+    uint64_t *dma_line_misses = nullptr, *dma_line_stall_ns = nullptr;
+    sc_time dma_line_stall = SC_ZERO_TIME;
   };
 
   PerCpu& pc() const;  // running CPU's
@@ -423,6 +451,8 @@ class Kernel : public CpuSoftware {
   Task<void> net_tx_action(unsigned cpu);
   Task<void> qdisc_run(NetDevice& dev);
   std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }
+  void on_dma_write(uint64_t addr, size_t len);
+  void cpu_stored(unsigned cpu, uint64_t addr, size_t len);
 
   KernelParams p_;
   HostHw* hw_;
@@ -438,8 +468,13 @@ class Kernel : public CpuSoftware {
   std::map<uint16_t, std::vector<PacketHandler>> ptypes_;
   // DRAM allocator
   uint64_t dma_next_;
-  std::unordered_map<uint64_t, size_t> dma_used_;               ///< addr -> size
-  std::unordered_map<size_t, std::deque<uint64_t>> dma_free_;   ///< size -> freed addrs, oldest first
+  std::unordered_map<uint64_t, size_t> dma_used_;                ///< addr -> size
+  /// size -> freed addresses, most recently freed last: reused last-in first-out like the slab
+  /// allocator's per-CPU array cache (Linux 2.4 mm/slab.c: cc_entry(cc)[--cc->avail]).
+  std::unordered_map<size_t, std::vector<uint64_t>> dma_free_;
+  /// Cache lines (addr / cache_line_bytes) a device wrote -> CPUs holding a valid copy since (bit n
+  /// = CPU n). A line not in the map was not written by a device since every CPU had it.
+  std::unordered_map<uint64_t, uint64_t> dma_lines_;
 };
 
 }  // namespace nicsim

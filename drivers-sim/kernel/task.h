@@ -180,6 +180,18 @@ struct MmioAccess {
   uint32_t await_resume() const noexcept { return data; }
 };
 
+/// Awaitable: a cache-line fill from memory through the CPU's fsb_initiator (a cache miss). The CPU
+/// stalls, not preemptible, for the delay the chipset and memory models return; `co_await` yields
+/// that delay (an interrupt taken at the end of the stall is not part of it).
+struct LineFill {
+  uint64_t addr;
+  unsigned bytes;
+  sc_time stall = SC_ZERO_TIME;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().line_fill(h, addr, bytes, &stall); }
+  sc_time await_resume() const noexcept { return stall; }
+};
+
 /// `uint32_t v = co_await mmio_read32(addr)`: read the register at bus address `addr`.
 inline MmioAccess mmio_read32(uint64_t addr) { return MmioAccess{false, addr, 0}; }
 /// `co_await mmio_write32(addr, v)`: posted write; the CPU stalls only for the returned delay.

@@ -201,9 +201,23 @@ Task<void> InetHost::apply(TcpEffects fx) {
 
 // ---- NET_RX softirq ----------------------------------------------------------------------------
 
+uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len) {
+  if (len < kIpv4HeaderBytes) return len;
+  const uint32_t ihl = (p[0] & 0x0fu) * 4u;
+  if (ihl < kIpv4HeaderBytes || ihl > len) return std::min<uint32_t>(len, kIpv4HeaderBytes);
+  constexpr uint8_t kIpprotoTcp = 6;
+  if (p[9] != kIpprotoTcp || len < ihl + 20) return ihl;
+  const uint32_t doff = (p[ihl + 12] >> 4) * 4u;
+  return std::min(len, ihl + std::max<uint32_t>(doff, 20));
+}
+
 Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
   JourneyId j = stack_->journey_of(skb->data(), skb->len);
   if (j) k_->mark(j, "IP/TCP rx");
+  // ip_rcv reads the IP header and tcp_v4_rcv the TCP header: lines of the frame the NIC's DMA
+  // wrote; those the driver's eth_type_trans did not already load are cache misses.
+  const uint32_t hdr = ip_tcp_header_bytes(skb->data(), skb->len);
+  co_await k_->load_dma_lines(skb->data_phys(), hdr, j);
   TcpEffects fx = stack_->on_ip_packet(skb->data(), skb->len, now_ns(), skb->truesize,
                                        skb->ip_summed == CHECKSUM_UNNECESSARY);
   int rc = fx.dropped ? NET_RX_DROP : NET_RX_SUCCESS;

@@ -6,7 +6,9 @@
 //    socket's wait queue when TcpStack says would_block;
 //  * charges every Linux code path TcpStack reports (TcpEffects::paths) from the kernel's cost
 //    table, transmits its packets through dev_queue_xmit (adding the Ethernet header from a static
-//    neighbour table), and runs its timers as kernel timers (TIMER_BH).
+//    neighbour table), and runs its timers as kernel timers (TIMER_BH);
+//  * charges the CPU's cache misses on the received frame's IP/TCP header lines (DMA'd by the NIC;
+//    Kernel::load_dma_lines). The payload copy is charged at copy_user_uncached's streaming rate.
 // Source for the mapping of paths to costs: drivers-sim/kernel/costs.cpp (the budget of a small
 // packet's send and receive), tcp_effects.h (which context runs which path).
 #pragma once
@@ -18,6 +20,11 @@
 #include <memory>
 
 namespace nicsim {
+
+/// Bytes from the start of an IPv4 packet `p` (`len` bytes) to the end of its transport header as
+/// ip_rcv and tcp_v4_rcv read them: IHL×4, plus the TCP header (data offset × 4) for TCP; clamped
+/// to `len`. The cache lines they span are what the receive path loads from a DMA'd frame.
+uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len);
 
 class InetHost : public SockOps {
  public:

@@ -65,7 +65,7 @@ void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
       mem_initiator->b_transport(trans, dd);
       delay = d;
     } else {
-      sc_time d = t0 + req - now();
+      sc_time d = t0 + fsb_clocks(p_.fsb_mem_read_request_clocks) - now();
       mem_initiator->b_transport(trans, d);
       Grant g = fsb_data_.reserve(now() + d + fsb_clocks(p_.fsb_response_clocks), fsb_clocks(data_clocks));
       delay = g.end - now();
@@ -114,6 +114,7 @@ void E7500Mch::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& dela
   }
   if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
     (trans.is_write() ? c_mem_writes_ : c_mem_reads_)++;
+    if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
     sc_time d = t0 + ns(p_.inbound_decode_ns) - now();
     mem_initiator->b_transport(trans, d);
     delay = d;

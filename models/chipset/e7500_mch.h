@@ -12,6 +12,7 @@
 #include "core/interval_resource.h"
 #include "core/units.h"
 #include "models/bus/irq.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -26,6 +27,12 @@ struct E7500MchParams {
   double fsb_mhz = 100.0;                ///< 400 MT/s quad-pumped bus, 100 MHz clock [S1][S4] §1
   unsigned fsb_bytes_per_clock = 32;     ///< 64 bits × 4 transfers per clock [D] §1
   double fsb_request_clocks = 6;         ///< estimate: arbitration, request (2), error and snoop phases before the MCH acts
+  /// CPU cacheable memory read (a line fill): clocks from the CPU's request until the MCH issues the
+  /// DRAM read. estimate: arbitration (1, the bus is usually parked on a CPU) + the 2-clock request
+  /// phase; the MCH starts the read speculatively, ahead of the snoop phase (a HITM would replace
+  /// the data). Calibrated once vs research §1/§7 load-to-use 150–200 ns (S33: ~155 ns): with the
+  /// DDR200 model a page hit/empty line fill is 160/190 ns (tests/unit/chipset_e7500_line_fill.cpp).
+  double fsb_mem_read_request_clocks = 3;
   double fsb_response_clocks = 2;        ///< estimate: response phase ahead of the data phase
   double mmio_decode_ns = 40;            ///< estimate: MCH decode + HI port queue; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)
   double hub_completion_ns = 40;         ///< estimate: HI completion into the FSB response
@@ -64,6 +71,15 @@ class E7500Mch : public sc_core::sc_module, public eoi_if {
   /// Local APIC EOI from a CPU (HostHw::eoi_in()).
   void eoi(unsigned vector, const sc_core::sc_time& delay) override;
 
+  /// Snoop of inbound writes: the MCH snoops the FSB for every upstream (device) write to DRAM (the
+  /// snoop time is part of inbound_decode_ns), which invalidates the processors' cached copies of
+  /// the lines written: x86 DMA is cache coherent. `observer(addr, len)` is called for each such
+  /// write as the MCH accepts it (at the simulation time of the request; its annotated delay is not
+  /// waited). An empty function removes the observer.
+  void set_inbound_write_observer(std::function<void(uint64_t addr, size_t len)> observer) {
+    inbound_write_observer_ = std::move(observer);
+  }
+
  private:
   void b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay);
   void b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay);
@@ -77,6 +93,7 @@ class E7500Mch : public sc_core::sc_module, public eoi_if {
   };
   std::vector<Window> windows_;
   IntervalResource fsb_data_;
+  std::function<void(uint64_t, size_t)> inbound_write_observer_;
   uint64_t &c_mmio_reads_, &c_mmio_writes_, &c_interrupts_, &c_eois_, &c_mem_reads_, &c_mem_writes_,
       &c_aborts_;
 };

@@ -1,5 +1,6 @@
 #include "models/cpu/cpu.h"
 #include "core/sim_context.h"
+#include <cstdio>
 #include <stdexcept>
 
 namespace nicsim {
@@ -148,6 +149,37 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
   ExecContext* c = running_;
   c->resume_at = h;
   c->state = State::Stalled;
+  c->stall_kind = "MMIO stall";
+  c->until = now() + delay;
+  c->preemptible = false;
+  return true;
+}
+
+bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall) {
+  unsigned char buf[256];
+  if (bytes == 0 || bytes > sizeof buf) throw std::invalid_argument("line_fill: line size must be 1..256 bytes");
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(buf);
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  fsb_initiator->b_transport(gp, delay);
+  if (gp.is_response_error()) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%llx", (unsigned long long)addr);
+    throw std::runtime_error(std::string(name()) + ": line fill at 0x" + s + " failed: " + gp.get_response_string());
+  }
+  if (stall) *stall = delay;
+  if (delay == SC_ZERO_TIME) return false;
+  ExecContext* c = running_;
+  c->resume_at = h;
+  c->state = State::Stalled;
+  c->stall_kind = "cache miss";
   c->until = now() + delay;
   c->preemptible = false;
   return true;
@@ -332,7 +364,8 @@ void Cpu::set_bucket() {
   else if (t->state == State::Burning || t->state == State::Stalled) bucket_ = static_cast<int>(t->level);
   else bucket_ = 3;
   if (bucket_ < 3 && sim().trace.enabled())
-    span_ = std::string(level_name(t->level)) + " " + t->name + (t->state == State::Stalled ? " (MMIO stall)" : "");
+    span_ = std::string(level_name(t->level)) + " " + t->name +
+            (t->state == State::Stalled ? std::string(" (") + t->stall_kind + ")" : std::string());
 }
 
 sc_time Cpu::busy(ExecLevel l) const {
@@ -356,7 +389,7 @@ std::string Cpu::busy_cause() const {
   if (waking_) return "CPU waking from halt";
   ExecContext* t = top();
   if (!t) return "";
-  if (t->state == State::Stalled) return std::string("MMIO stall: ") + level_name(t->level) + " " + t->name;
+  if (t->state == State::Stalled) return std::string(t->stall_kind) + ": " + level_name(t->level) + " " + t->name;
   if (!t->irqs_enabled) return std::string("IRQs disabled: ") + level_name(t->level) + " " + t->name;
   return std::string("CPU busy: ") + level_name(t->level) + " " + t->name;
 }

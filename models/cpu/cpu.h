@@ -10,8 +10,9 @@
 //  - a *burn* (computation): preemptible when the context has interrupts enabled. An interrupt
 //    splits it; the remainder runs when the context is on top again. Nothing happens inside a
 //    burn, so the split is exact and CPU time is conserved to the picosecond.
-//  - a *stall* (uncached MMIO access on the front-side bus): never preemptible (x86 takes
-//    interrupts at instruction boundaries; an uncached load retires only when its data arrives).
+//  - a *stall* (uncached MMIO access, or a cache-line fill from DRAM, on the front-side bus):
+//    never preemptible (x86 takes interrupts at instruction boundaries; the load retires only
+//    when its data arrives).
 //  - blocking (process contexts only) or waiting for a child context it pushed (hardirq ->
 //    do_softirq, process -> local_bh_enable/ksoftirqd).
 // Contexts form a stack per CPU: the current process (or none = the idle task) at the bottom,
@@ -74,6 +75,7 @@ struct ExecContext {
   sc_time remaining = SC_ZERO_TIME;  ///< Preempted: burn still to do
   bool preemptible = true;           ///< the current burn may be split (IF=1 when it started)
   bool irqs_enabled = true;          ///< x86 IF while this context runs (software toggles it)
+  const char* stall_kind = "MMIO stall";  ///< Stalled: what it waits for ("MMIO stall", "cache miss")
   ExecContext* parent = nullptr;     ///< set while a parent waits for this context (WaitChild)
   /// Journey this context is working for and its current stage: when the context must wait for
   /// the CPU (its burn is split by an interrupt) the CPU marks the wait and, on resuming, the
@@ -166,6 +168,13 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// Returns true when the context stalls (suspend) for the returned delay, false when it was 0.
   /// Throws std::runtime_error when the target answers with an error response.
   bool mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data);
+  /// Cacheable read of the `bytes`-byte line at `addr` (a cache miss: one line fill on the FSB,
+  /// b_transport at annotated delay 0; the data is discarded, software reads memory functionally).
+  /// The running context stalls, not preemptible, for the returned delay ("cache miss" in
+  /// busy_cause). Returns true when it stalls, false when the delay was 0; `*stall` (if given) gets
+  /// the delay. Throws std::runtime_error when the target answers with an error response,
+  /// std::invalid_argument when `bytes` is 0 or above 256.
+  bool line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall = nullptr);
   /// The running process context sleeps; it continues at `h` once the software makes it
   /// Ready and installs it with set_process().
   void block(std::coroutine_handle<> h);
@@ -198,7 +207,7 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// busy(l) / elapsed simulated time.
   double utilisation(ExecLevel l) const;
   /// A description of what occupies the CPU now, e.g. "CPU busy: softirq", "CPU busy: process
-  /// netpipe", "MMIO stall", "IRQs disabled", "CPU halted"; "" when idle and awake.
+  /// netpipe", "MMIO stall", "cache miss", "IRQs disabled", "CPU halted"; "" when idle and awake.
   std::string busy_cause() const;
 
  private:

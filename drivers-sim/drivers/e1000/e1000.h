@@ -42,7 +42,12 @@
 //   RX: "IRQ delivery wait"/"IRQ entry" (Kernel::mark_irq, when this interrupt was raised for or
 //       after the frame), "ISR" (from the ICR read of the loop pass that found the frame; cause "ISR
 //       already running" when the frame completed while the handler ran), "driver rx" (from when
-//       e1000_clean_rx_irq reaches the frame's descriptor until netif_rx marks "backlog").
+//       e1000_clean_rx_irq reaches the frame's descriptor until netif_rx marks "backlog"), and
+//       Kernel::kDmaMissStage while the CPU stalls on the frame's descriptor line and Ethernet
+//       header line, which the NIC's DMA invalidated (Kernel::load_dma_lines).
+// CPU cache misses on DMA'd memory (Kernel::load_dma_lines): the RX descriptor the loop reads
+//   (status/DD), the received frame's Ethernet header (eth_type_trans; the IP/TCP headers are
+//   loaded by the IP layer), and the TX descriptor status e1000_clean_tx_irq reads.
 // Counters: <host>.<ifname>.driver.{intr, icr_reads, icr_zero, isr_loop_limit, rdt_writes,
 //   tdt_writes, tx_busy, watchdog}.
 #pragma once
@@ -204,10 +209,15 @@ class Adapter : public NetDevice {
   Task<void> irq_disable();
   Task<void> intr();
   Task<void> clean_rx_irq(sc_time t_pass);
+  /// Load RX descriptor `i` (charging the cache miss when the NIC wrote it) into `desc`. Returns
+  /// when the miss stall began, SC_ZERO_TIME when the line was cached.
+  Task<sc_time> load_rx_desc(unsigned i, RxDescView& desc);
   Task<void> clean_tx_irq();
   Task<void> watchdog();
   Task<void> update_stats();
-  void mark_rx_journey(JourneyId j, sc_time t_pass);
+  /// Marks the RX frame `j` that the ISR pass starting at `t_pass` found; `desc_miss_at` is when the
+  /// CPU started stalling on the descriptor's cache line (SC_ZERO_TIME: it was cached).
+  void mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at);
   std::string where() const;
 
   const DriverProfile* profile_;

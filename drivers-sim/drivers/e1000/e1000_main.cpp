@@ -326,38 +326,54 @@ Task<void> Adapter::alloc_rx_buffers() {
   r.next_to_use = i;
 }
 
-void Adapter::mark_rx_journey(JourneyId j, sc_time t_pass) {
+void Adapter::mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at) {
   if (!j) return;
   Kernel& k = kernel();
   const Journey* jr = sim().journeys.find(j);
   const sc_time last = jr && !jr->marks.empty() ? jr->marks.back().t : SC_ZERO_TIME;
   const IrqStamp* st = k.current_irq();
+  sc_time isr_at;
   if (st && st->arrived >= last) {
     // This interrupt was raised for the frame (or after it was in memory): its delivery is the
     // frame's wait; the ISR pass that found it starts its "ISR" stage.
     k.mark_irq(j);
-    sim().journeys.mark(j, std::max(t_pass, st->accepted), "ISR", where());
+    isr_at = std::max(t_pass, st->accepted);
+    sim().journeys.mark(j, isr_at, "ISR", where());
   } else {
     // The frame completed while the handler was already running (an earlier interrupt's loop).
-    sim().journeys.mark(j, std::max(last, t_pass), "ISR", where(), "ISR already running");
+    isr_at = std::max(last, t_pass);
+    sim().journeys.mark(j, isr_at, "ISR", where(), "ISR already running");
   }
+  // The load of the frame's descriptor missed (the NIC's write-back invalidated the line): that
+  // stall, after the ICR read, was for this frame.
+  if (desc_miss_at != SC_ZERO_TIME && desc_miss_at >= isr_at) sim().journeys.mark(j, desc_miss_at, Kernel::kDmaMissStage, where());
   k.mark(j, "driver rx");
+}
+
+Task<sc_time> Adapter::load_rx_desc(unsigned i, RxDescView& desc) {
+  Kernel& k = kernel();
+  const uint64_t a = rx_ring_.dma + uint64_t(i) * kDescBytes;
+  const sc_time t0 = now();
+  const unsigned misses = co_await k.load_dma_lines(a, kDescBytes);
+  uint8_t d[kDescBytes];
+  k.mem_read(a, d, kDescBytes);
+  desc = decode_rx_desc(d);
+  co_return misses ? t0 : SC_ZERO_TIME;
 }
 
 Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
   Kernel& k = kernel();
   Ring& r = rx_ring_;
   unsigned i = r.next_to_clean;
-  uint8_t d[kDescBytes];
-  k.mem_read(r.dma + uint64_t(i) * kDescBytes, d, kDescBytes);
-  RxDescView desc = decode_rx_desc(d);
+  RxDescView desc;
+  sc_time desc_miss_at = co_await load_rx_desc(i, desc);  // rx_desc->status: a miss once the NIC wrote it back
   while (desc.status & E1000_RXD_STAT_DD) {
     Buffer& b = r.buffer_info[i];
     const uint32_t length = desc.length;
     const bool good = (desc.status & E1000_RXD_STAT_EOP) && !(desc.errors & E1000_RXD_ERR_FRAME_ERR_MASK) &&
                       length >= ENET_HEADER_SIZE + ETHERNET_FCS_SIZE;
     const JourneyId j = dma_tags().take(space_, b.dma);
-    if (good) mark_rx_journey(j, t_pass);  // the driver has reached this frame's descriptor
+    if (good) mark_rx_journey(j, t_pass, desc_miss_at);  // the driver has reached this frame's descriptor
     co_await k.cost(CostId::e1000_clean_rx_irq);
     SkbPtr skb = std::move(b.skb);
     k.pci_unmap_single(*skb, std::min<uint32_t>(length, b.length), DmaDir::FromDevice);
@@ -367,6 +383,8 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
       k.dev_kfree_skb_irq(std::move(skb));
     } else {
       skb->put(length - ETHERNET_FCS_SIZE);
+      // eth_type_trans reads the Ethernet header: the NIC's DMA of the frame invalidated its line.
+      co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j);
       // e1000_rx_checksum: trust the hardware's TCP checksum on 82543+ when it computed one.
       if (mac_ < e1000_82543 || (desc.status & E1000_RXD_STAT_IXSM) || !(desc.status & E1000_RXD_STAT_TCPCS) ||
           (desc.errors & E1000_RXD_ERR_TCPE))
@@ -380,8 +398,8 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
     const uint8_t zero = 0;  // rx_desc->status = 0
     k.mem_write(r.dma + uint64_t(i) * kDescBytes + kRxdStatusOff, &zero, 1);
     i = (i + 1) % r.count;
-    k.mem_read(r.dma + uint64_t(i) * kDescBytes, d, kDescBytes);
-    desc = decode_rx_desc(d);
+    const sc_time next_miss_at = co_await load_rx_desc(i, desc);
+    desc_miss_at = next_miss_at;
   }
   r.next_to_clean = i;
   co_await alloc_rx_buffers();
@@ -461,12 +479,17 @@ Task<void> Adapter::clean_tx_irq() {
   Kernel& k = kernel();
   Ring& r = tx_ring_;
   unsigned i = r.next_to_clean;
-  auto status_of = [&](unsigned x) {
+  // tx_desc->upper.data: the NIC's status write-back (DD) invalidated the descriptor's line.
+  auto status_of = [&](unsigned x) -> Task<uint8_t> {
+    const uint64_t a = r.dma + uint64_t(x) * kDescBytes + kTxdUpperOff;
+    co_await k.load_dma_lines(a, 1);
     uint8_t s = 0;
-    k.mem_read(r.dma + uint64_t(x) * kDescBytes + kTxdUpperOff, &s, 1);
-    return s;
+    k.mem_read(a, &s, 1);
+    co_return s;
   };
-  while (status_of(i) & E1000_TXD_STAT_DD) {
+  for (;;) {
+    const uint8_t status = co_await status_of(i);
+    if (!(status & E1000_TXD_STAT_DD)) break;
     co_await k.cost(CostId::e1000_clean_tx_irq);
     Buffer& b = r.buffer_info[i];
     if (b.dma) {  // pci_unmap_page: nothing to copy back for a transmit buffer

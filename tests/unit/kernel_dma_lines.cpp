@@ -1,0 +1,100 @@
+// Kernel::load_dma_lines: the CPU's cache misses on memory a device wrote by DMA. A device write
+// (reported by the chipset's snoop, HostHw::set_dma_write_observer) invalidates the lines in every
+// CPU; a load then fills each such line over the FSB once per CPU, stalled and not preemptible; a
+// CPU store makes the line that CPU's own. The FSB answers here with a fixed delay (FakeMch), so the
+// stall arithmetic is exact; the real fill latency is tested in chipset_e7500_line_fill.cpp.
+#include "drivers-sim/net/inet.h"
+#include "kernel_fake_host.h"
+#include <catch2/catch.hpp>
+
+using namespace nicsim;
+using namespace nicsim::test;
+
+namespace {
+struct SnoopingHost : FakeHost {
+  std::function<void(uint64_t, size_t)> observer;
+  void set_dma_write_observer(std::function<void(uint64_t, size_t)> o) override { observer = std::move(o); }
+};
+}  // namespace
+
+TEST_CASE("kernel: DMA'd lines miss once per line and CPU, stall for the line fill, and a store owns the line",
+          "[kernel][dma]") {
+  SnoopingHost hw;
+  hw.mch.read_delay = ns(180);
+  Kernel k(hw, bench_params(2));
+  REQUIRE(hw.observer);
+  const uint64_t base = 0x10000;  // line 1024 (64-byte lines)
+  unsigned m1 = 99, m2 = 99, m3 = 99, m4 = 99;
+  sc_time t1, t2, t3, stall_start;
+  unsigned miss_cpu1_before = 0, miss_cpu0_after_store = 0, miss_cpu1_after_store = 0;
+  IrqStamp stamp;
+  JourneyId j = sim().journeys.begin("test frame", SC_ZERO_TIME, "sent");
+  k.request_irq(0x41, [&](unsigned) -> Task<void> {
+    stamp = *k.current_irq();
+    co_return;
+  }, SA_SHIRQ, "eth1");
+  auto pmain = [&]() -> Task<void> {
+    // The device wrote 100 bytes at base+10: lines base and base+64.
+    hw.observer(base + 10, 100);
+    k.mark(j, "driver rx");
+    stall_start = now();
+    m1 = co_await k.load_dma_lines(base, 128, j);
+    t1 = now();
+    m2 = co_await k.load_dma_lines(base, 128, j);  // now cached in CPU0
+    t2 = now();
+    miss_cpu1_before = k.dma_lines_missing(1, base, 128);  // CPU1 never loaded them
+    hw.observer(base, 128);                                // written again: both lines invalid
+    k.mem_write(base, "x", 1);                             // CPU0 stores into the first one
+    miss_cpu0_after_store = k.dma_lines_missing(0, base, 128);
+    miss_cpu1_after_store = k.dma_lines_missing(1, base, 128);
+    k.cpu(0).apic_message(0x41, ns(50));  // arrives during the next stall: waits for the line fill
+    m3 = co_await k.load_dma_lines(base + 64, 1);  // the second line still misses
+    t3 = now();
+    m4 = co_await k.load_dma_lines(0x20000, 64);  // never written by a device: cached, free
+  };
+  k.spawn_process("reader", 0, pmain());
+  sc_core::sc_start(us(20));
+
+  CHECK(m1 == 2);
+  CHECK(t1 - stall_start == ns(360));  // two line fills, one after the other
+  CHECK(m2 == 0);
+  CHECK(t2 == t1);
+  CHECK(miss_cpu1_before == 2);
+  CHECK(miss_cpu0_after_store == 1);
+  CHECK(miss_cpu1_after_store == 2);
+  CHECK(m3 == 1);
+  CHECK(t3 - t2 >= ns(180));  // the fill, then the interrupt taken at the instruction boundary
+  CHECK(m4 == 0);
+  CHECK(sim().counters.at("alpha.cpu0.dma_line_misses") == 3);
+  CHECK(sim().counters.at("alpha.cpu0.dma_line_stall_ns") == 540);
+  CHECK(sim().counters.at("alpha.cpu1.dma_line_misses") == 0);
+  // The interrupt waited for the stall (an x86 load retires only with its data).
+  CHECK(stamp.arrived == t2 + ns(50));
+  CHECK(stamp.accepted == t2 + ns(180));
+  CHECK(stamp.wait_cause == "cache miss: process reader");
+  // The journey was in the miss stage during the stalls, then back in "driver rx".
+  const Journey* jr = sim().journeys.find(j);
+  REQUIRE(jr);
+  bool saw_miss = false, back = false;
+  for (auto& m : jr->marks) {
+    if (m.stage == Kernel::kDmaMissStage && m.t == stall_start) saw_miss = true;
+    if (saw_miss && m.stage == "driver rx" && m.t > stall_start) back = true;
+  }
+  CHECK(saw_miss);
+  CHECK(back);
+}
+
+TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4, clamped to the packet", "[net][dma]") {
+  uint8_t p[80] = {};
+  p[0] = 0x45;  // IPv4, IHL 5
+  p[9] = 6;     // TCP
+  p[20 + 12] = 8 << 4;  // data offset 8 words: 20-byte header + 12 bytes of timestamp option
+  CHECK(ip_tcp_header_bytes(p, 80) == 20 + 32);
+  CHECK(ip_tcp_header_bytes(p, 40) == 40);  // truncated: clamped
+  p[0] = 0x46;                              // IHL 6 (one option word): TCP header moves by 4
+  p[24 + 12] = 5 << 4;
+  CHECK(ip_tcp_header_bytes(p, 80) == 24 + 20);
+  p[9] = 17;  // UDP: only the IP header
+  CHECK(ip_tcp_header_bytes(p, 80) == 24);
+  CHECK(ip_tcp_header_bytes(p, 10) == 10);
+}
