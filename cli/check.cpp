@@ -4,6 +4,7 @@
 #include "cli/check.h"
 #include "cli/progress.h"
 #include "cli/verbs.h"
+#include "platforms/scenario.h"
 #include "core/results.h"
 #include <boost/program_options.hpp>
 #include <cctype>
@@ -65,6 +66,18 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     fmt::print(o.log, "nicsim check: no {}reference files (*.ref.toml) under {}\n", o.fast ? "fast = true " : "",
                fmt::join(ps, " "));
     return kExitUsage;
+  }
+
+  // Each scenario with the --set overrides must load: an override typo is a usage error before
+  // anything runs, not a failed run per scenario.
+  for (auto& f : files) {
+    if (!o.validate_scenarios) break;
+    try {
+      (void)load_scenario(f.scenario.string(), o.sets);
+    } catch (const ScenarioError& e) {
+      fmt::print(o.log, "nicsim check: {}\n", e.what());
+      return kExitUsage;
+    }
   }
 
   // 2. Run each scenario once.
@@ -205,6 +218,7 @@ static int check_main(int argc, char** argv) {
       return kExitUsage;
     }
   o.tty = Progress::is_tty(stderr);
+  o.validate_scenarios = true;
   try {
     InterruptGuard guard;
     o.stop = &InterruptGuard::flag();

@@ -23,6 +23,9 @@ struct CheckOptions {
   std::FILE* table = stdout;                     ///< the result table
   std::FILE* log = stderr;                       ///< progress and errors
   bool tty = false;
+  /// Load each scenario with `sets` before running anything; a ScenarioError is exit 2 (the CLI
+  /// sets this; test runners with stand-in scenario files leave it off).
+  bool validate_scenarios = false;
 };
 
 /// Run every scenario that has references (one `nicsim run` each, opts.jobs in parallel), compare,

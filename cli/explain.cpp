@@ -4,6 +4,7 @@
 #include "cli/executor.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
+#include "platforms/scenario.h"
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fmt/core.h>
@@ -119,6 +120,19 @@ int explain_main(int argc, char** argv) {
   RunJob b{"B", vs.empty() ? scenario : vs, sets, seed, tmp / "b", {}};
   for (auto& s : vs_sets) b.sets.push_back(s);
 
+  // Both scenarios and every override are checked before anything runs (exit 2 at once, not
+  // after the first run has taken its time).
+  for (const RunJob* j : {&a, &b}) {
+    if (j == &b && !compare) break;
+    try {
+      (void)load_scenario(j->scenario.string(), j->sets);
+    } catch (const ScenarioError& e) {
+      fmt::print(stderr, "nicsim explain: {}{}\n", j == &b && !vs.empty() ? "--vs: " : j == &b ? "--vs-set: " : "",
+                 e.what());
+      return kExitUsage;
+    }
+  }
+
   std::vector<RunJob> jobs = {a};
   if (compare) jobs.push_back(b);
   std::vector<RunResult> results(jobs.size());
@@ -161,6 +175,14 @@ int explain_main(int argc, char** argv) {
     return kExitOk;
   }
   Breakdown bb = breakdown_of(results[1].result, kind);
+  // A gap against a run with no traced messages (another workload type, journeys switched off,
+  // a kind only one run has) would be a comparison with nothing.
+  for (auto [brk, name] : {std::pair{&ba, &an}, std::pair{&bb, &bn}})
+    if (brk->journeys == 0) {
+      fmt::print(stderr, "nicsim explain: {} has no traced messages{} to compare\n", *name,
+                 kind.empty() ? std::string() : fmt::format(" of kind '{}'", kind));
+      return kExitUsage;
+    }
   auto rows = gap(ba, bb);
   std::string summary = gap_summary(ba, bb, rows, an, bn);
   if (format == "json") {

@@ -117,7 +117,13 @@ int run_main(int argc, char** argv) {
   if (!trace_path.empty()) sim().trace.set_enabled(true);
   try {
     rc = run_workload(scenario, out, result) == 0 ? kExitOk : kExitRunFailed;
-    if (rc != kExitOk) error = "the workload reported a failed run";
+    if (rc != kExitOk) {
+      error = "the workload reported a failed run";
+      // The workload's own reason (e.g. NetPIPE's time limit) belongs on stderr too, so sweep's
+      // error.json, check and JUnit carry it, not only the benchmark's stdout.
+      if (result.contains("workload_error") && result["workload_error"].is_string())
+        error += ": " + result["workload_error"].get<std::string>();
+    }
   } catch (const std::exception& e) {
     rc = kExitRunFailed;
     error = e.what();

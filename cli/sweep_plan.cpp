@@ -334,6 +334,8 @@ bool result_complete(const fs::path& result_json) {
   std::ifstream f(result_json, std::ios::binary);
   if (!f) return false;
   nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  // A run killed between writing a failed result and the sweep renaming it must not count.
+  if (j.is_object() && j.contains("status") && j["status"] != "ok") return false;
   return j.is_object() && j.contains("metrics") && j["metrics"].is_object();
 }
 

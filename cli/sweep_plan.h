@@ -97,8 +97,9 @@ struct SweepPlan {
 std::filesystem::path point_dir(const std::filesystem::path& dir, const Point& p);
 std::filesystem::path plan_path(const std::filesystem::path& dir);
 
-/// True when `result_json` is a complete result: a readable JSON object with a "metrics" object.
-/// A truncated or corrupt file (e.g. left by a killed older run or a full disk) is not.
+/// True when `result_json` is a complete result: a readable JSON object with a "metrics" object
+/// and, when it has a "status", status "ok". A truncated or corrupt file (e.g. left by a killed
+/// older run or a full disk) or a failed run's result is not.
 bool result_complete(const std::filesystem::path& result_json);
 
 /// True when the point has finished ok: DIR/points/<id>/result.json is complete (result_complete).

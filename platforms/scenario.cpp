@@ -742,6 +742,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   std::error_code ec;
   if (!fs::exists(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: no such file");
   if (fs::is_directory(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: it is a directory");
+  // Devices, FIFOs and sockets: reading them may never end (/dev/zero) or block (a FIFO).
+  if (!fs::is_regular_file(path, ec))
+    throw ScenarioError(path, 0, 0, "", "cannot read scenario file: not a regular file (a device, FIFO or socket)");
+  constexpr std::uintmax_t kMaxScenarioBytes = 16u << 20;
+  if (auto size = fs::file_size(path, ec); !ec && size > kMaxScenarioBytes)
+    throw ScenarioError(path, 0, 0, "", fmt::format("cannot read scenario file: {} bytes, more than a scenario's limit of 16 MiB", size));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: permission denied or unreadable");
   std::stringstream ss;

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 using namespace nicsim;
@@ -452,4 +453,60 @@ TEST_CASE("cli: run exits 2 (not 1 after simulating) for a workload the scenario
     CHECK_THAT(r.err, Catch::StartsWith("--set: key '"));
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("sweep: a failed run's result.json is not a finished point", "[sweep][validation]") {
+  TempDir tmp;
+  write_text(tmp / "ok.json", R"({"status": "ok", "metrics": {"y": 1}})");
+  write_text(tmp / "failed.json", R"({"status": "failed", "metrics": {}, "error": "time limit"})");
+  write_text(tmp / "old.json", R"({"metrics": {"y": 1}})");  // results without a status field
+  CHECK(result_complete(tmp / "ok.json"));
+  CHECK_FALSE(result_complete(tmp / "failed.json"));
+  CHECK(result_complete(tmp / "old.json"));
+}
+
+TEST_CASE("scenario: a device or FIFO as the scenario file is refused, not read forever", "[validation]") {
+  try {
+    (void)load_scenario("/dev/zero", {});
+    FAIL("/dev/zero was read as a scenario");
+  } catch (const ScenarioError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("not a regular file"));
+  }
+  TempDir tmp;
+  const std::string fifo = (tmp / "fifo.toml").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(load_scenario(fifo, {}), Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("cli: check and explain validate --set/--vs/--vs-set before running anything", "[cli][validation]") {
+  TempDir tmp;
+  auto r = nicsim_bin(tmp, {"check", "scenarios/seed000/82544gc-pci66.ref.toml", "--set", "workload.uper=3"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("did you mean 'upper'"));
+  CHECK_THAT(r.err, !Catch::Contains("run failed"));
+  r = nicsim_bin(tmp, {"explain", kScenario, "--vs-set", "workload.uper=3"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vs-set"));
+  CHECK_THAT(r.err, Catch::Contains("did you mean 'upper'"));
+  r = nicsim_bin(tmp, {"explain", kScenario, "--vs", (tmp / "nonexistent.toml").string()});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vs"));
+}
+
+TEST_CASE("cli: explain against a run with no traced messages is a usage error, not a gap table", "[cli][validation]") {
+  TempDir tmp;
+  auto r = nicsim_bin(tmp, {"explain", kScenario, "--set", "workload.upper=1", "--set", "workload.runtm_s=0.01",
+                            "--vs-set", "workload.journeys_per_size=0"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no traced messages"));
+  CHECK(r.out.find("Gap") == std::string::npos);
+}
+
+TEST_CASE("cli: a failed run's reason is on stderr and in result.json's error", "[cli][validation]") {
+  TempDir tmp;
+  auto r = nicsim_bin(tmp, {"run", kScenario, "--set", "workload.time_limit_s=0.001", "--out", (tmp / "o").string()});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("did not finish within time_limit_s"));
+  auto j = nlohmann::json::parse(read_text(tmp / "o" / "result.json"));
+  CHECK_THAT(j["error"].get<std::string>(), Catch::Contains("did not finish within time_limit_s"));
 }
