@@ -152,8 +152,9 @@ int explain_main(int argc, char** argv) {
   Breakdown ba = breakdown_of(results[0].result, kind);
   if (!kind.empty() && ba.journeys == 0) {
     std::string kinds;
-    for (auto& [k, v] : results[0].result.value("explain_by_kind", nlohmann::json::object()).items())
-      kinds += "\n  " + k;
+    // value() returns a temporary: keep it alive for the loop (items() refers into it).
+    const nlohmann::json by_kind = results[0].result.value("explain_by_kind", nlohmann::json::object());
+    for (auto& [k, v] : by_kind.items()) kinds += "\n  " + k;
     fmt::print(stderr, "nicsim explain: no traced message of kind '{}'{}\n", kind,
                kinds.empty() ? std::string(" (the run has a single kind: omit --kind)") : "; the run has:" + kinds);
     return kExitUsage;
