@@ -51,33 +51,124 @@ std::string safe_name(std::string s) {
   return s;
 }
 
-std::vector<uint32_t> parse_sizes(const std::string& s) {
-  std::vector<uint32_t> v;
+std::string trimmed(std::string t) {
+  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }), t.end());
+  return t;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> v;
   std::stringstream ss(s);
   std::string tok;
-  while (std::getline(ss, tok, ',')) {
-    tok.erase(std::remove_if(tok.begin(), tok.end(), [](unsigned char c) { return std::isspace(c); }), tok.end());
-    if (tok.empty()) continue;
-    long n = std::stol(tok);
-    if (n <= 0 || n > (1 << 20)) throw std::invalid_argument("busbench: size " + tok + " out of range 1..1048576");
-    v.push_back(static_cast<uint32_t>(n));
-  }
-  if (v.empty()) throw std::invalid_argument("busbench: no sizes");
+  while (std::getline(ss, tok, ',')) v.push_back(trimmed(tok));
+  if (!s.empty() && s.back() == ',') v.push_back("");
   return v;
 }
 
-std::vector<bool> parse_ops(const std::string& s) {
-  std::vector<bool> v;
-  std::stringstream ss(s);
-  std::string tok;
-  while (std::getline(ss, tok, ',')) {
-    tok.erase(std::remove_if(tok.begin(), tok.end(), [](unsigned char c) { return std::isspace(c); }), tok.end());
-    if (tok == "write") v.push_back(true);
-    else if (tok == "read") v.push_back(false);
-    else if (!tok.empty()) throw std::invalid_argument("busbench: op '" + tok + "' is not 'write' or 'read'");
+bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+std::string parse_busbench_sizes(const std::string& s, std::vector<uint32_t>& out) {
+  out.clear();
+  for (auto& tok : split_commas(s)) {
+    if (tok.empty()) return "'" + s + "' has an empty entry: write sizes in bytes separated by single commas, e.g. \"64,128,1518\"";
+    if (!std::all_of(tok.begin(), tok.end(), [](unsigned char c) { return std::isdigit(c); }) || tok.size() > 7)
+      return "'" + tok + "' is not a whole number of bytes (1..1048576)";
+    long n = std::stol(tok);
+    if (n < 1 || n > (1 << 20)) return "size " + tok + " is out of range 1..1048576 bytes";
+    if (std::find(out.begin(), out.end(), uint32_t(n)) != out.end()) return "size " + tok + " is listed twice";
+    out.push_back(static_cast<uint32_t>(n));
   }
-  if (v.empty()) throw std::invalid_argument("busbench: no ops");
-  return v;
+  if (out.empty()) return "no sizes: list at least one size in bytes";
+  return "";
+}
+
+std::string parse_busbench_ops(const std::string& s, std::vector<bool>& out, std::string* suggestion) {
+  out.clear();
+  for (auto& tok : split_commas(s)) {
+    if (tok.empty()) return "'" + s + "' has an empty entry: write \"write\", \"read\" or \"write,read\"";
+    bool w = tok == "write";
+    if (!w && tok != "read") {
+      if (suggestion) *suggestion = nearest_name(tok, {"write", "read"});
+      return "op '" + tok + "' is not 'write' (DMA to memory) or 'read' (DMA from memory)";
+    }
+    if (std::find(out.begin(), out.end(), w) != out.end()) return "op '" + tok + "' is listed twice";
+    out.push_back(w);
+  }
+  if (out.empty()) return "no ops: list write, read or both";
+  return "";
+}
+
+std::string pci_master_param_problem(const std::string& key, int64_t v) {
+  if (key == "width_bits" && v != 32 && v != 64) return fmt::format("{} bits is not a PCI AD width: 32 or 64", v);
+  if (key == "max_mhz" && v != 33 && v != 66 && v != 100 && v != 133)
+    return fmt::format("{} MHz is not a PCI/PCI-X clock: 33, 66 (PCI), 66, 100, 133 (PCI-X)", v);
+  if (key == "mmrbc_bytes" && !(power_of_two(v) && v >= 512 && v <= 4096))
+    return fmt::format("{} bytes is not a PCI-X Maximum Memory Read Byte Count: 512, 1024, 2048 or 4096 (PCI-X 1.0 "
+                       "Command register, 2-bit field)",
+                       v);
+  return "";
+}
+
+namespace {
+
+/// WorkloadEntry::check of busbench: what run_busbench would otherwise refuse after building the
+/// testbed, or silently misread.
+std::vector<ParamProblem> busbench_check(const Scenario& sc) {
+  std::vector<ParamProblem> out;
+  const ParamValues& p = sc.workload.params;
+  if (sc.hosts.size() != 1) {
+    out.push_back({"workload.type", fmt::format("busbench drives one host's front-side bus itself (no CPU model) and "
+                                                "needs a scenario with exactly one host; this one has {}",
+                                                sc.hosts.size())});
+    return out;
+  }
+  const HostConfig& h = sc.hosts.front();
+  if (!p.s("host").empty() && p.s("host") != h.name)
+    out.push_back({"workload.host", fmt::format("no host '{}' in the scenario (its host: {})", p.s("host"), h.name),
+                   nearest_name(p.s("host"), {h.name})});
+  const PlatformEntry* plat = Registry<PlatformEntry>::instance().find(h.platform);
+  std::vector<std::string> slots;
+  if (plat)
+    for (auto& sl : plat->slots) slots.push_back(sl.name);
+  auto check_slot = [&](const char* key) {
+    const std::string& sl = p.s(key);
+    if (std::find(slots.begin(), slots.end(), sl) == slots.end()) {
+      std::string list;
+      for (auto& n : slots) list += (list.empty() ? "" : ", ") + n;
+      out.push_back({std::string("workload.") + key,
+                     fmt::format("platform {} has no slot '{}' (its slots: {})", h.platform, sl, list),
+                     nearest_name(sl, slots)});
+      return;
+    }
+    for (auto& n : h.nics)
+      if (n.slot == sl)
+        out.push_back({std::string("workload.") + key,
+                       fmt::format("slot '{}' holds NIC {} ({}): busbench needs an empty slot for its test master "
+                                   "(or one holding a bus-master test device)",
+                                   sl, n.name, n.device)});
+  };
+  check_slot("slot");
+  if (!p.s("second_slot").empty()) {
+    if (p.s("second_slot") == p.s("slot"))
+      out.push_back({"workload.second_slot",
+                     fmt::format("'{}' is also slot: the second master needs another slot", p.s("second_slot"))});
+    else
+      check_slot("second_slot");
+  }
+  std::vector<bool> ops;
+  std::string sugg;
+  if (auto why = parse_busbench_ops(p.s("ops"), ops, &sugg); !why.empty()) out.push_back({"workload.ops", why, sugg});
+  std::vector<uint32_t> sizes;
+  if (auto why = parse_busbench_sizes(p.s("sizes"), sizes); !why.empty()) out.push_back({"workload.sizes", why});
+  for (const char* k : {"width_bits", "max_mhz", "mmrbc_bytes"})
+    if (auto why = pci_master_param_problem(k, p.i(k)); !why.empty()) out.push_back({std::string("workload.") + k, why});
+  if (p.i("mmio_offset") % 4 != 0)
+    out.push_back({"workload.mmio_offset",
+                   fmt::format("{} is not a multiple of 4: the CPU accesses 32-bit registers at DWORD offsets",
+                               p.i("mmio_offset"))});
+  return out;
 }
 
 struct BenchCpu : sc_core::sc_module, apic_msg_if {
@@ -145,11 +236,14 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
   ParamValues p(busbench_param_schema());
   for (auto& [k, v] : params.all()) p.set(k, v);
   const std::string slot = p.s("slot"), slot2 = p.s("second_slot");
-  const auto sizes = parse_sizes(p.s("sizes"));
-  const auto ops = parse_ops(p.s("ops"));
+  std::vector<uint32_t> sizes;
+  std::vector<bool> ops;
+  if (auto why = parse_busbench_sizes(p.s("sizes"), sizes); !why.empty()) throw std::invalid_argument("busbench: sizes: " + why);
+  if (auto why = parse_busbench_ops(p.s("ops"), ops); !why.empty()) throw std::invalid_argument("busbench: ops: " + why);
   const unsigned transfers = static_cast<unsigned>(p.i("transfers"));
   const unsigned mmio_n = static_cast<unsigned>(p.i("mmio_accesses"));
-  const uint64_t mmio_off = static_cast<uint64_t>(p.i("mmio_offset")) & ~uint64_t(3);
+  const uint64_t mmio_off = static_cast<uint64_t>(p.i("mmio_offset"));
+  if (mmio_off % 4) throw std::invalid_argument("busbench: mmio_offset is not a multiple of 4");
   auto* intro = dynamic_cast<SlotIntrospection*>(&host);
   if (!slot2.empty() && slot2 == slot) throw std::invalid_argument("busbench: second_slot equals slot");
 
@@ -339,6 +433,13 @@ static Registrar<DeviceEntry> reg_dev{DeviceEntry{
       mp.register_access_ns = all.r("register_access_ns");
       return std::make_unique<PciDmaMaster>(safe_name(inst).c_str(), mp);
     },
+    false,
+    [](const ParamValues& v) {
+      std::vector<ParamProblem> out;
+      for (const char* k : {"width_bits", "max_mhz", "mmrbc_bytes"})
+        if (auto why = pci_master_param_problem(k, v.i(k)); !why.empty()) out.push_back({k, why});
+      return out;
+    },
 }};
 
 static Registrar<WorkloadEntry> reg_wl{WorkloadEntry{
@@ -346,6 +447,7 @@ static Registrar<WorkloadEntry> reg_wl{WorkloadEntry{
     "bus microbenchmark: DMA MB/s vs size (alone and with a second master), CPU MMIO latency, INTx# latency",
     busbench_param_schema(),
     [](Testbed& tb, std::ostream& out, nlohmann::json& results) { return run_busbench_on_testbed(tb, out, results); },
+    busbench_check,
 }};
 
 }  // namespace nicsim

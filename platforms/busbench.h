@@ -12,6 +12,8 @@
 #include "platforms/testbed.h"
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace nicsim {
 
@@ -20,6 +22,17 @@ namespace nicsim {
 ParamSchema busbench_param_schema();
 /// The pci-dma-master device's parameters (width_bits, pcix, max_mhz, mmrbc_bytes, ...).
 ParamSchema pci_dma_master_param_schema();
+
+/// Parse busbench's `sizes` strictly: comma-separated whole numbers of bytes in 1..1048576, no
+/// empty entries, no repeats. Fills `out`; returns "" or what is wrong.
+std::string parse_busbench_sizes(const std::string& s, std::vector<uint32_t>& out);
+/// Parse busbench's `ops` strictly: "write" and/or "read", comma-separated, each at most once.
+/// Fills `out` (true = write); returns "" or what is wrong (and the nearest op in `suggestion`).
+std::string parse_busbench_ops(const std::string& s, std::vector<bool>& out, std::string* suggestion = nullptr);
+/// Why value `v` of pci-dma-master/busbench parameter `key` (width_bits, max_mhz, mmrbc_bytes) is
+/// not one the PCI/PCI-X specs allow, or "": AD width 32/64; clock 33/66/100/133 MHz; MMRBC
+/// 512/1024/2048/4096 bytes (PCI-X 1.0 Command register).
+std::string pci_master_param_problem(const std::string& key, int64_t v);
 
 /// Run busbench on `host` (a built host whose fsb_target/apic_out are not bound to a CPU model).
 /// Must be called before sc_start(): it attaches its devices, then runs the simulation to the

@@ -2,6 +2,7 @@
 // Scenario. Schema and error classes: docs/scenarios.md.
 #include "platforms/scenario.h"
 #include "platforms/testbed.h"
+#include "models/ether/frame.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -182,7 +183,7 @@ class Loader {
   void fail_first(const std::vector<ParamProblem>& problems) const {
     if (problems.empty()) return;
     const ParamProblem& p = problems.front();
-    fail(p.key, locate(p.key)->source(), p.message);
+    fail(p.key, locate(p.key)->source(), p.message, p.suggestion);
   }
 
   // -- errors ---------------------------------------------------------------------------------
@@ -474,6 +475,36 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   for (auto& h : s.hosts) {
     const PlatformEntry* plat = Registry<PlatformEntry>::instance().find(h.platform);
     if (plat && plat->check) fail_first(plat->check(h));
+    for (auto& n : h.nics) {
+      const std::string nk = "hosts." + h.name + ".nics." + n.name + ".";
+      auto prefixed = [&](std::vector<ParamProblem> v) {
+        for (auto& p : v) p.key = nk + p.key;
+        return v;
+      };
+      const DeviceEntry* dev = Registry<DeviceEntry>::instance().find(n.device);
+      if (dev && dev->check) fail_first(prefixed(dev->check(n.device_params)));
+      const DriverEntry* drv = Registry<DriverEntry>::instance().find(n.driver);
+      if (drv && drv->check) fail_first(prefixed(drv->check(n.driver_params)));
+    }
+  }
+  // A station address is unique on the scenario's network (two NICs with one MAC confuse every
+  // peer's ARP cache and the cable's frame delivery). Compared as 48-bit values (case and
+  // leading zeros do not matter); an empty mac_address is derived from the unique device name.
+  {
+    std::map<uint64_t, std::string> macs;
+    for (auto& h : s.hosts)
+      for (auto& n : h.nics) {
+        if (!n.device_params.has("mac_address") || n.device_params.s("mac_address").empty()) continue;
+        auto m = parse_mac_address(n.device_params.s("mac_address"));
+        if (!m) continue;  // the device's check reported it
+        uint64_t v = 0;
+        for (uint8_t b : *m) v = (v << 8) | b;
+        const std::string key = "hosts." + h.name + ".nics." + n.name + ".mac_address";
+        if (auto [it, fresh] = macs.emplace(v, key); !fresh)
+          fail(key, locate(key)->source(),
+               fmt::format("{} is already the station address of {} (each NIC needs its own unicast MAC address)",
+                           n.device_params.s("mac_address"), it->second.substr(0, it->second.size() - 12)));
+      }
   }
   const WorkloadEntry* we = Registry<WorkloadEntry>::instance().find(s.workload.type);
   if (we && we->check) fail_first(we->check(s));

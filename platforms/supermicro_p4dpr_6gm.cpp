@@ -131,6 +131,16 @@ static std::vector<ParamProblem> p4dpr_check(const HostConfig& host) {
     if (v.has(k) && v.i(k) >= cpus)
       out.push_back({"hosts." + host.name + "." + k,
                      fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+  // PCI-X 1.0 §1.1 / Table 1-1: a PCI-X segment clocks at 66, 100 or 133 MHz.
+  const int64_t mhz = get_i(v, "pcix_slot_mhz", 100);
+  if (mhz != 66 && mhz != 100 && mhz != 133)
+    out.push_back({"hosts." + host.name + ".pcix_slot_mhz",
+                   fmt::format("{} MHz is not a PCI-X segment clock: 66, 100 or 133 (PCI-X 1.0)", mhz)});
+  // PCI 2.2 §6.2.4: the Cache Line Size register is a power-of-two count of DWORDs.
+  const int64_t cls = get_i(v, "pci_cache_line_bytes", 64);
+  if (cls <= 0 || (cls & (cls - 1)) != 0)
+    out.push_back({"hosts." + host.name + ".pci_cache_line_bytes",
+                   fmt::format("{} bytes is not a power of two: 32, 64 or 128 (PCI 2.2 §6.2.4 Cache Line Size)", cls)});
   return out;
 }
 

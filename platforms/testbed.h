@@ -73,6 +73,7 @@ class HostHw {
 struct ParamProblem {
   std::string key;      ///< full dotted scenario key to blame, e.g. "hosts.alpha.irq_dest_cpu", "workload.lower"
   std::string message;  ///< what is wrong, e.g. "CPU 1 does not exist: the host has cpus = 1 (CPUs 0..0)"
+  std::string suggestion{};  ///< nearest valid spelling of a misspelt name value ("did you mean"), or ""
 };
 
 struct PlatformEntry {
@@ -98,6 +99,10 @@ struct DeviceEntry {
   std::function<std::unique_ptr<PciDevice>(const std::string& inst_name, const ParamValues& params)> create;
   /// A LAN-on-motherboard part (e.g. 82544GC): only an onboard position listing it can hold it.
   bool onboard_only = false;
+  /// Optional: load-time checks of one NIC's device parameters (`params` holds every parameter,
+  /// defaults included) beyond their types and ranges, e.g. a malformed mac_address. ParamProblem
+  /// keys are parameter names; the loader blames "hosts.<host>.nics.<nic>.<key>".
+  std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
 };
 
 class Kernel;
@@ -115,6 +120,10 @@ struct DriverEntry {
   std::function<std::vector<std::shared_ptr<NetDevice>>(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
                                                         const NicConfig& nic, const ParamValues& params)>
       probe;
+  /// Optional: load-time checks of one NIC's module parameters (every parameter, defaults
+  /// included) beyond their types and ranges, e.g. values inside the range the driver does not
+  /// accept. ParamProblem keys are parameter names, as for DeviceEntry::check.
+  std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
 };
 
 /// A cable model. `create` builds the link named `name` (a SystemC object, e.g. models/ether's

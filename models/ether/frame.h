@@ -3,11 +3,22 @@
 #pragma once
 #include "core/journey.h"
 #include "core/units.h"
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace nicsim {
+
+/// Parse a MAC address written as six colon-separated groups of one or two hex digits
+/// ("00:02:b3:12:34:56", any case). Returns the six octets, or nullopt for anything else
+/// (wrong group count, empty group, non-hex characters, trailing text).
+std::optional<std::array<uint8_t, 6>> parse_mac_address(const std::string& s);
+/// Why `s` cannot be a NIC's station address, or "" when it can: not parseable, multicast (the
+/// I/G bit, bit 0 of the first octet, set; IEEE 802.3 §3.2.3, which includes broadcast
+/// ff:ff:ff:ff:ff:ff) or all zero.
+std::string station_address_problem(const std::string& s);
 
 struct EthFrame {
   /// Destination MAC through the end of the payload: no preamble/SFD, no FCS, no padding

@@ -4,6 +4,8 @@
 // and workload/platform combinations the models cannot run (load-time scenario errors).
 #include "cli/sweep.h"
 #include "cli/verbs.h"
+#include "models/ether/frame.h"
+#include "platforms/busbench.h"
 #include "platforms/scenario.h"
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
@@ -509,4 +511,149 @@ TEST_CASE("cli: a failed run's reason is on stderr and in result.json's error", 
   CHECK_THAT(r.err, Catch::Contains("did not finish within time_limit_s"));
   auto j = nlohmann::json::parse(read_text(tmp / "o" / "result.json"));
   CHECK_THAT(j["error"].get<std::string>(), Catch::Contains("did not finish within time_limit_s"));
+}
+
+namespace {
+
+// One P4DPR-6GM+ box running busbench (real registries), line numbers cited below.
+const std::string kBusbench = R"(name = "b"
+
+[hosts.alpha]
+platform = "supermicro-p4dpr-6gm+"
+
+[workload]
+type = "busbench"
+host = "alpha"
+slot = "pcix"
+sizes = "64,128"
+)";
+
+std::string bus_error(const std::vector<std::string>& sets) { return load_error(kBusbench, sets); }
+
+}  // namespace
+
+TEST_CASE("busbench: sizes and ops lists parse strictly", "[busbench][validation]") {
+  std::vector<uint32_t> sz;
+  CHECK(parse_busbench_sizes("64, 128,1518", sz) == "");
+  CHECK(sz == std::vector<uint32_t>{64, 128, 1518});
+  for (auto bad : {"zzz", "1e3", "64abc", "64,,128", "64,", "", "0", "1048577", "64,64", "-64", "99999999999"}) {
+    INFO(bad);
+    CHECK(parse_busbench_sizes(bad, sz) != "");
+  }
+  std::vector<bool> ops;
+  std::string sugg;
+  CHECK(parse_busbench_ops("write, read", ops) == "");
+  CHECK(ops == std::vector<bool>{true, false});
+  CHECK(parse_busbench_ops("wrte", ops, &sugg) == "op 'wrte' is not 'write' (DMA to memory) or 'read' (DMA from memory)");
+  CHECK(sugg == "write");
+  CHECK(parse_busbench_ops("write,write", ops) == "op 'write' is listed twice");
+  CHECK(parse_busbench_ops("write,,read", ops) != "");
+  // PCI-X MMRBC is a 2-bit field: 512 << n.
+  for (int64_t v : {512, 1024, 2048, 4096}) CHECK(pci_master_param_problem("mmrbc_bytes", v) == "");
+  for (int64_t v : {513, 1000, 3072}) CHECK(pci_master_param_problem("mmrbc_bytes", v) != "");
+  CHECK(pci_master_param_problem("width_bits", 48) == "48 bits is not a PCI AD width: 32 or 64");
+}
+
+TEST_CASE("busbench: parameter problems are load-time scenario errors naming the key", "[busbench][validation]") {
+  REQUIRE(bus_error({}) == "no error");
+  CHECK(load_error(with("sizes = \"64,128\"", "sizes = \"64,,128\"", kBusbench)) ==
+        "v.toml:10:9: key 'workload.sizes': '64,,128' has an empty entry: write sizes in bytes separated by single "
+        "commas, e.g. \"64,128,1518\"");
+  CHECK(bus_error({"workload.sizes=\"zzz\""}) == "--set: key 'workload.sizes': 'zzz' is not a whole number of bytes (1..1048576)");
+  CHECK(bus_error({"workload.sizes=\"1e3\""}) == "--set: key 'workload.sizes': '1e3' is not a whole number of bytes (1..1048576)");
+  CHECK(bus_error({"workload.sizes=\"64abc\""}) == "--set: key 'workload.sizes': '64abc' is not a whole number of bytes (1..1048576)");
+  CHECK(bus_error({"workload.sizes=\"0\""}) == "--set: key 'workload.sizes': size 0 is out of range 1..1048576 bytes");
+  CHECK(bus_error({"workload.host=\"alpah\""}) ==
+        "--set: key 'workload.host': no host 'alpah' in the scenario (its host: alpha) (did you mean 'alpha'?)");
+  CHECK_THAT(bus_error({"workload.slot=\"pcx\""}),
+             Catch::StartsWith("--set: key 'workload.slot': platform supermicro-p4dpr-6gm+ has no slot 'pcx'") &&
+                 Catch::EndsWith("(did you mean 'pcix'?)"));
+  CHECK(bus_error({"workload.ops=\"wrte\""}) ==
+        "--set: key 'workload.ops': op 'wrte' is not 'write' (DMA to memory) or 'read' (DMA from memory) (did you "
+        "mean 'write'?)");
+  CHECK(bus_error({"workload.ops=\"write,write\""}) == "--set: key 'workload.ops': op 'write' is listed twice");
+  CHECK(bus_error({"workload.second_slot=\"pcix\""}) ==
+        "--set: key 'workload.second_slot': 'pcix' is also slot: the second master needs another slot");
+  CHECK(bus_error({"workload.width_bits=48"}) == "--set: key 'workload.width_bits': 48 bits is not a PCI AD width: 32 or 64");
+  CHECK(bus_error({"workload.mmio_offset=3"}) ==
+        "--set: key 'workload.mmio_offset': 3 is not a multiple of 4: the CPU accesses 32-bit registers at DWORD offsets");
+  CHECK_THAT(bus_error({"workload.mmrbc_bytes=1000"}),
+             Catch::StartsWith("--set: key 'workload.mmrbc_bytes': 1000 bytes is not a PCI-X Maximum Memory Read Byte Count"));
+  // A slot holding a NIC.
+  CHECK(load_error(with("[workload]", "[hosts.alpha.nics.eth1]\ndevice = \"82546EB\"\nslot = \"pcix\"\ndriver = \"e1000-4.4.12-k1\"\n\n[workload]", kBusbench)) ==
+        "v.toml:14:8: key 'workload.slot': slot 'pcix' holds NIC eth1 (82546EB): busbench needs an empty slot for its "
+        "test master (or one holding a bus-master test device)");
+  // Two hosts: busbench has no CPU model for the second.
+  CHECK(load_error(with("[workload]", "[hosts.beta]\nplatform = \"supermicro-p4dpr-6gm+\"\n\n[workload]", kBusbench)) ==
+        "v.toml:10:8: key 'workload.type': busbench drives one host's front-side bus itself (no CPU model) and needs a "
+        "scenario with exactly one host; this one has 2");
+}
+
+TEST_CASE("scenario: NIC mac_address must be a well-formed unique unicast station address", "[scenario][validation]") {
+  CHECK(parse_mac_address("00:02:B3:0a:1:ff") == std::array<uint8_t, 6>{0x00, 0x02, 0xb3, 0x0a, 0x01, 0xff});
+  for (auto bad : {"00:02:b3:12:34", "00:02:b3:12:34:56:78", "00:02:b3:12:34:5g", "00:02:b3:12:34:567", "00-02-b3-12-34-56",
+                   "00:02:b3::34:56", "00:02:b3:12:34:56 "}) {
+    INFO(bad);
+    CHECK(!parse_mac_address(bad));
+  }
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"00:02:b3:12:34:56\""}) == "no error");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"00:02:b3:12:34\""}) ==
+        "--set: key 'hosts.alpha.nics.eth0.mac_address': '00:02:b3:12:34' is not a MAC address of the form "
+        "00:02:b3:12:34:56");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"01:00:5e:00:00:01\""}) ==
+        "--set: key 'hosts.alpha.nics.eth0.mac_address': 01:00:5e:00:00:01 is a multicast address (bit 0 of the first "
+        "octet, the I/G bit, is set): a station address must be unicast");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"ff:ff:ff:ff:ff:ff\""}) ==
+        "--set: key 'hosts.alpha.nics.eth0.mac_address': ff:ff:ff:ff:ff:ff is the broadcast address, not a station "
+        "address");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"00:00:00:00:00:00\""}) ==
+        "--set: key 'hosts.alpha.nics.eth0.mac_address': 00:00:00:00:00:00 is the all-zero address, not a valid "
+        "station address");
+  CHECK(load_error(kTwoBoxes, {"hosts.*.nics.eth0.mac_address=\"00:02:b3:12:34:56\""}) ==
+        "--set: key 'hosts.beta.nics.eth0.mac_address': 00:02:b3:12:34:56 is already the station address of "
+        "hosts.alpha.nics.eth0 (each NIC needs its own unicast MAC address)");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.nics.eth0.mac_address=\"00:02:b3:12:34:56\"",
+                               "hosts.beta.nics.eth0.mac_address=\"00:02:B3:12:34:56\""}) != "no error");
+}
+
+TEST_CASE("scenario: e1000 module and device parameters the driver or bus does not accept are load-time errors",
+          "[scenario][validation]") {
+  auto nic = [](const std::string& kv) { return load_error(kTwoBoxes, {"hosts.alpha.nics.eth0." + kv}); };
+  for (auto ok : {"FlowControl=3", "FlowControl=255", "Speed=100", "AutoNeg=0x2F", "AutoNeg=0x0F", "AutoNeg=0x20",
+                  "cache_line_bytes=128", "dma_read_burst_bytes=4096", "dma_write_burst_bytes=8"}) {
+    INFO(ok);
+    CHECK(nic(ok) == "no error");
+  }
+  CHECK(nic("FlowControl=17") ==
+        "--set: key 'hosts.alpha.nics.eth0.FlowControl': 17 is not a flow control mode: 0 none, 1 rx pause, 2 tx "
+        "pause, 3 full, 255 EEPROM default (e1000_check_options)");
+  CHECK(nic("Speed=7") ==
+        "--set: key 'hosts.alpha.nics.eth0.Speed': 7 Mb/s is not a speed the driver forces: 0 (autonegotiate), 10, "
+        "100 or 1000 (e1000_check_copper_options)");
+  CHECK_THAT(nic("AutoNeg=16"), Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.AutoNeg': 0x10 advertises 1000/HD"));
+  CHECK_THAT(nic("cache_line_bytes=17"),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.cache_line_bytes': 17 bytes is not a power of two"));
+  CHECK_THAT(nic("dma_read_burst_bytes=5"),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.dma_read_burst_bytes': 5 bytes is not a power of two"));
+  CHECK_THAT(load_error(with("driver = \"e1000-4.4.12-k1\"\n\n[hosts.beta]", "driver = \"e1000-5.0.43-k1\"\n\n[hosts.beta]"),
+                        {"hosts.alpha.nics.eth1.InterruptThrottleRate=50"}),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth1.InterruptThrottleRate': 50 is not 0 (off)"));
+  // Platform: PCI-X clocks and the Cache Line Size register.
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.pcix_slot_mhz=133"}) == "no error");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.pcix_slot_mhz=67"}) ==
+        "--set: key 'hosts.alpha.pcix_slot_mhz': 67 MHz is not a PCI-X segment clock: 66, 100 or 133 (PCI-X 1.0)");
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.pcix_slot_mhz=99"}) != "no error");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.pci_cache_line_bytes=33"}) ==
+        "--set: key 'hosts.alpha.pci_cache_line_bytes': 33 bytes is not a power of two: 32, 64 or 128 (PCI 2.2 §6.2.4 "
+        "Cache Line Size)");
+}
+
+TEST_CASE("cli: busbench parameter problems exit 2 at load, not 1 after building", "[cli][validation]") {
+  TempDir tmp;
+  for (auto set : {"workload.sizes=\"zzz\"", "workload.host=\"alpah\"", "workload.ops=\"wrte\""}) {
+    auto r = nicsim_bin(tmp, {"run", "scenarios/busbench/segB-pcix100.toml", "--set", set});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("--set: key 'workload."));
+    CHECK(r.out.empty());
+  }
 }

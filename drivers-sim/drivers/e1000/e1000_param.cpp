@@ -3,6 +3,7 @@
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "platforms/testbed.h"
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace nicsim::e1000drv {
 
@@ -69,7 +70,8 @@ ParamSchema param_schema(const DriverProfile& p) {
   if (p.itr_param)
     s.push_back(int_param("InterruptThrottleRate", 1, 0, 100000, "interrupts/s",
                           "ITR: 0 off, 1 dynamic (watchdog every 2 s: 2000/s symmetric .. 8000/s one-way traffic), "
-                          "100-100000 fixed -> ITR = 1e9/(N·256); 2-99 are invalid and fall back to the default; "
+                          "100-100000 fixed -> ITR = 1e9/(N·256); 2-99 are invalid (a load-time scenario error; the real "
+                          "driver would warn and use the default); "
                           "82540 and later only",
                           src));
   return s;
@@ -109,6 +111,37 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
   return o;
 }
 
+/// DriverEntry::check: module parameter values inside the schema's ranges that the driver does not
+/// accept. The real driver (e1000_validate_option) prints "Invalid <name> specified" and uses the
+/// default; a scenario asking for such a value is a mistake, so the loader rejects it instead
+/// (check_options keeps the driver's fallback for direct callers).
+static std::vector<ParamProblem> check_params(const ParamValues& v, const DriverProfile& p) {
+  std::vector<ParamProblem> out;
+  const int64_t fc = v.i("FlowControl");
+  if (!((fc >= 0 && fc <= 3) || fc == e1000_fc_default))
+    out.push_back({"FlowControl", fmt::format("{} is not a flow control mode: 0 none, 1 rx pause, 2 tx pause, 3 full, "
+                                              "{} EEPROM default (e1000_check_options)",
+                                              fc, int(e1000_fc_default))});
+  const int64_t sp = v.i("Speed");
+  if (!(sp == 0 || sp == 10 || sp == 100 || sp == 1000))
+    out.push_back({"Speed", fmt::format("{} Mb/s is not a speed the driver forces: 0 (autonegotiate), 10, 100 or 1000 "
+                                        "(e1000_check_copper_options)",
+                                        sp)});
+  const int64_t an = v.i("AutoNeg");
+  if (!((an >= 0x01 && an <= 0x0F) || (an >= 0x20 && an <= 0x2F)))
+    out.push_back({"AutoNeg", fmt::format("{:#x} advertises 1000/HD (bit 4), which the 8254x does not support: valid "
+                                          "masks are 0x01-0x0F and 0x20-0x2F (AUTONEG_ADV_MASK 0x2F, "
+                                          "e1000_check_copper_options)",
+                                          an)});
+  if (p.itr_param) {
+    const int64_t itr = v.i("InterruptThrottleRate");
+    if (!(itr == 0 || itr == 1 || (itr >= 100 && itr <= 100000)))
+      out.push_back({"InterruptThrottleRate",
+                     fmt::format("{} is not 0 (off), 1 (dynamic) or 100-100000 interrupts/s (e1000_check_options)", itr)});
+  }
+  return out;
+}
+
 namespace {
 DriverEntry entry(const DriverProfile& p) {
   DriverEntry e;
@@ -119,6 +152,7 @@ DriverEntry entry(const DriverProfile& p) {
   const DriverProfile* pp = &p;
   e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const NicConfig& nic,
                  const ParamValues& params) { return probe(*pp, k, dev, vectors, nic, params); };
+  e.check = [pp](const ParamValues& params) { return check_params(params, *pp); };
   return e;
 }
 Registrar<DriverEntry> reg_4412{entry(profile_4_4_12_k1())};

@@ -4,6 +4,7 @@
 #include "models/ether/link.h"
 #include "platforms/testbed.h"
 #include <algorithm>
+#include <fmt/format.h>
 #include <cstdio>
 #include <deque>
 #include <functional>
@@ -78,12 +79,33 @@ PciDeviceInfo device_info(const Variant& v) {
 namespace {
 
 std::array<uint8_t, 6> parse_mac(const std::string& s, const std::string& who) {
-  std::array<uint8_t, 6> m{};
-  unsigned b[6];
-  if (std::sscanf(s.c_str(), "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
-    throw std::invalid_argument(who + ": mac_address '" + s + "' is not of the form 00:02:b3:12:34:56");
-  for (int i = 0; i < 6; ++i) m[i] = static_cast<uint8_t>(b[i]);
-  return m;
+  if (std::string why = station_address_problem(s); !why.empty())
+    throw std::invalid_argument(who + ": mac_address " + why);
+  return *parse_mac_address(s);
+}
+
+bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// DeviceEntry::check of every 8254x: the values the schema's ranges cannot rule out.
+std::vector<ParamProblem> e1000_device_check(const ParamValues& v) {
+  std::vector<ParamProblem> out;
+  // The station address (RAL0/RAH0 from the EEPROM) must be a unicast, non-zero MAC.
+  if (!v.s("mac_address").empty())
+    if (std::string why = station_address_problem(v.s("mac_address")); !why.empty()) out.push_back({"mac_address", why});
+  // PCI 2.2 §6.2.4: the Cache Line Size register holds a power-of-two count of DWORDs; a value
+  // the device does not support is treated as 0 (no MRL/MRM/MWI). The model needs a real line.
+  if (!power_of_two(v.i("cache_line_bytes")))
+    out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4: the Cache Line "
+                                                   "Size register holds 4, 8, 16, 32 or 64 DWORDs: 16..256 bytes)",
+                                                   v.i("cache_line_bytes"))});
+  // DMA bursts: whole 64-bit data phases, in power-of-two sizes like the PCI-X MMRBC they stand
+  // for (512/1024/2048/4096, PCI-X 1.0 §7.2.3 [S28]).
+  for (const char* k : {"dma_read_burst_bytes", "dma_write_burst_bytes"})
+    if (!power_of_two(v.i(k)) || v.i(k) < 8)
+      out.push_back({k, fmt::format("{} bytes is not a power of two of at least 8 (one 64-bit data phase): 8, 16, "
+                                    "..., 4096",
+                                    v.i(k))});
+  return out;
 }
 
 /// IEEE 802.3 CRC-32 (reflected, poly 0xEDB88320), the FCS appended to a frame (§3.2.9).
@@ -1197,6 +1219,7 @@ struct RegisterVariants {
       e.info = device_info(v);
       e.ports = v.functions;
       e.onboard_only = v.lom_only;
+      e.check = e1000_device_check;
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         E1000Params p = E1000Params::from(pv);
