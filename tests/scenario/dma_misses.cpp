@@ -1,28 +1,12 @@
 // CPU cache misses on DMA'd lines, end to end on seed 000's 82544GC pair (NetPIPE ping-pong): the
 // E7500's snoop of the NIC's writes, the kernel's line tracking and the e1000/IP receive paths.
+#include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
-#include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace {
-
-nlohmann::json run_json(const std::string& args) {
-  std::string cmd = std::string(NICSIM_BIN) + " " + args + " --format json 2>/dev/null";
-  FILE* f = popen(cmd.c_str(), "r");
-  REQUIRE(f != nullptr);
-  std::string out;
-  std::array<char, 65536> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) out.append(buf.data(), n);
-  int rc = pclose(f);
-  INFO("command: " << cmd);
-  REQUIRE(rc == 0);
-  return nlohmann::json::parse(out);
-}
-
-}  // namespace
+using namespace nicsim::test;
 
 TEST_CASE("dma misses: a ping-pong host misses on 3 lines per received segment and 1 per sent one",
           "[scenario][seed000][dma]") {

@@ -4,28 +4,16 @@
 // TIDV/TADV; the NICs' crystal drift); nothing is set per scenario to produce them.
 // Runs are shortened (fewer trials, shorter RUNTM) so each takes a few seconds; the full default
 // run is what `nicsim check` compares with the seed's numbers.
+#include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace {
+using namespace nicsim::test;
 
-nlohmann::json run_json(const std::string& args) {
-  std::string cmd = std::string(NICSIM_BIN) + " " + args + " --format json 2>/dev/null";
-  FILE* f = popen(cmd.c_str(), "r");
-  REQUIRE(f != nullptr);
-  std::string out;
-  std::array<char, 65536> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) out.append(buf.data(), n);
-  int rc = pclose(f);
-  INFO("command: " << cmd);
-  REQUIRE(rc == 0);
-  return nlohmann::json::parse(out);
-}
+namespace {
 
 const char* kShort = " --set workload.trials=3 --set workload.runtm_s=0.05";
 

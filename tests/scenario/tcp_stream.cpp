@@ -1,5 +1,6 @@
 // netperf TCP_STREAM on the seed-000 82546EB testbed through the real binary: a short bulk
 // transfer must run near gigabit line rate and never above the wire's goodput ceiling.
+#include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -7,25 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-#include <sys/wait.h>
 
-namespace {
-
-/// Run `cmd`, return its stdout; REQUIREs exit code 0.
-std::string run_stdout(const std::string& cmd) {
-  std::string out;
-  FILE* f = ::popen(cmd.c_str(), "r");
-  REQUIRE(f != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  int st = ::pclose(f);
-  REQUIRE(WIFEXITED(st));
-  REQUIRE(WEXITSTATUS(st) == 0);
-  return out;
-}
-
-}  // namespace
+using namespace nicsim::test;
 
 TEST_CASE("tcp_stream: 82546EB PCI-X bulk transfer runs near GbE line rate", "[scenario][tcp_stream]") {
   // Goodput ceiling of 1000BASE-T with MTU 1500 and TCP timestamps: per full segment the MSS
