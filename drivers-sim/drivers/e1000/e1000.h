@@ -53,6 +53,7 @@
 #pragma once
 #include "core/dma_tags.h"
 #include "core/params.h"
+#include "drivers-sim/driver_entry.h"
 #include "drivers-sim/drivers/e1000/e1000_hw.h"
 #include "drivers-sim/kernel/kernel.h"
 #include <array>
@@ -62,7 +63,6 @@
 
 namespace nicsim {
 class PciDevice;
-struct NicConfig;
 }  // namespace nicsim
 
 namespace nicsim::e1000drv {
@@ -251,14 +251,14 @@ class Adapter : public NetDevice {
       *c_watchdog_;
 };
 
-/// pci_driver.probe for `profile` (DriverEntry::probe contract, platforms/testbed.h): one Adapter per
-/// PCI function of `dev` (port 0 named nic.name, port i nic.name + ":" + i), registered with `k`,
-/// and one process "insmod e1000 <nic.name>" started now that runs each port's probe_hw() in turn.
+/// pci_driver.probe for `profile` (DriverEntry::probe contract, drivers-sim/driver_entry.h): one Adapter per
+/// PCI function of `dev` (port 0 named nic.ifname, port i nic.ifname + ":" + i), registered with `k`,
+/// and one process "insmod e1000 <nic.ifname>" started now that runs each port's probe_hw() in turn.
 /// The part is identified by dev.info().name (PCI config space), falling back to nic.device.
 /// Throws std::invalid_argument for a part the driver does not support, or when `vectors` lacks a
 /// function's interrupt vector or `dev` is not a SystemC object (its DMA tag space is its name).
 std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kernel& k, PciDevice& dev,
-                                              const std::vector<unsigned>& vectors, const NicConfig& nic,
+                                              const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                                               const ParamValues& params);
 
 }  // namespace nicsim::e1000drv

@@ -3,7 +3,7 @@
 #include "core/sim_context.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "models/bus/pci.h"
-#include "platforms/scenario.h"
+#include "drivers-sim/driver_entry.h"
 #include <algorithm>
 #include <stdexcept>
 #include <systemc>
@@ -85,7 +85,7 @@ Task<void> probe_ports(std::vector<Adapter*> ports) {
 }  // namespace
 
 std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kernel& k, PciDevice& dev,
-                                              const std::vector<unsigned>& vectors, const NicConfig& nic,
+                                              const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                                               const ParamValues& params) {
   uint16_t id = device_id_of(dev.info().name);
   if (!id) id = device_id_of(nic.device);
@@ -103,13 +103,13 @@ std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kern
   std::vector<std::shared_ptr<NetDevice>> out;
   std::vector<Adapter*> ports;
   for (unsigned fn = 0; fn < fns; ++fn) {
-    std::string nm = fn == 0 ? nic.name : nic.name + ":" + std::to_string(fn);
+    std::string nm = fn == 0 ? nic.ifname : nic.ifname + ":" + std::to_string(fn);
     auto a = std::make_shared<Adapter>(k, nm, profile, mac, fn, dev.bar(fn), vectors[fn], space, opt);
     k.register_netdev(*a);
     ports.push_back(a.get());
     out.push_back(std::move(a));
   }
-  k.spawn_process("insmod e1000 " + nic.name, probe_ports(std::move(ports)));
+  k.spawn_process("insmod e1000 " + nic.ifname, probe_ports(std::move(ports)));
   return out;
 }
 

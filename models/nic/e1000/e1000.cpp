@@ -2,7 +2,7 @@
 #include "models/nic/e1000/e1000.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
-#include "platforms/testbed.h"
+#include "models/device_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
 #include <cstdio>
