@@ -11,6 +11,7 @@
 #include "models/bus/pci.h"
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct DeviceEntry {
   /// defaults included) beyond their types and ranges, e.g. a malformed mac_address. ParamProblem
   /// keys are parameter names; the loader blames "hosts.<host>.nics.<nic>.<key>".
   std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
+  /// Optional: what one built instance (made by `create`) actually runs at, for result.json's
+  /// `hardware.<host>.nics.<nic>` (e.g. {"clock_ppm": -12.3}, the 8254x crystal offset after the
+  /// seeded spread). Empty: nothing is reported for the device.
+  std::function<nlohmann::json(const PciDevice& dev)> hardware_json{};
 };
 
 }  // namespace nicsim

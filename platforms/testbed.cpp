@@ -2,7 +2,6 @@
 #include "platforms/testbed.h"
 #include "core/result_names.h"
 #include "core/sim_context.h"
-#include "models/nic/e1000/e1000.h"
 #include <fmt/core.h>
 #include <stdexcept>
 
@@ -113,9 +112,10 @@ nlohmann::json Testbed::hardware_json() const {
     // The crystal offset each NIC actually runs at: clock_ppm plus the seeded clock_ppm_spread draw
     // (DESIGN.md "Clocks drift"). Two NICs' offsets set how fast their interrupt timers slide past
     // each other (docs/tcp-stream-itr-beat.md).
+    // Each device model reports what it ran at (DeviceEntry::hardware_json).
     for (auto& n : h.nics)
-      if (auto* e = dynamic_cast<const e1000::E1000*>(n.dev()))
-        j[h.name()]["nics"][n.config->name]["clock_ppm"] = e->clock().ppm();
+      if (n.device_entry && n.device_entry->hardware_json)
+        for (auto& [k, v] : n.device_entry->hardware_json(*n.dev()).items()) j[h.name()]["nics"][n.config->name][k] = v;
   }
   return j;
 }

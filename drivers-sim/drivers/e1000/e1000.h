@@ -131,7 +131,7 @@ class Adapter : public NetDevice {
   Task<void> probe_hw();
   bool probed() const { return probed_; }
   /// netif_carrier_ok().
-  bool carrier_ok() const { return carrier_; }
+  bool carrier_ok() const { return netif_carrier_ok(); }
 
   const DriverProfile& profile() const { return *profile_; }
   MacType mac_type() const { return mac_; }
@@ -238,7 +238,6 @@ class Adapter : public NetDevice {
   unsigned max_data_per_txd_ = MAX_JUMBO_FRAME_SIZE;
   uint32_t txd_cmd_ = 0;
   int irq_sem_ = 1;
-  bool carrier_ = false;
   bool irq_requested_ = false;
   Ring tx_ring_, rx_ring_;
   TimerList watchdog_timer_;

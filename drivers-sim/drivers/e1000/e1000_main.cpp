@@ -71,7 +71,7 @@ Task<void> Adapter::probe_hw() {
   uint32_t status = co_await rd(E1000_STATUS);
   bus_pcix_ = status & E1000_STATUS_PCIX_MODE;
   max_data_per_txd_ = (mac_ == e1000_82544 && bus_pcix_) ? 4096 : MAX_JUMBO_FRAME_SIZE;
-  carrier_ = false;
+  netif_carrier_off();
   netif_stop_queue();
   co_await reset();
   probed_ = true;
@@ -195,7 +195,7 @@ Task<void> Adapter::down() {
   irq_requested_ = false;
   k.del_timer(watchdog_timer_);
   link_speed_ = 0;
-  carrier_ = false;
+  netif_carrier_off();
   netif_stop_queue();
   co_await reset();
   // e1000_clean_tx_ring / e1000_clean_rx_ring: free the buffers, zero the rings, reset the pointers.
@@ -502,7 +502,7 @@ Task<void> Adapter::clean_tx_irq() {
     i = (i + 1) % r.count;
   }
   r.next_to_clean = i;
-  if (netif_queue_stopped() && carrier_ &&
+  if (netif_queue_stopped() && netif_carrier_ok() &&
       desc_unused(r.count, r.next_to_use, r.next_to_clean) > E1000_TX_QUEUE_WAKE)
     netif_wake_queue();
 }
@@ -619,16 +619,16 @@ Task<void> Adapter::watchdog() {
   co_await check_for_link();
   const uint32_t status = co_await rd(E1000_STATUS);
   if (status & E1000_STATUS_LU) {
-    if (!carrier_) {  // "NIC Link is Up": e1000_get_speed_and_duplex, carrier on, wake the queue
+    if (!netif_carrier_ok()) {  // "NIC Link is Up": e1000_get_speed_and_duplex, carrier on, wake the queue
       const uint32_t s = co_await rd(E1000_STATUS);
       link_speed_ = (s & E1000_STATUS_SPEED_1000) ? 1000 : (s & E1000_STATUS_SPEED_100) ? 100 : 10;
       full_duplex_ = s & E1000_STATUS_FD;
-      carrier_ = true;
+      netif_carrier_on();
       netif_wake_queue();
     }
-  } else if (carrier_) {  // "NIC Link is Down"
+  } else if (netif_carrier_ok()) {  // "NIC Link is Down"
     link_speed_ = 0;
-    carrier_ = false;
+    netif_carrier_off();
     netif_stop_queue();
   }
   co_await update_stats();

@@ -1230,6 +1230,10 @@ struct RegisterVariants {
         }
         return std::make_unique<E1000>(inst.c_str(), *vp, p);
       };
+      e.hardware_json = [](const PciDevice& dev) {
+        auto* nic = dynamic_cast<const E1000*>(&dev);
+        return nic ? nlohmann::json{{"clock_ppm", nic->clock().ppm()}} : nlohmann::json::object();
+      };
       Registry<DeviceEntry>::instance().add(std::move(e));
     }
   }
