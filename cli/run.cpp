@@ -3,6 +3,7 @@
 // DIR/result.json.
 #include "cli/verbs.h"
 #include "core/breakdown.h"
+#include "core/result_names.h"
 #include "core/results.h"
 #include "core/sim_context.h"
 #include "platforms/run_workload.h"
@@ -141,7 +142,14 @@ int run_main(int argc, char** argv) {
   if (saved_cout) std::cout.rdbuf(saved_cout);
 
   nlohmann::json counters = sim().counters.to_json();
-  for (auto& [k, v] : counters.items()) result["counters"][k] = v;
+  // Counters under the scenario's names (core/result_names.h); two model counters reported under
+  // one name would be a naming bug, not something to merge silently.
+  for (auto& [k, v] : counters.items()) {
+    std::string name = result_names()(k);
+    if (result["counters"].contains(name))
+      throw std::logic_error("counters " + k + " and another both report as " + name);
+    result["counters"][name] = v;
+  }
   result["status"] = rc == kExitOk ? "ok" : "failed";
   if (!error.empty()) result["error"] = error;
   result["output"] = captured.str();

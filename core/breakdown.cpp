@@ -1,4 +1,5 @@
 #include "core/breakdown.h"
+#include "core/result_names.h"
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -26,6 +27,12 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
   std::vector<std::vector<double>> per_stage;                      // per journey values (µs)
   std::vector<std::map<std::string, double>> where_time;
   std::vector<double> totals;
+  std::map<std::string, std::string> scenario_name;  // model name -> scenario name (core/result_names.h)
+  auto place = [&](const std::string& where) -> const std::string& {
+    auto it = scenario_name.find(where);
+    if (it == scenario_name.end()) it = scenario_name.emplace(where, result_names()(where)).first;
+    return it->second;
+  };
   for (auto& j : journeys) {
     if (!j.finished || j.marks.empty()) continue;
     if (!kind_prefix.empty() && j.kind.rfind(kind_prefix, 0) != 0) continue;
@@ -43,7 +50,7 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
         where_time.emplace_back();
       }
       mine[it->second] += d;
-      where_time[it->second][m.where] += d;
+      where_time[it->second][place(m.where)] += d;
     }
     for (size_t s = 0; s < per_stage.size(); ++s) per_stage[s].push_back(mine.count(s) ? mine[s] : 0.0);
     totals.push_back(to_us(j.total()));
@@ -68,9 +75,16 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
     st.p50_us = percentile(per_stage[s], 0.5);
     st.p99_us = percentile(per_stage[s], 0.99);
     st.share = out.mean_total_us > 0 ? st.mean_us / out.mean_total_us : 0;
-    double best = -1;
+    // Every place the stage took time, most first: in a ping-pong both hosts' NICs fetch
+    // descriptors, so one name would put half the stage on the wrong host.
+    std::vector<std::pair<double, std::string>> places;
     for (auto& [w, t] : where_time[s])
-      if (t > best) { best = t; st.where = w; }
+      if (t > 0 && !w.empty()) places.emplace_back(t, w);
+    std::stable_sort(places.begin(), places.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (auto& [t, w] : places) st.where += (st.where.empty() ? "" : ", ") + w;
+    if (st.where.empty())  // a stage of zero length: still say where it was marked
+      for (auto& [w, t] : where_time[s])
+        if (!w.empty()) { st.where = w; break; }
     out.stages.push_back(std::move(st));
   }
   return out;

@@ -13,7 +13,10 @@ namespace nicsim {
 struct StageStats {
   std::string stage;       ///< e.g. "moderation wait"
   std::string cause;       ///< e.g. "ITR"; empty when the stage has no cause
-  std::string where;       ///< the model that contributed most time to this stage (e.g. "beta.eth1")
+  /// Where the stage happened, in the scenario's names (core/result_names.h): every place that
+  /// contributed time, most first, joined by ", " (e.g. "beta.eth1, alpha.eth1" for descriptor
+  /// fetches in a ping-pong, where each one-way message is fetched by its sender's NIC).
+  std::string where;
   double mean_us = 0;      ///< mean over journeys (journeys without the stage count as 0)
   double p50_us = 0, p99_us = 0;
   double share = 0;        ///< mean_us / mean total

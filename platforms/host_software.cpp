@@ -1,4 +1,5 @@
 #include "platforms/host_software.h"
+#include "core/result_names.h"
 #include "core/sim_context.h"
 #include "platforms/scenario.h"
 #include <fmt/format.h>
@@ -133,11 +134,15 @@ TestbedSoftware& build_software(Testbed& tb) {
     auto hs = std::make_unique<HostSoftware>();
     hs->name = h.name();
     hs->kernel = std::make_unique<Kernel>(*h.hw, kernel_params_for(h));
+    // The kernel's CPU complex is the SystemC instance "<host>_cpus" (Kernel::Kernel); its CPUs
+    // "<host>_cpus.cpu<n>" are "<host>.cpu<n>" in results (core/result_names.h).
+    result_names().alias(h.name() + "_cpus", h.name());
     for (auto& nic : h.nics) {
       if (!nic.driver_entry || !nic.driver_entry->probe)
         throw std::runtime_error(fmt::format("{}.{}: driver '{}' cannot be probed", h.name(), nic.config->name,
                                              nic.config->driver));
-      auto devs = nic.driver_entry->probe(*hs->kernel, *nic.dev(), nic.vectors, *nic.config, nic.config->driver_params);
+      auto devs = nic.driver_entry->probe(*hs->kernel, *nic.dev(), nic.vectors, ProbeTarget{nic.config->name, nic.config->device},
+                                          nic.config->driver_params);
       for (size_t p = 0; p < devs.size(); ++p) hs->netdevs[netdev_name(nic.config->name, static_cast<unsigned>(p))] = devs[p];
     }
     // The host's address: its link end's. The TCP/IP model gives a host one address and one

@@ -1,7 +1,7 @@
 // Testbed: builds a validated Scenario's hardware from the registries (platforms/testbed.h).
 #include "platforms/testbed.h"
+#include "core/result_names.h"
 #include "core/sim_context.h"
-#include "models/nic/e1000/e1000.h"
 #include <fmt/core.h>
 #include <stdexcept>
 
@@ -16,6 +16,7 @@ TestbedNic& TestbedHost::nic(const std::string& n) {
 Testbed::Testbed(Scenario scenario) : scenario_(std::move(scenario)) {
   // Models derive their random streams at construction: seed first.
   sim().rng = Rng(scenario_.seed);
+  result_names().clear();
 
   hosts_.reserve(scenario_.hosts.size());
   for (const HostConfig& hc : scenario_.hosts) {
@@ -39,8 +40,15 @@ Testbed::Testbed(Scenario scenario) : scenario_(std::move(scenario)) {
       if (!n.device_entry || !n.device_entry->create)
         throw std::runtime_error(fmt::format("NIC {}.{}: device '{}' cannot be created", hc.name, nc.name, nc.device));
       try {
-        n.device = n.device_entry->create(hc.name + "_" + nc.name, nc.device_params);
+        const std::string inst = hc.name + "_" + nc.name;
+        n.device = n.device_entry->create(inst, nc.device_params);
         if (!n.device) throw std::runtime_error("device model returned nothing");
+        // Results name the NIC as the scenario does: "alpha.eth1", port i > 0 "alpha.eth1:i"
+        // (DeviceEntry: a multi-port model names port i "<instance>.port<i>").
+        const std::string scen = hc.name + "." + nc.name;
+        result_names().alias(inst, scen);
+        for (unsigned p = 0; p < n.device_entry->ports; ++p)
+          result_names().alias(inst + ".port" + std::to_string(p), p == 0 ? scen : scen + ":" + std::to_string(p));
         n.vectors = h.hw->attach(nc.slot, *n.device);
       } catch (const std::exception& e) {
         throw std::runtime_error(
@@ -104,9 +112,10 @@ nlohmann::json Testbed::hardware_json() const {
     // The crystal offset each NIC actually runs at: clock_ppm plus the seeded clock_ppm_spread draw
     // (DESIGN.md "Clocks drift"). Two NICs' offsets set how fast their interrupt timers slide past
     // each other (docs/tcp-stream-itr-beat.md).
+    // Each device model reports what it ran at (DeviceEntry::hardware_json).
     for (auto& n : h.nics)
-      if (auto* e = dynamic_cast<const e1000::E1000*>(n.dev()))
-        j[h.name()]["nics"][n.config->name]["clock_ppm"] = e->clock().ppm();
+      if (n.device_entry && n.device_entry->hardware_json)
+        for (auto& [k, v] : n.device_entry->hardware_json(*n.dev()).items()) j[h.name()]["nics"][n.config->name][k] = v;
   }
   return j;
 }

@@ -1,18 +1,22 @@
 // The registry entry types that tie scenario files to models, and the Testbed a run builds.
 //
 //  - PlatformEntry: a board (CPU/chipset/bridges/slots) that builds a HostHw.
-//  - DeviceEntry:   a NIC (or other PCI device) that can sit in a slot.
-//  - DriverEntry:   a driver model that runs a device from a host's CPUs.
+//  - DeviceEntry:   a NIC (or other PCI device) that can sit in a slot (models/device_entry.h).
+//  - DriverEntry:   a driver model that runs a device from a host's CPUs (drivers-sim/driver_entry.h).
 //  - WorkloadEntry: a benchmark that drives a testbed and reports results.
 //  - LinkEntry:     a cable model joining two Ethernet ports ("crossover" is the default type).
 // Each registers itself with `static Registrar<XEntry> reg{...}` in its own .cpp.
 // The scenario types (Scenario, HostConfig, NicConfig, LinkConfig, ...) live in platforms/scenario.h.
 #pragma once
+#include "core/param_problem.h"
 #include "core/params.h"
 #include "core/registry.h"
+#include "drivers-sim/driver_entry.h"
 #include "models/bus/irq.h"
 #include "models/bus/pci.h"
+#include "models/device_entry.h"
 #include "models/ether/frame.h"
+#include "models/host/host_face.h"
 #include "platforms/scenario.h"
 #include <functional>
 #include <memory>
@@ -36,44 +40,17 @@ struct SlotSpec {
   std::function<std::string(const PciDeviceInfo& dev)> refuse;
 };
 
-/// The hardware of one host, built by a platform. CPUs attach on the front-side bus; devices attach
-/// in slots. All binding happens before sc_start().
-class HostHw {
+/// The hardware of one host, built by a platform: the face software sees (models/host/host_face.h)
+/// plus what assembly needs. CPUs attach on the front-side bus; devices attach in slots. All binding
+/// happens before sc_start().
+class HostHw : public HostFace {
  public:
-  virtual ~HostHw() = default;
-  virtual const std::string& name() const = 0;
   /// Plug `dev` into slot `slot` (binds sockets, assigns BARs, routes INTx to the segment's
   /// I/OxAPIC). Returns the interrupt vector assigned to each function. Throws std::invalid_argument
   /// when the slot does not exist or is taken.
   virtual std::vector<unsigned> attach(const std::string& slot, PciDevice& dev) = 0;
-  /// The MCH's front-side-bus target: CPU MMIO and memory accesses go here.
-  virtual tlm::tlm_target_socket<>& fsb_target() = 0;
-  /// Interrupt messages to CPUs leave here; bind to the CPU complex's local APICs.
-  virtual sc_core::sc_port<apic_msg_if>& apic_out() = 0;
-  /// Local APIC EOIs come in here.
-  virtual eoi_if& eoi_in() = 0;
-  /// Functional (zero-time) access to host DRAM for software models: descriptor rings and packet
-  /// buffers are written and read by the driver through this; timing is charged by the caller.
-  virtual void mem_write(uint64_t addr, const void* src, size_t len) = 0;
-  virtual void mem_read(uint64_t addr, void* dst, size_t len) const = 0;
-  /// Bytes of DRAM (addresses [0, dram_bytes) are memory; MMIO lives above).
-  virtual uint64_t dram_bytes() const = 0;
-  /// Call `observer(addr, len)` for every device (DMA) write to DRAM the chipset snoops: the CPUs'
-  /// cached copies of those bytes are invalid from then on (the kernel model charges the cache
-  /// misses when software reads them). An empty function removes it. Default: a platform without
-  /// a snooping chipset model never calls it (software then sees no DMA cache misses).
-  virtual void set_dma_write_observer(std::function<void(uint64_t addr, size_t len)> observer) { (void)observer; }
   /// Parameters the platform actually used (for results).
   virtual nlohmann::json params_json() const = 0;
-};
-
-/// A problem across several values that per-parameter types and ranges cannot express, found at
-/// load time by a PlatformEntry's or WorkloadEntry's `check` (the loader reports it as a
-/// ScenarioError at that key's position, exit 2, instead of a failed run).
-struct ParamProblem {
-  std::string key;      ///< full dotted scenario key to blame, e.g. "hosts.alpha.irq_dest_cpu", "workload.lower"
-  std::string message;  ///< what is wrong, e.g. "CPU 1 does not exist: the host has cpus = 1 (CPUs 0..0)"
-  std::string suggestion{};  ///< nearest valid spelling of a misspelt name value ("did you mean"), or ""
 };
 
 struct PlatformEntry {
@@ -88,42 +65,6 @@ struct PlatformEntry {
   /// included), e.g. irq_dest_cpu < cpus. Returns the problems (keys "hosts.<name>.<param>"), none
   /// when the host can be built.
   std::function<std::vector<ParamProblem>(const HostConfig& host)> check{};
-};
-
-struct DeviceEntry {
-  std::string name, summary;
-  ParamSchema params;
-  PciDeviceInfo info;
-  unsigned ports = 1;  ///< Ethernet ports (the 82546EB has 2)
-  /// Create one device instance named `inst_name`.
-  std::function<std::unique_ptr<PciDevice>(const std::string& inst_name, const ParamValues& params)> create;
-  /// A LAN-on-motherboard part (e.g. 82544GC): only an onboard position listing it can hold it.
-  bool onboard_only = false;
-  /// Optional: load-time checks of one NIC's device parameters (`params` holds every parameter,
-  /// defaults included) beyond their types and ranges, e.g. a malformed mac_address. ParamProblem
-  /// keys are parameter names; the loader blames "hosts.<host>.nics.<nic>.<key>".
-  std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
-};
-
-class Kernel;
-class NetDevice;
-
-struct DriverEntry {
-  std::string name, summary;
-  ParamSchema params;
-  std::vector<std::string> devices;  ///< device names this driver binds to
-  /// The driver's probe (pci_driver.probe): create one net_device per Ethernet port of `dev` on
-  /// kernel `k` and register it (Kernel::register_netdev); does not open it. Port 0 is named
-  /// `nic.name` (e.g. "eth1"), port i > 0 `nic.name + ":" + i`. `vectors[fn]` is function fn's
-  /// interrupt vector; `dev.bar(fn)` its register BAR. `params` are the module parameters.
-  /// Throws std::invalid_argument for a device the driver does not support.
-  std::function<std::vector<std::shared_ptr<NetDevice>>(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
-                                                        const NicConfig& nic, const ParamValues& params)>
-      probe;
-  /// Optional: load-time checks of one NIC's module parameters (every parameter, defaults
-  /// included) beyond their types and ranges, e.g. values inside the range the driver does not
-  /// accept. ParamProblem keys are parameter names, as for DeviceEntry::check.
-  std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
 };
 
 /// A cable model. `create` builds the link named `name` (a SystemC object, e.g. models/ether's

@@ -1,7 +1,7 @@
 // Kernel core: contexts, interrupts, softirqs, scheduler, timers, memory (see kernel.h).
 #include "drivers-sim/kernel/kernel.h"
 #include "core/sim_context.h"
-#include "platforms/testbed.h"
+#include "models/host/host_face.h"
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -134,7 +134,7 @@ void SkbDeleter::operator()(Skb* s) const {
 // ---------------------------------------------------------------------------------------------
 // construction
 
-Kernel::Kernel(HostHw& hw, const KernelParams& params)
+Kernel::Kernel(HostFace& hw, const KernelParams& params)
     : p_(params), hw_(&hw), costs_(&cost_profile(params.cost_profile)), dma_next_(params.dma_base) {
   if (p_.cpus == 0) throw std::invalid_argument("Kernel: cpus must be >= 1");
   if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");

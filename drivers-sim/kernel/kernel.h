@@ -45,7 +45,7 @@
 
 namespace nicsim {
 
-class HostHw;
+class HostFace;
 class Kernel;
 class Process;
 
@@ -221,14 +221,14 @@ class Kernel : public CpuSoftware {
   /// initiator -> hw.fsb_target(), hw.apic_out() -> the complex, EOIs -> hw.eoi_in(). Call at
   /// elaboration (before sc_start). Throws std::invalid_argument for an unknown cost profile or
   /// irq_dest_cpu/process_cpu out of range.
-  Kernel(HostHw& hw, const KernelParams& params);
+  Kernel(HostFace& hw, const KernelParams& params);
   ~Kernel() override;
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
 
   const KernelParams& params() const { return p_; }
   const std::string& host() const { return p_.host; }
-  HostHw& hw() const { return *hw_; }
+  HostFace& hw() const { return *hw_; }
   CpuComplex& cpus() { return *complex_; }
   Cpu& cpu(unsigned i) { return complex_->cpu(i); }
   unsigned num_cpus() const { return p_.cpus; }
@@ -316,7 +316,7 @@ class Kernel : public CpuSoftware {
   /// std::runtime_error when DRAM is exhausted.
   uint64_t dma_alloc(size_t bytes, size_t align = 64);
   void dma_free(uint64_t addr);
-  /// Functional DRAM access (pass-through to HostHw; no time).
+  /// Functional DRAM access (pass-through to HostFace; no time).
   void mem_write(uint64_t addr, const void* src, size_t len);
   void mem_read(uint64_t addr, void* dst, size_t len) const;
 
@@ -326,7 +326,7 @@ class Kernel : public CpuSoftware {
   /// The running CPU loads [addr, addr+len) of memory a device may have written by DMA (an RX
   /// descriptor's status, a received frame's headers, a TX descriptor's write-back). Every cache
   /// line a device wrote since this CPU last loaded or stored it is a miss: the E7500 snoops inbound
-  /// writes off the FSB and invalidates the CPUs' copies (HostHw::set_dma_write_observer). Each
+  /// writes off the FSB and invalidates the CPUs' copies (HostFace::set_dma_write_observer). Each
   /// missing line is filled from DRAM by a cache-line read on the FSB through the chipset and DRAM
   /// models (their load-to-use latency, contending with DMA traffic), the CPU stalled, not
   /// preemptible, one line after another. Lines no device wrote cost nothing here (the cost table
@@ -455,7 +455,7 @@ class Kernel : public CpuSoftware {
   void cpu_stored(unsigned cpu, uint64_t addr, size_t len);
 
   KernelParams p_;
-  HostHw* hw_;
+  HostFace* hw_;
   const CostProfile* costs_;
   std::unique_ptr<CpuComplex> complex_;
   std::deque<PerCpu> percpu_;  // deque: PerCpu is not movable

@@ -19,8 +19,25 @@ struct NetDeviceStats {
 enum : int { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1 };
 enum : int { NET_RX_SUCCESS = 0, NET_RX_DROP = 5 };
 
-/// Base class of driver models. A driver derives, implements open() and hard_start_xmit(), and
-/// registers with Kernel::register_netdev(). All coroutines run on a CPU of `kernel()`.
+/// dev->features bits (include/linux/netdevice.h, 2.4.20 values).
+enum : uint32_t {
+  NETIF_F_SG = 1,         ///< scatter/gather
+  NETIF_F_IP_CSUM = 2,    ///< checksums TCP/UDP over IPv4 in hardware
+  NETIF_F_NO_CSUM = 4,    ///< needs no checksum (loopback)
+  NETIF_F_HW_CSUM = 8,    ///< checksums any protocol in hardware (csum_start/offset)
+  NETIF_F_HIGHDMA = 32,   ///< DMA to high memory
+  NETIF_F_FRAGLIST = 64,  ///< skb frag lists
+};
+
+/// The interface the network core and the IP layer use to reach a device, shaped like Linux's
+/// struct net_device: a driver derives, implements open() and hard_start_xmit(), and registers
+/// with Kernel::register_netdev(); a stacked device (bonding) derives too and calls its slaves'
+/// hard_start_xmit. All coroutines run on a CPU of `kernel()`.
+///
+/// Receive: a non-NAPI driver (weight == 0, every 2.4 driver modelled so far) hands frames to
+/// Kernel::netif_rx from its ISR; a NAPI driver (weight > 0) implements poll(), which the NET_RX
+/// softirq of a NAPI kernel profile calls with the budget left (not modelled yet: the hook is
+/// here so that NAPI and non-NAPI drivers share this interface and the stack).
 class NetDevice {
  public:
   NetDevice(Kernel& k, std::string name);
@@ -36,6 +53,11 @@ class NetDevice {
   unsigned tx_queue_len = 100;         ///< ether_setup in 2.4 (drivers/net/net_init.c): 100
   unsigned irq = 0;                    ///< interrupt vector (set by the driver at probe)
   bool up = false;                     ///< IFF_UP (dev_open)
+  /// dev->features (NETIF_F_*): what the hardware offloads, as the driver version declares it.
+  /// The stack model does not read it yet (it charges the software checksum folded into the copy).
+  uint32_t features = 0;
+  /// dev->weight: packets one poll() may deliver per NET_RX softirq round (NAPI); 0: not NAPI.
+  int weight = 0;
   NetDeviceStats stats;
 
   /// dev->open: bring the device up (rings, registers, request_irq, netif_start_queue).
@@ -47,6 +69,18 @@ class NetDevice {
   /// owns it), 1 when busy (it must leave `skb` untouched; the qdisc requeues it). `skb` is a
   /// reference into the caller's frame, valid until the coroutine returns.
   virtual Task<int> hard_start_xmit(SkbPtr& skb) = 0;
+
+  /// dev->poll (NAPI): deliver up to min(`budget`, weight) received packets (netif_receive_skb),
+  /// decrement `budget` by the number delivered, and return true while more work remains (the
+  /// device stays on the poll list), false after netif_rx_complete and re-enabling interrupts.
+  /// Only called when weight > 0. Default: nothing to poll.
+  virtual Task<bool> poll(int& budget) { co_return false; }
+
+  /// netif_carrier_on / netif_carrier_off / netif_carrier_ok: __LINK_STATE_NOCARRIER (the link
+  /// partner is there). Off from register_netdev until the driver sees link (its watchdog).
+  void netif_carrier_on() { carrier_ = true; }
+  void netif_carrier_off() { carrier_ = false; }
+  bool netif_carrier_ok() const { return carrier_; }
 
   /// netif_start_queue / netif_stop_queue: clear/set __LINK_STATE_XOFF.
   void netif_start_queue() { xoff_ = false; }
@@ -63,6 +97,7 @@ class NetDevice {
   Kernel* kernel_;
   std::string name_;
   bool xoff_ = false;
+  bool carrier_ = false;      ///< !__LINK_STATE_NOCARRIER
   bool scheduled_ = false;    ///< __LINK_STATE_SCHED: on a CPU's output_queue
   int xmit_lock_owner_ = -1;  ///< CPU in hard_start_xmit (dev->xmit_lock), -1 free
   std::array<std::deque<SkbPtr>, 3> band_;  ///< pfifo_fast bands 0 (highest) .. 2

@@ -216,15 +216,13 @@ inline KernelParams kernel_params(const std::string& host, unsigned cpus = 1) {
   return p;
 }
 
-/// A NicConfig for probe().
-inline NicConfig nic_config(const std::string& host, const std::string& name, const std::string& device,
-                            const std::string& driver) {
-  NicConfig c;
-  c.host = host;
-  c.name = name;
-  c.device = device;
-  c.driver = driver;
-  return c;
+/// The NIC a probe() binds (`host` and `driver` name the caller's setup; the probe sees `name`
+/// and `device`).
+inline ProbeTarget nic_config(const std::string& host, const std::string& name, const std::string& device,
+                              const std::string& driver) {
+  (void)host;
+  (void)driver;
+  return ProbeTarget{name, device};
 }
 
 /// The registered driver entry `name` (REQUIREd by the caller).

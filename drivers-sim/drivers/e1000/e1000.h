@@ -53,6 +53,7 @@
 #pragma once
 #include "core/dma_tags.h"
 #include "core/params.h"
+#include "drivers-sim/driver_entry.h"
 #include "drivers-sim/drivers/e1000/e1000_hw.h"
 #include "drivers-sim/kernel/kernel.h"
 #include <array>
@@ -62,7 +63,6 @@
 
 namespace nicsim {
 class PciDevice;
-struct NicConfig;
 }  // namespace nicsim
 
 namespace nicsim::e1000drv {
@@ -131,7 +131,7 @@ class Adapter : public NetDevice {
   Task<void> probe_hw();
   bool probed() const { return probed_; }
   /// netif_carrier_ok().
-  bool carrier_ok() const { return carrier_; }
+  bool carrier_ok() const { return netif_carrier_ok(); }
 
   const DriverProfile& profile() const { return *profile_; }
   MacType mac_type() const { return mac_; }
@@ -238,7 +238,6 @@ class Adapter : public NetDevice {
   unsigned max_data_per_txd_ = MAX_JUMBO_FRAME_SIZE;
   uint32_t txd_cmd_ = 0;
   int irq_sem_ = 1;
-  bool carrier_ = false;
   bool irq_requested_ = false;
   Ring tx_ring_, rx_ring_;
   TimerList watchdog_timer_;
@@ -251,14 +250,14 @@ class Adapter : public NetDevice {
       *c_watchdog_;
 };
 
-/// pci_driver.probe for `profile` (DriverEntry::probe contract, platforms/testbed.h): one Adapter per
-/// PCI function of `dev` (port 0 named nic.name, port i nic.name + ":" + i), registered with `k`,
-/// and one process "insmod e1000 <nic.name>" started now that runs each port's probe_hw() in turn.
+/// pci_driver.probe for `profile` (DriverEntry::probe contract, drivers-sim/driver_entry.h): one Adapter per
+/// PCI function of `dev` (port 0 named nic.ifname, port i nic.ifname + ":" + i), registered with `k`,
+/// and one process "insmod e1000 <nic.ifname>" started now that runs each port's probe_hw() in turn.
 /// The part is identified by dev.info().name (PCI config space), falling back to nic.device.
 /// Throws std::invalid_argument for a part the driver does not support, or when `vectors` lacks a
 /// function's interrupt vector or `dev` is not a SystemC object (its DMA tag space is its name).
 std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kernel& k, PciDevice& dev,
-                                              const std::vector<unsigned>& vectors, const NicConfig& nic,
+                                              const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                                               const ParamValues& params);
 
 }  // namespace nicsim::e1000drv

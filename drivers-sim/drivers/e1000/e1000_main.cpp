@@ -3,7 +3,7 @@
 #include "core/sim_context.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "models/bus/pci.h"
-#include "platforms/scenario.h"
+#include "drivers-sim/driver_entry.h"
 #include <algorithm>
 #include <stdexcept>
 #include <systemc>
@@ -71,7 +71,7 @@ Task<void> Adapter::probe_hw() {
   uint32_t status = co_await rd(E1000_STATUS);
   bus_pcix_ = status & E1000_STATUS_PCIX_MODE;
   max_data_per_txd_ = (mac_ == e1000_82544 && bus_pcix_) ? 4096 : MAX_JUMBO_FRAME_SIZE;
-  carrier_ = false;
+  netif_carrier_off();
   netif_stop_queue();
   co_await reset();
   probed_ = true;
@@ -85,7 +85,7 @@ Task<void> probe_ports(std::vector<Adapter*> ports) {
 }  // namespace
 
 std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kernel& k, PciDevice& dev,
-                                              const std::vector<unsigned>& vectors, const NicConfig& nic,
+                                              const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                                               const ParamValues& params) {
   uint16_t id = device_id_of(dev.info().name);
   if (!id) id = device_id_of(nic.device);
@@ -103,13 +103,13 @@ std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kern
   std::vector<std::shared_ptr<NetDevice>> out;
   std::vector<Adapter*> ports;
   for (unsigned fn = 0; fn < fns; ++fn) {
-    std::string nm = fn == 0 ? nic.name : nic.name + ":" + std::to_string(fn);
+    std::string nm = fn == 0 ? nic.ifname : nic.ifname + ":" + std::to_string(fn);
     auto a = std::make_shared<Adapter>(k, nm, profile, mac, fn, dev.bar(fn), vectors[fn], space, opt);
     k.register_netdev(*a);
     ports.push_back(a.get());
     out.push_back(std::move(a));
   }
-  k.spawn_process("insmod e1000 " + nic.name, probe_ports(std::move(ports)));
+  k.spawn_process("insmod e1000 " + nic.ifname, probe_ports(std::move(ports)));
   return out;
 }
 
@@ -195,7 +195,7 @@ Task<void> Adapter::down() {
   irq_requested_ = false;
   k.del_timer(watchdog_timer_);
   link_speed_ = 0;
-  carrier_ = false;
+  netif_carrier_off();
   netif_stop_queue();
   co_await reset();
   // e1000_clean_tx_ring / e1000_clean_rx_ring: free the buffers, zero the rings, reset the pointers.
@@ -502,7 +502,7 @@ Task<void> Adapter::clean_tx_irq() {
     i = (i + 1) % r.count;
   }
   r.next_to_clean = i;
-  if (netif_queue_stopped() && carrier_ &&
+  if (netif_queue_stopped() && netif_carrier_ok() &&
       desc_unused(r.count, r.next_to_use, r.next_to_clean) > E1000_TX_QUEUE_WAKE)
     netif_wake_queue();
 }
@@ -619,16 +619,16 @@ Task<void> Adapter::watchdog() {
   co_await check_for_link();
   const uint32_t status = co_await rd(E1000_STATUS);
   if (status & E1000_STATUS_LU) {
-    if (!carrier_) {  // "NIC Link is Up": e1000_get_speed_and_duplex, carrier on, wake the queue
+    if (!netif_carrier_ok()) {  // "NIC Link is Up": e1000_get_speed_and_duplex, carrier on, wake the queue
       const uint32_t s = co_await rd(E1000_STATUS);
       link_speed_ = (s & E1000_STATUS_SPEED_1000) ? 1000 : (s & E1000_STATUS_SPEED_100) ? 100 : 10;
       full_duplex_ = s & E1000_STATUS_FD;
-      carrier_ = true;
+      netif_carrier_on();
       netif_wake_queue();
     }
-  } else if (carrier_) {  // "NIC Link is Down"
+  } else if (netif_carrier_ok()) {  // "NIC Link is Down"
     link_speed_ = 0;
-    carrier_ = false;
+    netif_carrier_off();
     netif_stop_queue();
   }
   co_await update_stats();

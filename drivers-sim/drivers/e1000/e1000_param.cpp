@@ -1,7 +1,7 @@
 // e1000_param.c of the model: the driver profiles, the module parameters (names, defaults, ranges,
 // units, sources), e1000_check_options, and the DriverEntry registrations.
 #include "drivers-sim/drivers/e1000/e1000.h"
-#include "platforms/testbed.h"
+#include "drivers-sim/driver_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -150,7 +150,7 @@ DriverEntry entry(const DriverProfile& p) {
   e.params = param_schema(p);
   e.devices = {"82544GC", "82544EI", "82540EM", "82545EM", "82546EB"};
   const DriverProfile* pp = &p;
-  e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const NicConfig& nic,
+  e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                  const ParamValues& params) { return probe(*pp, k, dev, vectors, nic, params); };
   e.check = [pp](const ParamValues& params) { return check_params(params, *pp); };
   return e;

@@ -2,7 +2,7 @@
 #include "models/nic/e1000/e1000.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
-#include "platforms/testbed.h"
+#include "models/device_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
 #include <cstdio>
@@ -1229,6 +1229,10 @@ struct RegisterVariants {
           p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
         }
         return std::make_unique<E1000>(inst.c_str(), *vp, p);
+      };
+      e.hardware_json = [](const PciDevice& dev) {
+        auto* nic = dynamic_cast<const E1000*>(&dev);
+        return nic ? nlohmann::json{{"clock_ppm", nic->clock().ppm()}} : nlohmann::json::object();
       };
       Registry<DeviceEntry>::instance().add(std::move(e));
     }
