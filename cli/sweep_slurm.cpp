@@ -1,6 +1,7 @@
 #include "cli/sweep_slurm.h"
 #include "cli/sweep_plot.h"
 #include "core/results.h"
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>

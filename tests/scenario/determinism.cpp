@@ -1,8 +1,8 @@
 // Determinism (DESIGN.md "Deterministic"): the same scenario, seed and binary give a byte-identical
 // result.json except its wall time; a sweep point is exactly the `nicsim run` of that point; and
 // another seed gives another run. Short NetPIPE runs (a few ms of simulated time each).
-#include "support/run_nicsim.h"
-#include "support/sweep_check.h"
+#include "tests/support/run_nicsim.h"
+#include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <regex>

@@ -81,15 +81,15 @@ PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$tmp/slurm.conf
 slurmctld -i -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF"
+slurmd -f "$SLURM_CONF" -N "$node"
 for _ in $(seq 100); do
   [[ $(sinfo -h -o %T 2>/dev/null) == idle ]] && break
   sleep 0.2
 done
 [[ $(sinfo -h -o %T) == idle ]] || fail "the Slurm node did not come up: $(sinfo 2>&1)"
 
-# ---- the sweep: 4 points of a short NetPIPE run (each 1-2 s), 4 array tasks ----
-sweep=(sweep scenarios/default.toml --set workload.upper=256 --set workload.trials=3 --set workload.runtm_s=0.05
+# ---- the sweep: 4 points of a short NetPIPE run (about 1 s of CPU each), 4 array tasks ----
+sweep=(sweep scenarios/default.toml --set workload.upper=64 --set workload.trials=2 --set workload.runtm_s=0.02
        --vary 'hosts.*.nics.eth1.InterruptThrottleRate=0,8000' --vary seed=1:2:1 --metric latency_us --no-plot)
 "$nicsim" "${sweep[@]}" --jobs 2 --out "$tmp/local" 2>"$tmp/local.log" || fail "local sweep failed"
 

@@ -339,6 +339,8 @@ struct E1000::Port : EthPort {
     phy[9] = 0x0300;
     phy[10] = 0x3C00;
     phy[17] = 0xBC00;  // M88 PHY specific status: 1000 Mb/s, full duplex, resolved, link
+    // Frames still in the MAC receive pipeline are lost with the reset: counted, not vanished.
+    if (!arrivals.empty()) sim().counters.at(where + ".rx_dropped_reset") += arrivals.size();
     arrivals.clear();
     rx_fifo.clear();
     rx_fifo_used = 0;
@@ -400,7 +402,8 @@ struct E1000::Port : EthPort {
     for (const auto& r : kRegs)
       if (is_stat_reg(r.offset) && r.offset != GORCH && r.offset != GOTCH && r.offset != TORH && r.offset != TOTH)
         stat_counter(r.offset);
-    for (const char* n : {".interrupts", ".rx_dropped_receiver_disabled", ".rx_filtered", ".rx_dropped_overrun"})
+    for (const char* n :
+         {".interrupts", ".rx_dropped_receiver_disabled", ".rx_filtered", ".rx_dropped_overrun", ".rx_dropped_reset"})
       sim().counters.at(where + n);
   }
   std::unordered_map<uint32_t, uint64_t*> stat_ctr;
@@ -626,7 +629,8 @@ struct E1000::Port : EthPort {
     t.dropped = {{"receiver disabled (rx_dropped_receiver_disabled)", named(".rx_dropped_receiver_disabled")},
                  {"address filter (rx_filtered)", named(".rx_filtered")},
                  {"oversize, RCTL.LPE=0 (ROC)", c(ROC)},
-                 {"RX FIFO overrun (MPC)", c(MPC)}};
+                 {"RX FIFO overrun (MPC)", c(MPC)},
+                 {"device reset, in the MAC receive pipeline (rx_dropped_reset)", named(".rx_dropped_reset")}};
     return t;
   }
 
