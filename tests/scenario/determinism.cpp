@@ -50,14 +50,14 @@ TEST_CASE("determinism: a sweep point's result.json is the plain nicsim run of t
   TempDir t;
   // The sweep passes its --set first, then the varied key: the plain run below does the same.
   run_stdout(std::string(NICSIM_BIN) + " sweep " + kScenario + " " + kShort +
-             " --vary 'hosts.*.nics.eth1.InterruptThrottleRate=0,8000' --vary seed=2 --metric latency_us --jobs 2"
+             " --vary 'hosts.*.nics.eth1.RxIntDelay=0,64' --vary seed=2 --metric latency_us --jobs 2"
              " --no-plot --out " + (t / "sweep").string() + " >/dev/null 2>&1");
   fs::path point;
   for (auto& d : fs::directory_iterator(t / "sweep" / "points"))
-    if (d.path().filename().string().find("InterruptThrottleRate=8000") != std::string::npos) point = d.path();
+    if (d.path().filename().string().find("RxIntDelay=64") != std::string::npos) point = d.path();
   REQUIRE(!point.empty());
   std::string swept = read_text(point / "result.json");
-  std::string plain = run_result(t / "plain", kShort + " --seed 2 --set 'hosts.*.nics.eth1.InterruptThrottleRate=8000'");
+  std::string plain = run_result(t / "plain", kShort + " --seed 2 --set 'hosts.*.nics.eth1.RxIntDelay=64'");
   REQUIRE(without_wall_time(swept) == without_wall_time(plain));
 }
 

@@ -23,6 +23,7 @@ if ((${#missing[@]})); then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nicsim-slurm-XXXXXX")
+chmod 755 "$tmp"  # munged wants its socket directory searchable
 pids=()
 cleanup() {
   local rc=$?
@@ -90,7 +91,7 @@ done
 
 # ---- the sweep: 4 points of a short NetPIPE run (about 1 s of CPU each), 4 array tasks ----
 sweep=(sweep scenarios/default.toml --set workload.upper=64 --set workload.trials=2 --set workload.runtm_s=0.02
-       --vary 'hosts.*.nics.eth1.InterruptThrottleRate=0,8000' --vary seed=1:2:1 --metric latency_us --no-plot)
+       --vary 'hosts.*.nics.eth1.RxIntDelay=0,64' --vary seed=1:2:1 --metric latency_us --no-plot)
 "$nicsim" "${sweep[@]}" --jobs 2 --out "$tmp/local" 2>"$tmp/local.log" || fail "local sweep failed"
 
 "$nicsim" "${sweep[@]}" --out "$tmp/sweep" --slurm 4 2>"$tmp/submit1.log" || fail "submission failed: $(cat "$tmp/submit1.log")"
