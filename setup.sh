@@ -21,7 +21,8 @@ esac
 
 # Debian 12 packages nicsim needs (README "Dependencies").
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-program-options-dev catch2
-          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox)
+          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
+          slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi

@@ -1,15 +1,23 @@
 // nicsim_bench: simulation speed of one case per process (SystemC elaborates once per process).
 //   nicsim_bench netpipe            the seed-000 82546EB NetPIPE scenario as shipped
 //   nicsim_bench stream [--seconds S]  the 82546EB netperf TCP_STREAM scenario for S simulated s (default 10)
+//   nicsim_bench hosts [--hosts N]     scenarios/default.toml (a short NetPIPE run) plus N hosts with
+//                                      no NIC (default 200): the cost of building, running and
+//                                      tearing down a testbed as it grows
 // Prints one line of key=value pairs: simulated, wall and process-CPU seconds, their ratios, frames on the wire
-// (sum of every NIC's GPTC, good packets transmitted), SystemC delta cycles per frame, and wall and
-// process-CPU µs per frame (CPU µs is the number to compare on a loaded machine). bench/run.sh runs both cases and tabulates them.
+// (sum of every NIC's GPTC, good packets transmitted), SystemC delta cycles per frame, wall and
+// process-CPU µs per frame (CPU µs is the number to compare on a loaded machine) and the process's
+// peak resident set (getrusage ru_maxrss, teardown included). bench/run.sh runs netpipe and stream
+// and tabulates them; bench/memory.sh compares the peak RSS of a 10 s and a 60 s stream;
+// bench/hosts.sh the cost of 200 and 2,000 empty hosts.
 #include "core/sim_context.h"
 #include "platforms/run_workload.h"
 #include <chrono>
 #include <ctime>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <fstream>
+#include <sys/resource.h>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -22,7 +30,7 @@ __attribute__((constructor(101))) static void nicsim_bench_no_systemc_banner() {
 namespace {
 
 int usage() {
-  std::cerr << "usage: nicsim_bench netpipe|stream [--seconds S] [--scenario FILE]\n";
+  std::cerr << "usage: nicsim_bench netpipe|stream|hosts [--seconds S] [--hosts N] [--scenario FILE]\n";
   return 2;
 }
 
@@ -34,9 +42,11 @@ int sc_main(int argc, char** argv) {
   const std::string which = argv[1];
   double seconds = 10.0;
   std::string scenario_path;
+  int hosts = 200;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (a == "--hosts" && i + 1 < argc) hosts = std::atoi(argv[++i]);
     else if (a == "--scenario" && i + 1 < argc) scenario_path = argv[++i];
     else return usage();
   }
@@ -46,12 +56,27 @@ int sc_main(int argc, char** argv) {
   } else if (which == "stream") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed000/82546eb-pcix100-stream.toml";
     sets.push_back(fmt::format("workload.duration_s={}", seconds));
+  } else if (which == "hosts") {
+    if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/default.toml";
+    sets = {"workload.upper=1", "workload.trials=1", "workload.runtm_s=0.001"};
   } else {
     return usage();
   }
 
   set_model_error_reporting();
-  Scenario scenario = load_scenario(scenario_path, sets);
+  Scenario scenario;
+  if (which == "hosts") {
+    // The scenario's own hosts and links, plus `hosts` hosts that only have a platform.
+    std::ifstream f(scenario_path);
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::string extra;
+    for (int h = 0; h < hosts; ++h) extra += fmt::format("[hosts.empty{}]\nplatform = \"supermicro-p4dpr-6gm+\"\n", h);
+    size_t at = text.find("[[links]]");
+    text.insert(at == std::string::npos ? text.size() : at, extra);
+    scenario = load_scenario_text(text, scenario_path, sets);
+  } else {
+    scenario = load_scenario(scenario_path, sets);
+  }
   nlohmann::json result = nlohmann::json::object();
   std::ostringstream out;
   const auto wall0 = std::chrono::steady_clock::now();
@@ -74,9 +99,12 @@ int sc_main(int argc, char** argv) {
     extra = fmt::format(" throughput_mbps={:.2f}", result["metrics"]["throughput_mbps"].get<double>());
   if (result["metrics"].contains("latency_us"))
     extra = fmt::format(" latency_us={:.2f}", result["metrics"]["latency_us"].get<double>());
+  if (which == "hosts") extra += fmt::format(" hosts={}", scenario.hosts.size());
+  struct rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);  // ru_maxrss: kilobytes on Linux
   fmt::print("case={} sim_s={:.4f} wall_s={:.3f} cpu_s={:.3f} sim_per_wall={:.3f} sim_per_cpu={:.3f} frames={} delta_cycles={} "
-             "deltas_per_frame={:.2f} wall_us_per_frame={:.2f} cpu_us_per_frame={:.2f}{}\n",
+             "deltas_per_frame={:.2f} wall_us_per_frame={:.2f} cpu_us_per_frame={:.2f} peak_rss_kb={}{}\n",
              which, sim_s, wall_s, cpu_s, sim_s / wall_s, sim_s / cpu_s, frames, static_cast<uint64_t>(deltas), deltas / f,
-             wall_s * 1e6 / f, cpu_s * 1e6 / f, extra);
+             wall_s * 1e6 / f, cpu_s * 1e6 / f, ru.ru_maxrss, extra);
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "core/results.h"
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -220,6 +222,19 @@ InterruptGuard::~InterruptGuard() {
 const std::atomic<bool>& InterruptGuard::flag() { return g_stop; }
 int InterruptGuard::signal_caught() { return g_signal; }
 
+void die_with_parent_from_env() {
+  const char* v = std::getenv(kDieWithParentEnv);
+  if (!v) return;
+  std::string text = v;
+  ::unsetenv(kDieWithParentEnv);  // not inherited by anything this process starts
+  char* end = nullptr;
+  long parent = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || parent <= 0) return;
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The parent may have died before prctl: then this process was already reparented.
+  if (::getppid() != static_cast<pid_t>(parent)) ::_exit(128 + SIGKILL);
+}
+
 fs::path self_executable() {
   char buf[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -242,8 +257,18 @@ Runner process_runner(fs::path binary) {
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    // The child dies with this process, even when this one is SIGKILLed (die_with_parent_from_env).
+    std::vector<std::string> env_text;
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, kDieWithParentEnv, std::strlen(kDieWithParentEnv)) != 0 ||
+          (*e)[std::strlen(kDieWithParentEnv)] != '=')
+        env_text.emplace_back(*e);
+    env_text.push_back(fmt::format("{}={}", kDieWithParentEnv, ::getpid()));
+    std::vector<char*> envp;
+    for (auto& e : env_text) envp.push_back(e.data());
+    envp.push_back(nullptr);
     pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, binary.c_str(), &fa, nullptr, argv.data(), environ);
+    int rc = ::posix_spawn(&pid, binary.c_str(), &fa, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) return {127, fmt::format("cannot start {}: {}", binary.string(), std::strerror(rc))};
 

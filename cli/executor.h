@@ -87,6 +87,16 @@ std::vector<std::string> run_arguments(const RunJob& job);
 /// InterruptGuard kills it.
 Runner process_runner(std::filesystem::path binary);
 
+/// The environment variable process_runner sets in each child to its own pid.
+inline constexpr const char* kDieWithParentEnv = "NICSIM_DIE_WITH_PARENT";
+
+/// Called first thing by every nicsim process: when kDieWithParentEnv names the parent's pid
+/// (a child of process_runner), remove it from the environment and ask the kernel for SIGKILL when
+/// the parent dies (prctl PR_SET_PDEATHSIG), so a sweep, check or explain killed by SIGKILL leaves
+/// no `nicsim run` behind to write into its directories. Exits at once (128+9) when the parent is
+/// already gone. The signal follows the parent's spawning thread, which waits for the child.
+void die_with_parent_from_env();
+
 /// Path of the running executable (readlink /proc/self/exe). Throws std::runtime_error.
 std::filesystem::path self_executable();
 

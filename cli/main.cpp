@@ -1,4 +1,5 @@
 // nicsim command-line entry point: dispatches to the verbs registered in cli/verbs.h.
+#include "cli/executor.h"
 #include "cli/verbs.h"
 #include <cstdlib>
 #include <systemc>
@@ -11,4 +12,7 @@ __attribute__((constructor(101))) static void nicsim_no_systemc_banner() {
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
 }
 
-int sc_main(int argc, char** argv) { return nicsim::cli_main(argc, argv); }
+int sc_main(int argc, char** argv) {
+  nicsim::die_with_parent_from_env();
+  return nicsim::cli_main(argc, argv);
+}

@@ -129,6 +129,13 @@ int run_main(int argc, char** argv) {
     rc = kExitRunFailed;
     error = e.what();
   }
+  // Every frame accounted for: a frame that vanished between two ports fails the run.
+  if (result.contains("accounting") && result["accounting"].value("balanced", true) == false) {
+    std::string why;
+    for (auto& p : result["accounting"]["problems"]) why += (why.empty() ? "" : "; ") + p.get<std::string>();
+    error += (error.empty() ? "" : "; ") + ("frame accounting: " + why);
+    rc = kExitRunFailed;
+  }
   // Per-stage latency breakdown of every traced message (nicsim explain reads it).
   if (!result.contains("explain")) {
     const auto& js = sim().journeys.finished();

@@ -1,8 +1,10 @@
 // `nicsim sweep`: run a scenario over the cartesian product of parameter values, each point a
 // separate `nicsim run` process, resumable and shardable; CSV, JSON and SVG plots of the metrics.
 #include "cli/sweep.h"
+#include "cli/dir_lock.h"
 #include "cli/progress.h"
 #include "cli/sweep_plot.h"
+#include "cli/sweep_slurm.h"
 #include "cli/verbs.h"
 #include "core/params.h"
 #include "core/results.h"
@@ -153,7 +155,21 @@ void validate_sweep_scenario(const SweepPlan& plan) {
   }
 }
 
+namespace {
+/// The sweep directory's lock for this process (cli/dir_lock.h); a busy one is a usage error.
+std::unique_ptr<SweepDirLock> lock_dir(const fs::path& dir, const std::optional<Shard>& shard) {
+  try {
+    std::optional<std::pair<unsigned, unsigned>> s;
+    if (shard) s = std::pair{shard->index, shard->count};
+    return std::make_unique<SweepDirLock>(dir, s);
+  } catch (const DirLockBusy& e) {
+    throw SweepUsageError(e.what());
+  }
+}
+}  // namespace
+
 int run_sweep(const SweepRunOptions& o, const Runner& runner) {
+  auto lock = lock_dir(o.dir, o.shard);
   std::vector<Point> all = cartesian(o.plan.axes);
   std::vector<Point> mine = o.shard ? shard_points(all, *o.shard) : all;
   write_plan(o.dir, o.plan);
@@ -226,6 +242,7 @@ int run_sweep(const SweepRunOptions& o, const Runner& runner) {
 
 int run_merge(const std::vector<fs::path>& inputs, const fs::path& out, bool plots,
               const std::optional<fs::path>& gnuplot, std::FILE* log) {
+  auto lock = lock_dir(out, std::nullopt);
   SweepPlan plan;
   auto rows = merge_dirs(inputs, out, &plan);
   auto [failed, missing] = write_outputs(out, plan, rows, plots, gnuplot, log);
@@ -239,6 +256,7 @@ namespace {
 const char* kUsage =
     "usage: nicsim sweep SCENARIO --vary KEY=VALUES [--vary ...] --metric NAME [NAME...] --out DIR\n"
     "                    [--jobs N] [--shard I/N] [--set KEY=VALUE ...] [--no-plot] [--dry-run]\n"
+    "       nicsim sweep SCENARIO --vary ... --metric ... --out DIR --slurm N [--sbatch-arg OPT ...] [--wait]\n"
     "       nicsim sweep --merge DIR [DIR...] --out DIR [--no-plot]\n\n"
     "Runs SCENARIO once per point of the cartesian product of the --vary values, each point a separate\n"
     "`nicsim run` process (output in DIR/points/<id>/). VALUES is a comma-separated list of values\n"
@@ -246,7 +264,9 @@ const char* kUsage =
     "key as for --set (hosts.*.nics.eth1.InterruptThrottleRate, workload.upper) or `seed`.\n"
     "Writes DIR/sweep.csv, DIR/sweep.json and DIR/plots/<metric>.svg (metric vs the first --vary key,\n"
     "one line per combination of the others; needs gnuplot). Rerunning the same command resumes:\n"
-    "points with a result.json are not rerun; failed points are retried. See docs/sweep-and-check.md.\n\n"
+    "points with a result.json are not rerun; failed points are retried. --slurm N submits the points\n"
+    "as a Slurm job array of N shards and a merge job (scripts in DIR/slurm/); rerunning it resubmits\n"
+    "the shards with unfinished points. See docs/sweep-and-check.md.\n\n"
     "Exit: 0 all points ok, 1 some point failed (or missing, for --merge), 2 usage error,\n"
     "128+signal when interrupted (finished points are kept).\n\noptions";
 
@@ -266,6 +286,12 @@ static int sweep_main(int argc, char** argv) {
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every point (repeatable)")
       ("merge", po::value<std::vector<std::string>>()->multitoken()->composing(),
        "merge these sweep directories (shards) into --out")
+      ("slurm", po::value<std::string>(),
+       "submit the points as a Slurm job array of N tasks (shards of DIR) and a merge job after them; "
+       "rerun to resubmit unfinished shards")
+      ("sbatch-arg", po::value<std::vector<std::string>>()->composing(),
+       "extra sbatch option for --slurm, e.g. --sbatch-arg=--partition=short (repeatable)")
+      ("wait", "with --slurm: wait for the merge job and exit with its status")
       ("no-plot", "do not draw plots")
       ("dry-run", "list the points (and which are finished) without running anything");
   po::options_description hidden;
@@ -288,6 +314,10 @@ static int sweep_main(int argc, char** argv) {
     std::string why;
     auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
     if (!jobs) return usage_error(why);
+    if ((vm.count("sbatch-arg") || vm.count("wait")) && !vm.count("slurm"))
+      return usage_error("--sbatch-arg and --wait go with --slurm N");
+    if (vm.count("slurm") && (vm.count("merge") || vm.count("shard") || vm.count("dry-run")))
+      return usage_error("--slurm N makes the shards itself: it does not go with --merge, --shard or --dry-run");
     if (vm.count("merge")) {
       if (!scen.empty() || vm.count("vary") || vm.count("shard"))
         return usage_error("--merge takes only sweep directories and --out (got a scenario, --vary or --shard)");
@@ -347,6 +377,29 @@ static int sweep_main(int argc, char** argv) {
     }
     // --out is checked before anything runs (it is created if needed).
     if (auto w = out_dir_problem(out); !w.empty()) return usage_error("--out: " + w);
+    if (vm.count("slurm")) {
+      SlurmSweep ss;
+      const std::string& n = vm["slurm"].as<std::string>();
+      char* end = nullptr;
+      unsigned long tasks = std::strtoul(n.c_str(), &end, 10);
+      if (n.empty() || *end || n[0] == '-' || tasks < 1 || tasks > 100000)
+        return usage_error(fmt::format("--slurm '{}': give the number of array tasks, 1 to 100000", n));
+      ss.tasks = static_cast<unsigned>(tasks);
+      ss.binary = self_executable();
+      ss.dir = fs::absolute(out).lexically_normal();
+      ss.cpus_per_task = vm["jobs"].defaulted() ? 1 : *jobs;
+      ss.plots = plots;
+      ss.wait = vm.count("wait") > 0;
+      if (vm.count("sbatch-arg")) ss.sbatch_args = vm["sbatch-arg"].as<std::vector<std::string>>();
+      ss.sweep_args = {"sweep", o.plan.scenario};
+      for (auto& s : o.plan.sets) ss.sweep_args.insert(ss.sweep_args.end(), {"--set", s});
+      for (auto& v : vm["vary"].as<std::vector<std::string>>()) ss.sweep_args.insert(ss.sweep_args.end(), {"--vary", v});
+      ss.sweep_args.push_back("--metric");
+      ss.sweep_args.insert(ss.sweep_args.end(), o.plan.metrics.begin(), o.plan.metrics.end());
+      ss.sweep_args.insert(ss.sweep_args.end(), {"--no-plot", "--out", ss.dir.string()});
+      write_plan(ss.dir, o.plan);  // claims DIR now: another sweep's directory is refused before submitting
+      return submit_slurm_sweep(ss, pending_shards(ss.dir, points, ss.tasks), stderr);
+    }
     InterruptGuard guard;
     o.stop = &InterruptGuard::flag();
     return run_sweep(o, process_runner(self_executable()));

@@ -9,6 +9,8 @@
 //   DIR/points/<id>/error.json    exit code + stderr tail of a failed run
 //   DIR/points/<id>/run.out, run.err   the child's stdout/stderr
 //   DIR/sweep.csv, DIR/sweep.json, DIR/plots/<metric>.svg (+ .gp gnuplot script)
+//   DIR/sweep.lock, DIR/shard-<I>-of-<N>.lock   flock locks of running sweeps (cli/dir_lock.h)
+//   DIR/slurm/                    --slurm: job scripts and logs (cli/sweep_slurm.h)
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -23,17 +24,29 @@ class Counters {
     auto it = map_.find(path);
     return it == map_.end() ? 0 : *it->second;
   }
+  /// Declare `path` a signed counter: its 64 bits are shown as a two's-complement integer (an
+  /// SNMP Integer32 such as Tcp.MaxConn, where -1 means "dynamic", RFC 2012).
+  void set_signed(const std::string& path) {
+    at(path);
+    signed_.insert(path);
+  }
   /// All counters whose name starts with `prefix` as a flat JSON object.
   nlohmann::json to_json(const std::string& prefix = "") const {
     nlohmann::json j = nlohmann::json::object();
     for (auto& [k, v] : map_)
-      if (k.rfind(prefix, 0) == 0) j[k] = *v;
+      if (k.rfind(prefix, 0) == 0) {
+        if (signed_.count(k))
+          j[k] = static_cast<int64_t>(*v);
+        else
+          j[k] = *v;
+      }
     return j;
   }
   const std::map<std::string, std::unique_ptr<uint64_t>>& all() const { return map_; }
 
  private:
   std::map<std::string, std::unique_ptr<uint64_t>> map_;
+  std::set<std::string> signed_;
 };
 
 }  // namespace nicsim

@@ -17,7 +17,9 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   result["hardware"] = tb.hardware_json();
   const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
   if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
-  return w->run(tb, out, result);
+  int rc = w->run(tb, out, result);
+  result["accounting"] = tb.frame_accounting();
+  return rc;
 }
 
 }  // namespace nicsim

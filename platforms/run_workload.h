@@ -13,7 +13,8 @@ void set_model_error_reporting();
 
 /// Build the Testbed of `scenario` (elaboration: once per process), store its hardware
 /// description in result["hardware"] and run the scenario's workload, which prints its own
-/// output to `out` and fills result["metrics"]. Returns the workload's code (0 ok, 1 failed).
+/// output to `out` and fills result["metrics"], then store the frame accounting of its links in
+/// result["accounting"] (Testbed::frame_accounting). Returns the workload's code (0 ok, 1 failed).
 /// Throws what the models throw (std::exception), std::runtime_error for an unknown workload.
 int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result);
 

@@ -121,6 +121,17 @@ struct TestbedHost {
   TestbedNic& nic(const std::string& nic);
 };
 
+/// The counts of one direction of a link, for frame accounting.
+struct DirectionCounts {
+  std::string link, from, to;  ///< "links.0", sending and receiving endpoints
+  FrameTally sender, receiver;
+  uint64_t carried = 0, delivered = 0, in_flight = 0;  ///< the link's counts for this direction
+};
+
+/// One direction's accounting entry (see Testbed::frame_accounting); appends what does not add up
+/// to `problems`, one sentence each, naming the link, the ports and the numbers.
+nlohmann::json account_direction(const DirectionCounts& c, std::vector<std::string>& problems);
+
 /// The hardware of a scenario, built and bound, ready for software and sc_start().
 ///
 /// Construction (elaboration; call once per process, before sc_start): seeds sim().rng with the
@@ -155,6 +166,13 @@ class Testbed {
   /// {host: HostHw::params_json()} — the platform parameters the hardware actually used — plus, per
   /// host, {"nics": {nic: {"clock_ppm": ppm}}}: the crystal offset each 8254x NIC runs at.
   nlohmann::json hardware_json() const;
+  /// Frame accounting of every link direction (result.json "accounting"): the frames the sending
+  /// port put on the wire must equal what the link carried, and those the link carried must all
+  /// be in flight, accepted by the receiving port, held in it, consumed by its MAC, or dropped
+  /// for a counted reason. {"directions": [{link, from, to, sent, carried, in_flight, delivered,
+  /// accepted, held{}, consumed{}, dropped{}, unaccounted}], "problems": [text], "balanced": bool}.
+  /// A port or link whose model keeps no counts is a problem too: nothing goes unchecked.
+  nlohmann::json frame_accounting();
 
   /// Software built per host by workloads/drivers; released (in reverse order) before hardware.
   std::vector<std::shared_ptr<void>> keepalive;

@@ -209,6 +209,8 @@ std::string netstat_s(const NetMib& m) {
 void export_counters(const NetMib& m, Counters& c, const std::string& prefix) {
   for (size_t i = 0; i < size_t(IpMib::Count); ++i) c.at(prefix + ".Ip." + kIpNames[i]) = m.ip[i];
   for (size_t i = 0; i < size_t(TcpMib::Count); ++i) c.at(prefix + ".Tcp." + kTcpNames[i]) = m.tcp[i];
+  // tcpMaxConn is an Integer32 (RFC 2012); Linux prints its "dynamic" value as -1.
+  c.set_signed(prefix + ".Tcp." + kTcpNames[size_t(TcpMib::MaxConn)]);
   for (size_t i = 0; i < size_t(TcpExtMib::Count); ++i)
     c.at(prefix + ".TcpExt." + kTcpExtNames[i]) = m.tcpext[i];
 }

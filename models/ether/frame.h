@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nicsim {
@@ -30,6 +31,18 @@ struct EthFrame {
 
 struct EthLinkEnd;
 
+/// What a port did with the frames it sent and received, for the run's frame accounting
+/// (result.json "accounting"): every frame the link handed to the port is accepted, still held,
+/// consumed by the MAC, or dropped, each with the reason and counter that says so.
+struct FrameTally {
+  using Reasons = std::vector<std::pair<std::string, uint64_t>>;  ///< (reason, frames)
+  uint64_t sent = 0;      ///< frames this port put on its link (control frames included)
+  uint64_t accepted = 0;  ///< arrived frames stored for the host (e.g. 8254x GPRC)
+  Reasons held;           ///< arrived frames still on their way through the port at the end
+  Reasons consumed;       ///< arrived frames the MAC ends by design (802.3x PAUSE)
+  Reasons dropped;        ///< arrived frames dropped, by reason
+};
+
 /// The MAC side of an Ethernet port.
 struct EthPort {
   virtual ~EthPort() = default;
@@ -38,6 +51,9 @@ struct EthPort {
   /// A frame's last bit has arrived at this port (called at that simulated time), FCS good.
   virtual void frame_received(const EthFrame& f) = 0;
   virtual std::string port_name() const = 0;
+  /// This port's frame counts over the run so far, or nullopt when its model keeps none (the
+  /// run's accounting then reports the port's frames as not accounted for).
+  virtual std::optional<FrameTally> tally() const { return std::nullopt; }
 };
 
 /// The link side, as the MAC sees it.

@@ -54,6 +54,8 @@ class EthLink::Direction : public EthLinkEnd {
   sc_time wire_free_at() const override { return free_at_; }
   unsigned speed_mbps() const override { return link_.p_.speed_mbps; }
   uint64_t frames() const { return seq_; }
+  uint64_t delivered() const { return delivered_; }
+  uint64_t in_flight() const { return q_.size(); }
 
  private:
   struct InFlight {
@@ -64,6 +66,7 @@ class EthLink::Direction : public EthLinkEnd {
     while (!q_.empty() && q_.front().at <= now()) {
       EthFrame f = std::move(q_.front().f);
       q_.pop_front();
+      ++delivered_;
       to_.frame_received(f);
     }
     if (!q_.empty()) ev_.notify(q_.front().at - now());
@@ -75,6 +78,7 @@ class EthLink::Direction : public EthLinkEnd {
   std::deque<InFlight> q_;  // arrival times are monotonic: one wire, FIFO
   sc_time free_at_ = SC_ZERO_TIME;
   uint64_t seq_ = 0;
+  uint64_t delivered_ = 0;
 };
 
 EthLink::EthLink(sc_core::sc_module_name name, unsigned speed_mbps, double length_m, EthPort& a, EthPort& b)
@@ -96,6 +100,8 @@ EthLink::EthLink(sc_core::sc_module_name name, const EthLinkParams& p, EthPort& 
 EthLink::~EthLink() = default;
 
 uint64_t EthLink::frames(unsigned dir) const { return dir == 0 ? ab_->frames() : ba_->frames(); }
+uint64_t EthLink::delivered(unsigned dir) const { return dir == 0 ? ab_->delivered() : ba_->delivered(); }
+uint64_t EthLink::in_flight(unsigned dir) const { return dir == 0 ? ab_->in_flight() : ba_->in_flight(); }
 EthLinkEnd& EthLink::end(unsigned side) { return side == 0 ? *ab_ : *ba_; }
 
 }  // namespace nicsim

@@ -65,6 +65,10 @@ class EthLink : public sc_core::sc_module {
   sc_time propagation() const { return prop_; }
   /// Frames carried a→b (dir 0) and b→a (dir 1).
   uint64_t frames(unsigned dir) const;
+  /// Frames of direction `dir` handed to the far port so far.
+  uint64_t delivered(unsigned dir) const;
+  /// Frames of direction `dir` on the wire now (sent, not yet arrived).
+  uint64_t in_flight(unsigned dir) const;
   /// The transmit end of port a (0) or b (1).
   EthLinkEnd& end(unsigned side);
 

@@ -10,6 +10,11 @@ std::vector<std::string>& attach_log() {
   return log;
 }
 
+std::vector<std::string>& destroy_log() {
+  static std::vector<std::string> log;
+  return log;
+}
+
 namespace {
 
 /// A host with the sockets a platform must expose, and slots that just record what was plugged.
@@ -25,6 +30,7 @@ struct FakeHost : sc_core::sc_module, HostHw {
 
   FakeHost(sc_core::sc_module_name nm, const HostConfig& hc)
       : sc_core::sc_module(nm), name_(hc.name), cpu_mhz(hc.params.i("cpu_mhz")) {}
+  ~FakeHost() override { destroy_log().push_back("host:" + name_); }
   const std::string& name() const override { return name_; }
   std::vector<unsigned> attach(const std::string& slot, PciDevice& dev) override {
     for (auto& u : used)
@@ -64,6 +70,7 @@ struct FakeNic : sc_core::sc_module, PciDevice {
       : sc_core::sc_module(nm), info_(std::move(info)), ports(nports) {
     for (unsigned i = 0; i < nports; ++i) ports[i].n = inst + ".port" + std::to_string(i);
   }
+  ~FakeNic() override { destroy_log().push_back("nic:" + std::string(basename())); }
   const PciDeviceInfo& info() const override { return info_; }
   tlm::tlm_target_socket<>& pci_target() override { return target; }
   tlm::tlm_initiator_socket<>& dma_initiator() override { return dma; }

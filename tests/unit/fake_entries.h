@@ -19,10 +19,15 @@ namespace nicsim::testing {
 /// What the fake platform saw: one line per HostHw::attach, "host:slot:device-instance".
 std::vector<std::string>& attach_log();
 
+/// The order the fake hosts, NICs and links were destroyed in: "host:<name>", "nic:<instance>",
+/// "link:<name>".
+std::vector<std::string>& destroy_log();
+
 /// The fake link object: records the ports it joined and the config it got.
 struct FakeLink : sc_core::sc_object {
   FakeLink(const std::string& name, const LinkConfig& cfg, EthPort& a, EthPort& b)
       : sc_core::sc_object(name.c_str()), cfg(cfg), a(&a), b(&b) {}
+  ~FakeLink() override { destroy_log().push_back("link:" + std::string(basename())); }
   LinkConfig cfg;
   EthPort *a, *b;
 };

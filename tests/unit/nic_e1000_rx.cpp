@@ -248,6 +248,16 @@ TEST_CASE("Ring empty: frames wait in the 48 KB packet buffer, overflow is RXO +
   CHECK(delivered == fit);
   CHECK(delivered + mpc == sent);
   CHECK(sim().counters.get("nic.rx_dropped_overrun") == sent - fit);
+  // The port's frame tally (the run's accounting) says the same: accepted + dropped = arrived.
+  auto tl = b.nic->eth_port(0)->tally();
+  REQUIRE(tl);
+  CHECK(tl->accepted == fit);
+  uint64_t dropped = 0;
+  for (auto& [why, n] : tl->dropped) {
+    dropped += n;
+    if (why == "RX FIFO overrun (MPC)") CHECK(n == sent - fit);
+  }
+  CHECK(tl->accepted + dropped == sent);
 }
 
 TEST_CASE("RX frame bytes in host memory match the wire, FCS is the 802.3 CRC-32", "[e1000][rx]") {
@@ -290,4 +300,11 @@ TEST_CASE("Frames not addressed to the station are filtered, broadcast needs BAM
   CHECK(b.nic->peek(0, GPRC) == 1);
   CHECK(b.nic->peek(0, BPRC) == 1);
   CHECK(sim().counters.get("nic.port0.rx_filtered") == 1);
+  auto tl = b.nic->eth_port(0)->tally();
+  REQUIRE(tl);
+  CHECK(tl->accepted == 1);
+  for (auto& [why, n] : tl->dropped) CHECK(n == (why == "address filter (rx_filtered)" ? 1u : 0u));
+  // A zero drop counter is registered all the same: result.json lists every counter.
+  CHECK(sim().counters.all().count("nic.port0.MPC") == 1);
+  CHECK(sim().counters.all().count("nic.port0.RNBC") == 1);
 }

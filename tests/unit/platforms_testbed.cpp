@@ -90,3 +90,15 @@ TEST_CASE("Testbed names the NIC whose model failed to build", "[testbed]") {
     CHECK(std::string(e.what()) == "NIC beta.eth1 (test-broken in slot 'pci66'): boom");
   }
 }
+
+TEST_CASE("Testbed destroys its hardware newest first: links, then hosts from the last, each host's NICs before it", "[testbed]") {
+  // SystemC 2.3 removes a port or export from its registry by scanning from the newest end, so
+  // this order keeps teardown linear in the number of hosts (2,000 empty hosts: 25 s before).
+  testing::destroy_log().clear();
+  {
+    Testbed tb(load_scenario_text(kTwoHosts, "tb.toml"));
+    REQUIRE(testing::destroy_log().empty());
+  }
+  CHECK(testing::destroy_log() == std::vector<std::string>{"link:link0", "nic:beta_eth1", "host:beta", "nic:alpha_eth1",
+                                                  "nic:alpha_eth0", "host:alpha"});
+}

@@ -297,6 +297,7 @@ struct E1000::Port : EthPort {
     spawn("mac", &mac_ev, [this] { mac_run(); });
     spawn("arrive", &arrive_ev, [this] { on_arrivals(); });
     reset();
+    register_counters();
   }
 
   template <typename F>
@@ -338,6 +339,8 @@ struct E1000::Port : EthPort {
     phy[9] = 0x0300;
     phy[10] = 0x3C00;
     phy[17] = 0xBC00;  // M88 PHY specific status: 1000 Mb/s, full duplex, resolved, link
+    // Frames still in the MAC receive pipeline are lost with the reset: counted, not vanished.
+    if (!arrivals.empty()) sim().counters.at(where + ".rx_dropped_reset") += arrivals.size();
     arrivals.clear();
     rx_fifo.clear();
     rx_fifo_used = 0;
@@ -380,12 +383,28 @@ struct E1000::Port : EthPort {
     auto& s = stats[off];
     s += v;
     if (!is_64bit_stat_low(off) && s > 0xFFFFFFFFull) s = 0xFFFFFFFFull;  // sticks at max (SDM §13.7)
-    uint64_t*& c = stat_ctr[off];  // the counter's name is built once per register, not per frame
+    *stat_counter(off) += v;
+  }
+  /// The run counter behind statistics register `off` ("alpha.eth1.MPC"; a 64-bit pair is one
+  /// counter named without its L/H suffix, "alpha.eth1.GORC"). Its name is built once per
+  /// register, not per frame.
+  uint64_t* stat_counter(uint32_t off) {
+    uint64_t*& c = stat_ctr[off];
     if (!c) {
       const RegInfo* r = find_reg(off);
       c = &sim().counters.at(where + "." + std::string(r ? r->name.substr(0, r->name.size() - (is_64bit_stat_low(off) ? 1 : 0)) : "?"));
     }
-    *c += v;
+    return c;
+  }
+  /// Every statistics register and drop counter exists from the start, so one that stays zero is
+  /// still in result.json (a zero MPC is an answer, a missing one is not).
+  void register_counters() {
+    for (const auto& r : kRegs)
+      if (is_stat_reg(r.offset) && r.offset != GORCH && r.offset != GOTCH && r.offset != TORH && r.offset != TOTH)
+        stat_counter(r.offset);
+    for (const char* n :
+         {".interrupts", ".rx_dropped_receiver_disabled", ".rx_filtered", ".rx_dropped_overrun", ".rx_dropped_reset"})
+      sim().counters.at(where + n);
   }
   std::unordered_map<uint32_t, uint64_t*> stat_ctr;
 
@@ -595,6 +614,25 @@ struct E1000::Port : EthPort {
   // ---------------------------------------------------------------- EthPort
   void attach_link(EthLinkEnd* end) override { link = end; }
   std::string port_name() const override { return where; }
+  std::optional<FrameTally> tally() const override {
+    // The run's counters, not the clear-on-read registers: they cover the whole run.
+    auto c = [this](uint32_t off) {
+      auto it = stat_ctr.find(off);
+      return it == stat_ctr.end() ? uint64_t(0) : *it->second;
+    };
+    auto named = [this](const char* n) { return sim().counters.get(where + n); };
+    FrameTally t;
+    t.sent = c(TPT);
+    t.accepted = c(GPRC);
+    t.held = {{"in the MAC receive pipeline", arrivals.size()}};
+    t.consumed = {{"802.3x PAUSE (XONRXC + XOFFRXC)", c(XONRXC) + c(XOFFRXC)}};
+    t.dropped = {{"receiver disabled (rx_dropped_receiver_disabled)", named(".rx_dropped_receiver_disabled")},
+                 {"address filter (rx_filtered)", named(".rx_filtered")},
+                 {"oversize, RCTL.LPE=0 (ROC)", c(ROC)},
+                 {"RX FIFO overrun (MPC)", c(MPC)},
+                 {"device reset, in the MAC receive pipeline (rx_dropped_reset)", named(".rx_dropped_reset")}};
+    return t;
+  }
 
   void frame_received(const EthFrame& f) override {
     sim().journeys.mark(f.journey, now(), "MAC RX", where, "");

@@ -1,0 +1,75 @@
+// Every frame accounted for (issue 16): every shipped scenario, run short, ends with a balanced
+// frame accounting in result.json: per link direction, the frames the sending port put on the
+// wire = frames in flight + accepted by the receiving port + held in it + consumed by its MAC +
+// dropped with a counted reason. `nicsim run` itself fails a run that does not balance; this
+// test also checks the numbers it wrote.
+#include "platforms/scenario.h"
+#include "tests/support/run_nicsim.h"
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+/// Overrides that keep each workload type's run short (a few ms to tens of ms simulated).
+const std::map<std::string, std::string> kShort = {
+    {"netpipe", "--set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
+    {"tcp_stream", "--set workload.duration_s=0.05"},
+    {"busbench", "--set workload.sizes=64,1518 --set workload.transfers=4 --set workload.mmio_accesses=4"},
+};
+
+uint64_t sum(const nlohmann::json& reasons) {
+  uint64_t s = 0;
+  for (auto& [k, v] : reasons.items()) s += v.get<uint64_t>();
+  return s;
+}
+}  // namespace
+
+TEST_CASE("accounting: every shipped scenario ends with every frame accounted for") {
+  size_t scenarios = 0, with_links = 0;
+  for (auto& e : fs::recursive_directory_iterator("scenarios")) {
+    std::string p = e.path().string();
+    if (e.path().extension() != ".toml" || (p.size() > 9 && p.substr(p.size() - 9) == ".ref.toml")) continue;
+    INFO("scenario " << p);
+    auto sc = nicsim::load_scenario(p);
+    REQUIRE(kShort.count(sc.workload.type));  // a new workload type needs its short settings here
+    ++scenarios;
+    // Exit 0 is required: a run whose frames do not balance exits 1.
+    auto j = nicsim::test::run_json("run " + p + " " + kShort.at(sc.workload.type));
+    const auto& a = j["accounting"];
+    CHECK(a["balanced"] == true);
+    CHECK(a["problems"].empty());
+    REQUIRE(a["directions"].size() == 2 * sc.links.size());
+    if (!sc.links.empty()) ++with_links;
+    uint64_t accepted = 0;
+    for (auto& d : a["directions"]) {
+      INFO(d.dump());
+      uint64_t sent = d["sent"];
+      CHECK(sent == d["carried"].get<uint64_t>());
+      CHECK(sent == d["in_flight"].get<uint64_t>() + d["accepted"].get<uint64_t>() + sum(d["held"]) +
+                         sum(d["consumed"]) + sum(d["dropped"]));
+      CHECK(d["unaccounted"] == 0);
+      accepted += d["accepted"].get<uint64_t>();
+    }
+    if (!sc.links.empty()) CHECK(accepted > 0);  // frames really crossed
+    // Counters that stayed zero are listed (the drop counters above come from them), and
+    // Tcp.MaxConn shows Linux's -1 ("dynamic"), not 2^64-1.
+    size_t mpc = 0, maxconn = 0;
+    for (auto& [k, v] : j["counters"].items()) {
+      auto ends = [&k](const std::string& suffix) {
+        return k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
+      if (ends(".MPC") || ends(".RNBC")) ++mpc;
+      if (ends(".Tcp.MaxConn")) {
+        ++maxconn;
+        CHECK(v.get<int64_t>() == -1);
+      }
+    }
+    if (!sc.links.empty()) CHECK(mpc >= 2 * 2 * sc.links.size());  // MPC and RNBC of each linked port
+    if (sc.workload.type != "busbench") CHECK(maxconn == sc.hosts.size());
+  }
+  CHECK(scenarios >= 7);
+  CHECK(with_links >= 5);
+}
