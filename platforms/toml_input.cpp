@@ -246,6 +246,9 @@ class Scanner {
     check_depth(d);
     if (eof()) lost();
     char32_t c = peek();
+    // toml++ 3.3.0 asserts (and without assertions assumes) that an array element does not start
+    // with a value terminator; of those only '}' reaches it there ("[}").
+    if (c == '}') refuse("TOML syntax error: expected a value, saw '}'");
     if (c == '"' || c == '\'') {
       const bool multi = peek_at(1) == c && peek_at(2) == c;
       if (multi) multi_line_string(static_cast<char>(c));
