@@ -326,6 +326,16 @@ class Scanner {
       ++n;
     }
     if (n == 0) lost();
+    // toml++ 3.3.0 reads a time after a date's 'T' without checking that a digit starts it
+    // (parser::parse_time asserts it, and assumes it without assertions).
+    auto digits = [&](size_t from, size_t count) {
+      for (size_t i = from; i < from + count; ++i)
+        if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
+      return true;
+    };
+    if (text.size() >= 11 && digits(0, 4) && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2) &&
+        (text[10] == 'T' || text[10] == 't') && !digits(11, 1))
+      refuse(fmt::format("TOML syntax error: expected a time after '{}' in the date-time '{}'", text[10], text));
   }
 
   void string_value(char q) {  // at the opening quote of a single-line string
