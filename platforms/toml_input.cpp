@@ -308,11 +308,26 @@ class Scanner {
   /// A number, boolean, date or time: ASCII up to a value terminator (a date and a time may be
   /// separated by one space).
   void bare_value() {
-    size_t n = 0;
     std::string text;
+    // toml++ 3.3.0 reads a time after a date's 'T' without checking that a digit starts it
+    // (parser::parse_time asserts it, and assumes it without assertions): refused here, before
+    // anything else of the value is looked at.
+    auto date_then_t = [&] {
+      auto digits = [&](size_t from, size_t count) {
+        for (size_t i = from; i < from + count; ++i)
+          if (text[i] < '0' || text[i] > '9') return false;
+        return true;
+      };
+      return text.size() == 11 && digits(0, 4) && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2) &&
+             (text[10] == 'T' || text[10] == 't');
+    };
+    auto no_time = [&] {
+      refuse(fmt::format("TOML syntax error: expected a time after '{}' in the date-time starting '{}'", text[10], text));
+    };
     for (;;) {
       if (eof()) break;
       char32_t c = peek();
+      if (date_then_t() && !(c >= '0' && c <= '9')) no_time();
       need_ascii(c, "outside a string or comment");
       if (c == ' ' && text.size() == 10 && text[4] == '-' && text[7] == '-' && peek_at(1) >= '0' && peek_at(1) <= '9') {
         text += ' ';
@@ -323,19 +338,9 @@ class Scanner {
       if (c == '"' || c == '\'' || c == '[' || c == '{' || c == '=') lost();
       text += static_cast<char>(c);
       advance();
-      ++n;
     }
-    if (n == 0) lost();
-    // toml++ 3.3.0 reads a time after a date's 'T' without checking that a digit starts it
-    // (parser::parse_time asserts it, and assumes it without assertions).
-    auto digits = [&](size_t from, size_t count) {
-      for (size_t i = from; i < from + count; ++i)
-        if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
-      return true;
-    };
-    if (text.size() >= 11 && digits(0, 4) && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2) &&
-        (text[10] == 'T' || text[10] == 't') && !digits(11, 1))
-      refuse(fmt::format("TOML syntax error: expected a time after '{}' in the date-time '{}'", text[10], text));
+    if (date_then_t()) no_time();
+    if (text.empty()) lost();
   }
 
   void string_value(char q) {  // at the opening quote of a single-line string
