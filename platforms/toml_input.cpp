@@ -309,25 +309,28 @@ class Scanner {
   /// separated by one space).
   void bare_value() {
     std::string text;
-    // toml++ 3.3.0 reads a time after a date's 'T' without checking that a digit starts it
-    // (parser::parse_time asserts it, and assumes it without assertions): refused here, before
-    // anything else of the value is looked at.
-    auto date_then_t = [&] {
-      auto digits = [&](size_t from, size_t count) {
-        for (size_t i = from; i < from + count; ++i)
-          if (text[i] < '0' || text[i] > '9') return false;
-        return true;
-      };
-      return text.size() == 11 && digits(0, 4) && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2) &&
-             (text[10] == 'T' || text[10] == 't');
+    // toml++ 3.3.0 reads a date-time's time without checking its first two characters: after the
+    // date's 'T' it asserts (and without assertions assumes) a digit (parser::parse_time), and after
+    // "DATE D" it scans on assuming no value terminator follows (parser::parse_value). A time's hour
+    // has two digits, so anything else is refused here, before the rest of the value is looked at.
+    auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    auto date_then = [&] {  // "YYYY-MM-DD" + separator (+ one digit), awaiting a digit
+      if (text.size() != 11 && text.size() != 12) return false;
+      for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+        if (!is_digit(text[i])) return false;
+      if (text[4] != '-' || text[7] != '-') return false;
+      const char sep = text[10];
+      if (text.size() == 11) return sep == 'T' || sep == 't';
+      return (sep == 'T' || sep == 't' || sep == ' ') && is_digit(text[11]);
     };
     auto no_time = [&] {
-      refuse(fmt::format("TOML syntax error: expected a time after '{}' in the date-time starting '{}'", text[10], text));
+      refuse(fmt::format("TOML syntax error: expected the hour's digits after '{}' in the date-time starting '{}'",
+                         text.substr(0, 10), text));
     };
     for (;;) {
       if (eof()) break;
       char32_t c = peek();
-      if (date_then_t() && !(c >= '0' && c <= '9')) no_time();
+      if (date_then() && !(c >= '0' && c <= '9')) no_time();
       need_ascii(c, "outside a string or comment");
       if (c == ' ' && text.size() == 10 && text[4] == '-' && text[7] == '-' && peek_at(1) >= '0' && peek_at(1) <= '9') {
         text += ' ';
@@ -339,7 +342,7 @@ class Scanner {
       text += static_cast<char>(c);
       advance();
     }
-    if (date_then_t()) no_time();
+    if (date_then()) no_time();
     if (text.empty()) lost();
   }
 
