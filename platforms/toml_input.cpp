@@ -314,10 +314,10 @@ class Scanner {
     // "DATE D" it scans on assuming no value terminator follows (parser::parse_value). A time's hour
     // has two digits, so anything else is refused here, before the rest of the value is looked at.
     auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-    auto date_then = [&] {  // "YYYY-MM-DD" + separator (+ one digit), awaiting a digit
+    // "YYYY-MM-DD" + separator (+ one digit), awaiting a digit. As loose as toml++'s own guess
+    // that a value is a date-time (ten characters, '-' at 4 and 7: "1979-@5-27 0" is one to it).
+    auto date_then = [&] {
       if (text.size() != 11 && text.size() != 12) return false;
-      for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
-        if (!is_digit(text[i])) return false;
       if (text[4] != '-' || text[7] != '-') return false;
       const char sep = text[10];
       if (text.size() == 11) return sep == 'T' || sep == 't';
