@@ -483,9 +483,14 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   s.name = required_string(root, "", "name", "the scenario's name");
   if (auto* d = root.get("description")) s.description = need_string(*d, "description");
   if (auto* sd = root.get("seed")) {
+    // `--set seed=N` past the 64-bit range arrives as a bare string of digits.
     if (auto* str = sd->as_string(); str && !str->get().empty() &&
-        str->get().find_first_not_of("0123456789") == std::string::npos)
-      fail("seed", sd->source(), fmt::format("value {} is above the maximum {}", str->get(), UINT64_MAX));
+                                     str->get().find_first_not_of("0123456789") == std::string::npos) {
+      uint64_t v = 0;
+      const std::string& t = str->get();
+      if (std::from_chars(t.data(), t.data() + t.size(), v).ec == std::errc::result_out_of_range)
+        fail("seed", sd->source(), fmt::format("value {} is above the maximum {}", t, UINT64_MAX));
+    }
     if (!sd->is_integer()) fail("seed", sd->source(), "wrong type: expected integer, got " + describe_node(*sd));
     int64_t v = sd->as_integer()->get();
     if (v < 0) fail("seed", sd->source(), fmt::format("value {} is below the minimum 0", v));

@@ -1,7 +1,8 @@
 // The fuzz targets' corpus of past findings (tests/fuzz/regressions/) under plain ctest, and the
 // input checks that fixed them (platforms/toml_input.h): every *.toml there is a scenario file and
 // every *.set a NUL-separated list of --set arguments on scenarios/default.toml; each must be refused
-// with a ScenarioError (or, named *-accepted.*, load), never crash. The sanitizer build
+// with a ScenarioError (or, named *-accepted.*, load: e.g. text the parser must not see, taken as a
+// bare string), never crash. The sanitizer build
 // (.ci/run) runs the same inputs with ASan+UBSan and toml++'s assertions on.
 #include "platforms/toml_input.h"
 #include "tests/fuzz/harness.h"
@@ -102,7 +103,7 @@ TEST_CASE("scenario: bytes toml++ 3.3.0 cannot read safely are refused with file
       CHECK_FALSE(check_toml_input(slurp(e.path())));
       ++files;
     }
-  CHECK(files > 10);
+  CHECK(files >= 5);
 }
 
 TEST_CASE("cli: --set values that are not text are refused at load, naming the key", "[scenario][validation]") {
