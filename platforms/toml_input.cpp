@@ -306,9 +306,11 @@ class Scanner {
   }
 
   /// A number, boolean, date or time: ASCII up to a value terminator (a date and a time may be
-  /// separated by one space).
+  /// separated by one space). As toml++ does, everything up to a terminator is taken as the value
+  /// (toml++ reports what does not belong), and '_' is left out where it guesses the type.
   void bare_value() {
-    std::string text;
+    std::string text;  // the value without '_'
+    size_t n = 0;
     // toml++ 3.3.0 reads a date-time's time without checking its first two characters: after the
     // date's 'T' it asserts (and without assertions assumes) a digit (parser::parse_time), and after
     // "DATE D" it scans on assuming no value terminator follows (parser::parse_value). A time's hour
@@ -338,12 +340,12 @@ class Scanner {
         continue;
       }
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}' || c == '#') break;
-      if (c == '"' || c == '\'' || c == '[' || c == '{' || c == '=') lost();
-      text += static_cast<char>(c);
+      if (c != '_') text += static_cast<char>(c);
       advance();
+      ++n;
     }
     if (date_then()) no_time();
-    if (text.empty()) lost();
+    if (n == 0) lost();
   }
 
   void string_value(char q) {  // at the opening quote of a single-line string
