@@ -19,10 +19,12 @@ case "${1:-}" in
   *) echo "setup.sh: unknown option '$1' (use --no-run or --deps-only)" >&2; exit 2 ;;
 esac
 
-# Debian 12 packages nicsim needs (README "Dependencies").
+# Debian 12 packages nicsim needs (README "Dependencies"). clang (14), its sanitizer and libFuzzer
+# runtimes (libclang-rt-14-dev) and llvm (llvm-symbolizer, for readable sanitizer reports) are for
+# .ci/run's sanitizer build and the fuzz targets only.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-program-options-dev catch2
           libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
-          slurm-wlm munge)
+          slurm-wlm munge clang libclang-rt-14-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi

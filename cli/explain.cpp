@@ -94,6 +94,10 @@ int explain_main(int argc, char** argv) {
     fmt::print(stderr, "nicsim explain: give --vs or --vs-set, not both\n");
     return kExitUsage;
   }
+  if (vm.count("trace") && trace.empty()) {  // not silently "no trace"
+    fmt::print(stderr, "nicsim explain: --trace: the output file name is empty\n");
+    return kExitUsage;
+  }
   std::optional<uint64_t> seed;
   if (vm.count("seed")) {
     std::string why;

@@ -95,9 +95,10 @@ int run_main(int argc, char** argv) {
   }
 
   // Outputs are checked before the run, not found unwritable after it.
-  if (!out_dir.empty())
+  // An empty name (`--out ''`) is refused like any other unusable one, not taken as "no output".
+  if (vm.count("out"))
     if (auto why = out_dir_problem(out_dir); !why.empty()) return usage_error("--out: " + why);
-  if (!trace_path.empty())
+  if (vm.count("trace"))
     if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the

@@ -51,7 +51,10 @@ const std::string& ParamValues::s(const std::string& name) const { return std::g
 
 nlohmann::json ParamValues::to_json() const {
   nlohmann::json j = nlohmann::json::object();
-  for (auto& [k, v] : values_) std::visit([&](auto&& x) { j[k] = x; }, v);
+  for (const auto& kv : values_) {
+    auto& slot = j[kv.first];  // (not a structured binding: C++20 lambdas may not capture one before clang 16)
+    std::visit([&slot](auto&& x) { slot = x; }, kv.second);
+  }
   return j;
 }
 

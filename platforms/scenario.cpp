@@ -2,8 +2,10 @@
 // Scenario. Schema and error classes: docs/scenarios.md.
 #include "platforms/scenario.h"
 #include "platforms/testbed.h"
+#include "platforms/toml_input.h"
 #include "models/ether/frame.h"
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -158,6 +160,8 @@ class Loader {
  private:
   std::string file_;
   std::map<std::string, std::string> set_paths_;  ///< concrete key paths written by --set
+  /// `--set seed=N` with N above INT64_MAX (a TOML integer cannot hold it; --seed takes it too).
+  std::optional<uint64_t> set_seed_;
   const toml::table* root_ = nullptr;             ///< the tree being loaded (for check_problems)
 
   /// The deepest node on dotted path `key` below the root (the root itself when none matches):
@@ -276,6 +280,19 @@ class Loader {
 void Loader::apply_set(toml::table& root, const std::string& arg) {
   auto eq = arg.find('=');
   std::string path = eq == std::string::npos ? arg : arg.substr(0, eq);
+  // The argument must be UTF-8 text without control characters before it is echoed in an error,
+  // parsed (toml++ 3.3.0, platforms/toml_input.h) or written to result.json (which must be UTF-8).
+  if (auto why = check_utf8_text(arg)) {
+    if (eq != std::string::npos && why->first > eq) {
+      std::string key = path;
+      key.erase(0, key.find_first_not_of(" \t"));
+      key.erase(key.find_last_not_of(" \t") + 1);
+      throw ScenarioError("--set", 0, 0, key,
+                          fmt::format("the value is not valid text: {} at byte {} of the value", why->second,
+                                      why->first - eq));
+    }
+    throw ScenarioError("--set", 0, 0, "", fmt::format("the key path is not valid text: {} at byte {}", why->second, why->first + 1));
+  }
   auto bad = [&](const std::string& why) {
     throw ScenarioError("--set", 0, 0, "", fmt::format("'{}': {}", arg, why));
   };
@@ -294,13 +311,33 @@ void Loader::apply_set(toml::table& root, const std::string& arg) {
   for (auto& seg : segs)
     if (seg.empty()) bad("empty segment in key path '" + path + "'");
 
+  for (unsigned char c : path)
+    if (c >= 0x80) bad("the key path must be ASCII (scenario keys are ASCII)");
+
   // The value: a TOML value, or else a bare string. `holder["v"]` is the node to copy in.
   std::string text = arg.substr(eq + 1);
+  constexpr size_t kMaxSetValueBytes = 64u << 10;
+  if (text.size() > kMaxSetValueBytes)
+    throw ScenarioError("--set", 0, 0, path, fmt::format("the value is {} bytes, more than the limit of 64 KiB", text.size()));
+  if (segs.size() == 1 && segs[0] == "seed") {
+    set_seed_.reset();  // the seed takes the full 64-bit range, as --seed does
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (!text.empty() && ec == std::errc() && p == text.data() + text.size() && v > uint64_t(INT64_MAX)) {
+      root.erase("seed");
+      set_seed_ = v;
+      set_paths_["seed"] = arg;
+      return;
+    }
+  }
   toml::table holder;
-  try {
-    toml::table t = toml::parse(std::string_view("v = " + text), std::string_view("--set"));
-    if (t.size() == 1 && t.get("v")) holder = std::move(t);
-  } catch (const toml::parse_error&) {
+  const std::string doc = "v = " + text;
+  if (!check_toml_input(doc)) {  // else it is no TOML value the parser may read: a bare string
+    try {
+      toml::table t = toml::parse(std::string_view(doc), std::string_view("--set"));
+      if (t.size() == 1 && t.get("v")) holder = std::move(t);
+    } catch (const toml::parse_error&) {
+    }
   }
   if (holder.empty()) holder.insert("v", text);
   const toml::node* value = holder.get("v");
@@ -446,11 +483,20 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   s.name = required_string(root, "", "name", "the scenario's name");
   if (auto* d = root.get("description")) s.description = need_string(*d, "description");
   if (auto* sd = root.get("seed")) {
+    // `--set seed=N` past the 64-bit range arrives as a bare string of digits.
+    if (auto* str = sd->as_string(); str && !str->get().empty() &&
+                                     str->get().find_first_not_of("0123456789") == std::string::npos) {
+      uint64_t v = 0;
+      const std::string& t = str->get();
+      if (std::from_chars(t.data(), t.data() + t.size(), v).ec == std::errc::result_out_of_range)
+        fail("seed", sd->source(), fmt::format("value {} is above the maximum {}", t, UINT64_MAX));
+    }
     if (!sd->is_integer()) fail("seed", sd->source(), "wrong type: expected integer, got " + describe_node(*sd));
     int64_t v = sd->as_integer()->get();
     if (v < 0) fail("seed", sd->source(), fmt::format("value {} is below the minimum 0", v));
     s.seed = static_cast<uint64_t>(v);
   }
+  if (set_seed_) s.seed = *set_seed_;
   if (seed_override) s.seed = *seed_override;
 
   const toml::node* hosts = root.get("hosts");
@@ -763,6 +809,8 @@ toml::table parse_or_throw(const std::string& text, const std::string& file) {
 
 Scenario load_scenario_text(const std::string& toml_text, const std::string& source_name,
                             const std::vector<std::string>& sets, std::optional<uint64_t> seed_override) {
+  // What toml++ 3.3.0 cannot read safely is refused before it sees the bytes (platforms/toml_input.h).
+  if (auto p = check_toml_input(toml_text)) throw ScenarioError(source_name, p->line, p->column, p->key, p->message);
   toml::table root = parse_or_throw(toml_text, source_name);
   return load_root(root, source_name, sets, seed_override);
 }

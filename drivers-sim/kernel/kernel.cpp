@@ -103,8 +103,26 @@ Process::Process(Kernel& k, std::string name, unsigned cpu, int nice)
     : ExecContext(ExecLevel::Process, std::move(name)), kernel_(&k), cpu_(cpu), nice_(nice),
       counter_(nice_to_ticks(nice)) {}
 
+Process::~Process() {
+  // Off the queue first: the queue may outlive the process (a socket's, a driver's).
+  if (waiting_on_) waiting_on_->unlink(*this);
+}
+
 WaitQueue::~WaitQueue() {
+  // The sleepers may outlive the queue (it can sit in a frame or object destroyed before them).
   for (Process* p : waiters_) p->waiting_on_ = nullptr;
+}
+
+void WaitQueue::link(Process& p) {
+  if (p.waiting_on_) throw std::logic_error(p.name + ": already on a wait queue");
+  p.waiting_on_ = this;
+  waiters_.push_back(&p);
+}
+
+void WaitQueue::unlink(Process& p) {
+  if (p.waiting_on_ != this) return;
+  waiters_.erase(std::remove(waiters_.begin(), waiters_.end(), &p), waiters_.end());
+  p.waiting_on_ = nullptr;
 }
 
 void WaitQueue::Awaiter::await_suspend(std::coroutine_handle<> h) {
@@ -117,13 +135,12 @@ void WaitQueue::Awaiter::await_suspend(std::coroutine_handle<> h) {
     throw std::logic_error(p->name + ": sleeping with bottom halves disabled");
   p->pstate_ = Process::PState::Sleeping;
   p->journey = 0;  // asleep it works for no message; a wakeup names the next one
-  p->waiting_on_ = wq;
-  wq->waiters_.push_back(p);
+  wq->link(*p);
   c.block(h);
 }
 
 TimerList::~TimerList() {
-  if (pending_ && kernel_ && live_kernels().count(kernel_)) kernel_->del_timer(*this);
+  if (pending_ && kernel_) kernel_->del_timer(*this);  // ~Kernel unlinks what is still pending
 }
 
 void SkbDeleter::operator()(Skb* s) const {
@@ -196,8 +213,7 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
     k->resume_at = k->root;
     k->state = State::Blocked;
     k->pstate_ = Process::PState::Sleeping;
-    k->waiting_on_ = &q.ksoftirqd_wq;
-    q.ksoftirqd_wq.waiters_.push_back(k.get());
+    q.ksoftirqd_wq.link(*k);
     q.ksoftirqd = k.get();
     procs_.push_back(std::move(k));
     if (p_.hz_tick) {
@@ -209,14 +225,33 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
 }
 
 Kernel::~Kernel() {
-  live_kernels().erase(this);
+  // Teardown in an explicit order, not the members' (see Process and WaitQueue for who owns what).
   hw_->set_dma_write_observer({});  // software goes before the hardware (Testbed::keepalive)
-  for (auto& [_, t] : timers_) t->pending_ = false;
-  // Free in-flight skbs before the allocator goes away (their deleters see a dead kernel).
+  // 1. The software contexts, while the kernel is whole: destroying a suspended coroutine runs its
+  //    frames' destructors, which may free skbs, delete timers or take a process off a wait queue.
+  //    Interrupt contexts first (their frames may name processes), then the processes (each takes
+  //    itself off its wait queue, e.g. ksoftirqd off the per-CPU queue that outlives it here).
+  for (auto& q : percpu_) {
+    q.runqueue.clear();
+    q.current = nullptr;
+    q.ksoftirqd = nullptr;
+    q.live.clear();
+  }
+  procs_.clear();
+  // 2. Timers still pending belong to objects that may outlive the kernel (a driver's watchdog):
+  //    unlink them so their destructors do not call back.
+  for (auto& [_, t] : timers_) {
+    t->pending_ = false;
+    t->kernel_ = nullptr;
+  }
+  timers_.clear();
+  // 3. In-flight skbs, while the allocator is alive; skbs held elsewhere after this see a dead
+  //    kernel (SkbDeleter) and are deleted without it.
   for (auto& q : percpu_) {
     q.backlog.clear();
     q.completion_queue.clear();
   }
+  live_kernels().erase(this);
 }
 
 Kernel::PerCpu& Kernel::pc() const {
@@ -476,11 +511,7 @@ Process& Kernel::spawn_process(const std::string& name, unsigned cpu, Task<void>
 
 bool Kernel::try_to_wake_up(Process& p, JourneyId j, int waker_cpu) {
   if (p.pstate_ != Process::PState::Sleeping) return false;
-  if (p.waiting_on_) {
-    auto& w = p.waiting_on_->waiters_;
-    w.erase(std::remove(w.begin(), w.end(), &p), w.end());
-    p.waiting_on_ = nullptr;
-  }
+  if (p.waiting_on_) p.waiting_on_->unlink(p);
   p.pstate_ = Process::PState::Runnable;
   PerCpu& q = percpu_[p.cpu_];
   q.runqueue.push_front(&p);  // add_to_runqueue: at the head

@@ -114,6 +114,15 @@ unsigned prio2band(uint32_t priority);
 
 /// A wait queue (wait_queue_head_t). Processes sleep on it with `co_await wq.wait()` (process
 /// context only); Kernel::wake_up wakes them all.
+///
+/// Ownership: a wait queue owns nothing. It holds non-owning links to the processes sleeping on
+/// it, and each such Process links back (Process::wait_queue()). Either side may be destroyed
+/// first, while the other lives on: the destroyed side severs both directions of every link it
+/// is in (~WaitQueue clears the sleepers' back links, ~Process takes itself off its queue), so no
+/// order of destruction -- a queue in a Kernel's per-CPU state, in a socket, a driver, or in the
+/// coroutine frame of the process sleeping on it -- leaves a dangling pointer behind. A process
+/// whose queue went away stays asleep until woken by wake_up_process. Not copyable or movable
+/// (its address is what the sleepers hold).
 class WaitQueue {
  public:
   struct Awaiter {
@@ -122,23 +131,45 @@ class WaitQueue {
     void await_suspend(std::coroutine_handle<> h);
     void await_resume() const noexcept {}
   };
+  WaitQueue() = default;
+  WaitQueue(const WaitQueue&) = delete;
+  WaitQueue& operator=(const WaitQueue&) = delete;
+  ~WaitQueue();
+
   /// Sleep (TASK_INTERRUPTIBLE) until woken. Throws std::logic_error outside process context or
   /// with bottom halves disabled.
   Awaiter wait() { return Awaiter{this}; }
   bool empty() const { return waiters_.empty(); }
   size_t size() const { return waiters_.size(); }
-  ~WaitQueue();
 
  private:
   friend class Kernel;
+  friend class Process;
+  /// Link `p` (asleep) to this queue, both directions. `p` must not be on a queue.
+  void link(Process& p);
+  /// Sever the link to `p`, both directions (no-op when `p` is not on this queue).
+  void unlink(Process& p);
   std::vector<Process*> waiters_;
 };
 
 /// A process (task_struct): an application or kernel thread, one root coroutine.
+///
+/// Ownership: the Kernel owns its processes (Kernel::processes()); a process owns its root
+/// coroutine and, through it, every frame of its call chain with their locals (awaiters, timers,
+/// skbs, wait queues). CPUs, run queues and wait queues hold non-owning pointers. ~Kernel destroys
+/// every process (and so every suspended coroutine) first, while the rest of the kernel is whole,
+/// so frame destructors that call back into it (an skb's free, a timer's del_timer) find it
+/// alive; ~Process first takes the process off the wait queue it sleeps on.
 class Process : public ExecContext {
  public:
   enum class PState { Runnable, Sleeping, Zombie };
   Process(Kernel& k, std::string name, unsigned cpu, int nice);
+  ~Process() override;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  /// The wait queue this process sleeps on, nullptr when none (running, runnable, woken, or its
+  /// queue was destroyed while it slept).
+  const WaitQueue* wait_queue() const { return waiting_on_; }
   Kernel& kernel() const { return *kernel_; }
   unsigned cpu() const { return cpu_; }
   int nice() const { return nice_; }
@@ -166,7 +197,9 @@ class Process : public ExecContext {
 };
 
 /// struct timer_list. Its callback is a coroutine run in TIMER_BH (softirq context) on the
-/// timekeeping CPU. The timer must outlive its pending period (the destructor deletes it).
+/// timekeeping CPU. A pending timer and its kernel are linked both ways (the kernel's timer list
+/// holds the timer, the timer its kernel): ~TimerList deletes a pending timer from its kernel's
+/// list, and ~Kernel unlinks the timers still pending (they stay, not pending, with no kernel).
 class TimerList {
  public:
   uint64_t expires = 0;                   ///< in jiffies

@@ -35,8 +35,8 @@ Adapter::Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacT
   netif_stop_queue();  // e1000_probe: netif_carrier_off + netif_stop_queue until the watchdog sees link
 }
 
-// The kernel may already be gone when a run tears software down: touch nothing of it here (the
-// watchdog TimerList removes itself only from a live kernel).
+// The kernel may already be gone when a run tears software down: touch nothing of it here (a
+// dying kernel unlinks the timers still pending, so the watchdog TimerList has nothing to undo).
 Adapter::~Adapter() = default;
 
 std::string Adapter::where() const {
