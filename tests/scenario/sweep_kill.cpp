@@ -75,6 +75,17 @@ std::vector<pid_t> children_of(pid_t pid) {
   return out;
 }
 
+/// The --out DIR of `nicsim run` process `pid` (from its command line), or "" when unreadable.
+fs::path out_dir_of(pid_t pid) {
+  std::ifstream f(fs::path("/proc") / std::to_string(pid) / "cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  std::string a;
+  while (std::getline(f, a, '\0')) args.push_back(a);
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--out") return args[i + 1];
+  return {};
+}
+
 /// Whether `pid` is gone (no /proc entry, or a zombie nobody reaped yet: it runs no more).
 bool dead(pid_t pid) {
   std::ifstream f(fs::path("/proc") / std::to_string(pid) / "stat");
@@ -141,13 +152,24 @@ TEST_CASE("sweep kill -9: killed at random moments and rerun, no finished point 
       ::kill(kids.front(), SIGKILL);
       wait_exit(sweep);  // the sweep records the failed point and carries on to the end
     } else {
+      // Each child's point directory, and whether it had its result already.
+      std::vector<std::pair<fs::path, bool>> running;
+      for (pid_t c : kids) {
+        fs::path out = out_dir_of(c);
+        if (!out.empty()) running.push_back({out, fs::exists(out / "result.json")});
+      }
       if (k == Tree)
         for (pid_t c : kids) ::kill(c, SIGKILL);
       ::kill(sweep, SIGKILL);
       int rc = wait_exit(sweep);
       CHECK((rc == 128 + SIGKILL || rc == 0 || rc == 1));  // 0/1: it ended before the kill
-      // The children die with their parent: none keeps writing into the directory.
+      // The children die with their parent: none keeps running and finishes its point (an
+      // orphan would write its result.json before it exits).
       for (pid_t c : kids) CHECK(eventually([c] { return dead(c); }));
+      for (auto& [out, had] : running) {
+        INFO("point " << out);
+        if (!had && rc == 128 + SIGKILL) CHECK(!fs::exists(out / "result.json"));
+      }
     }
     // No finished point was lost, and none was redone (same inode, mtime and bytes).
     auto after = finished_points(dir);
