@@ -10,10 +10,10 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 "$bin" netpipe >>"$tmp"
 "$bin" stream --seconds "$secs" >>"$tmp"
-printf '%-8s %9s %9s %9s %9s %9s %9s %12s %12s\n' case sim_s wall_s cpu_s sim/wall sim/cpu frames deltas/frame wall_us/frame
+printf '%-8s %9s %9s %9s %9s %9s %9s %12s %12s %12s\n' case sim_s wall_s cpu_s sim/wall sim/cpu frames deltas/frame wall_us/frame cpu_us/frame
 while read -r line; do
   get() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-  printf '%-8s %9s %9s %9s %9s %9s %9s %12s %12s   %s\n' "$(get case)" "$(get sim_s)" "$(get wall_s)" \
-    "$(get cpu_s)" "$(get sim_per_wall)" "$(get sim_per_cpu)" "$(get frames)" "$(get deltas_per_frame)" "$(get wall_us_per_frame)" \
+  printf '%-8s %9s %9s %9s %9s %9s %9s %12s %12s %12s   %s\n' "$(get case)" "$(get sim_s)" "$(get wall_s)" \
+    "$(get cpu_s)" "$(get sim_per_wall)" "$(get sim_per_cpu)" "$(get frames)" "$(get deltas_per_frame)" "$(get wall_us_per_frame)" "$(get cpu_us_per_frame)" \
     "$(printf '%s\n' "$line" | tr ' ' '\n' | grep -E '^(throughput_mbps|latency_us)=' || true)"
 done <"$tmp"
