@@ -126,8 +126,10 @@ nlohmann::json Testbed::hardware_json() const {
     // each other (docs/tcp-stream-itr-beat.md).
     // Each device model reports what it ran at (DeviceEntry::hardware_json).
     for (auto& n : h.nics)
-      if (n.device_entry && n.device_entry->hardware_json)
-        for (auto& [k, v] : n.device_entry->hardware_json(*n.dev()).items()) j[h.name()]["nics"][n.config->name][k] = v;
+      if (n.device_entry && n.device_entry->hardware_json) {
+        const nlohmann::json hw = n.device_entry->hardware_json(*n.dev());  // a local: items() of a temporary dangles
+        for (auto& [k, v] : hw.items()) j[h.name()]["nics"][n.config->name][k] = v;
+      }
   }
   return j;
 }
