@@ -57,7 +57,8 @@ TEST_CASE("accounting: every shipped scenario ends with every frame accounted fo
     // Counters that stayed zero are listed (the drop counters above come from them), and
     // Tcp.MaxConn shows Linux's -1 ("dynamic"), not 2^64-1.
     size_t mpc = 0, maxconn = 0;
-    for (auto& [k, v] : j["counters"].items()) {
+    for (auto& [key, v] : j["counters"].items()) {
+      const std::string& k = key;  // clang 14 cannot capture a structured binding (docs/developers.md)
       auto ends = [&k](const std::string& suffix) {
         return k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0;
       };
