@@ -16,6 +16,7 @@
 // kernel's, built on them) suspend. Awaiting anything else is a programming error (the CPU
 // throws std::logic_error).
 #pragma once
+#include "core/frame_pool.h"
 #include "models/cpu/cpu.h"
 #include <coroutine>
 #include <exception>
@@ -43,6 +44,10 @@ struct PromiseBase {
   };
   FinalAwaiter final_suspend() noexcept { return {}; }
   void unhandled_exception() noexcept { exception = std::current_exception(); }
+  /// Coroutine frames come from the size-class free lists of core/frame_pool.h (every nested
+  /// Task call allocates one; reusing them keeps malloc off the per-packet path).
+  static void* operator new(std::size_t n) { return FramePool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { FramePool::deallocate(p, n); }
 };
 }  // namespace detail
 

@@ -19,6 +19,21 @@ inline uint32_t get32(const uint8_t* p) {
 uint32_t csum_partial(const uint8_t* p, size_t n, uint32_t sum) {
   uint64_t s = sum;
   size_t i = 0;
+  // Eight bytes at a time: the four big-endian 16-bit words of a 64-bit load are summed in two
+  // 32-bit lanes (words 0 and 2 in one, 1 and 3 in the other), which cannot carry into each other
+  // for fewer than 2^15 steps; the lanes are added into `s` every 8192 steps. The result is the
+  // same 32-bit value as the word-by-word loop below (the plain sum of the words, then folded).
+  constexpr uint64_t kLanes = 0x0000ffff0000ffffull;
+  while (i + 8 <= n) {
+    uint64_t acc = 0;
+    for (size_t k = 0; k < 8192 && i + 8 <= n; ++k, i += 8) {
+      uint64_t v;
+      std::memcpy(&v, p + i, 8);
+      v = __builtin_bswap64(v);
+      acc += (v & kLanes) + ((v >> 16) & kLanes);
+    }
+    s += (acc & 0xffffffffu) + (acc >> 32);
+  }
   for (; i + 1 < n; i += 2) s += uint32_t(p[i]) << 8 | p[i + 1];
   if (i < n) s += uint32_t(p[i]) << 8;
   while (s >> 32) s = (s & 0xffffffffu) + (s >> 32);
