@@ -34,7 +34,7 @@ Cpu::Cpu(sc_core::sc_module_name name, unsigned index, const Params& p)
 void Cpu::add_periodic(unsigned vector, const sc_time& first, const sc_time& period) {
   if (period == SC_ZERO_TIME) throw std::invalid_argument("add_periodic: zero period");
   if (first < now()) throw std::invalid_argument("add_periodic: first time in the past");
-  tmr_edge_[vector] = true;
+  tmr_edge_.set(vector);
   periodic_.push_back({vector, first, period});
   tick_ev_.notify(first - now());
 }
@@ -70,7 +70,7 @@ Cpu& Cpu::running_cpu() {
 
 void Cpu::add_arrival(unsigned vector, const sc_time& delay, bool local) {
   if (vector >= 256) throw std::invalid_argument("interrupt vector out of range: " + std::to_string(vector));
-  if (local) tmr_edge_[vector] = true;
+  if (local) tmr_edge_.set(vector);
   arrivals_.emplace(now() + delay, vector);
   arrival_ev_.notify(delay);
 }
@@ -83,7 +83,7 @@ void Cpu::arrival_method() {
     unsigned v = arrivals_.begin()->second;
     arrivals_.erase(arrivals_.begin());
     if (!irr_[v]) {  // IRR holds one request per vector: a second message merges with the first
-      irr_[v] = true;
+      irr_.set(v);
       ++irr_count_;
       irr_since_[v] = now();
       irr_cause_[v].clear();
@@ -94,24 +94,19 @@ void Cpu::arrival_method() {
 }
 
 void Cpu::eoi(unsigned vector) {
-  int hi = -1;
-  for (int v = 255; v >= 0; --v)
-    if (isr_[v]) { hi = v; break; }
+  const int hi = isr_.highest();
   if (hi != static_cast<int>(vector))
     throw std::logic_error(std::string(name()) + ": EOI for vector " + std::to_string(vector) +
                            " but the highest in-service vector is " + std::to_string(hi));
-  isr_[vector] = false;
+  isr_.set(vector, false);
   if (!tmr_edge_[vector] && eoi_out.size() > 0) eoi_out->eoi(vector, SC_ZERO_TIME);
 }
 
 int Cpu::deliverable() const {
   if (irr_count_ == 0) return -1;
-  int hi_irr = -1;
-  for (int v = 255; v >= 0; --v)
-    if (irr_[v]) { hi_irr = v; break; }
-  int isr_class = -1;
-  for (int v = 255; v >= 0; --v)
-    if (isr_[v]) { isr_class = v >> 4; break; }
+  const int hi_irr = irr_.highest();
+  const int hi_isr = isr_.highest();
+  const int isr_class = hi_isr < 0 ? -1 : hi_isr >> 4;
   return (hi_irr >= 0 && (hi_irr >> 4) > isr_class) ? hi_irr : -1;
 }
 
@@ -273,9 +268,9 @@ void Cpu::dispatch() {
     if (irq_window(t)) {
       int v = deliverable();
       if (v >= 0) {
-        irr_[v] = false;
+        irr_.set(v, false);
         --irr_count_;
-        isr_[v] = true;
+        isr_.set(v);
         IrqStamp st{static_cast<unsigned>(v), irr_since_[v], now(), irr_cause_[v]};
         ExecContext* h = sw_->interrupt(*this, st);
         if (t && t->state == State::Burning) split(t, std::string("CPU busy: ") + level_name(h->level) + " " + h->name);
@@ -334,14 +329,19 @@ void Cpu::dispatch() {
   }
 out:
   set_bucket();
-  if (irr_count_) note_pending_cause(busy_cause());  // why pending interrupts wait
+  if (irr_count_) {  // why pending interrupts wait (the text is built only when a vector lacks one)
+    bool missing = false;
+    irr_.for_each([&](unsigned v) { missing = missing || irr_cause_[v].empty(); });
+    if (missing) note_pending_cause(busy_cause());
+  }
   in_dispatch_ = false;
 }
 
 void Cpu::note_pending_cause(const std::string& cause) {
   if (!irr_count_) return;
-  for (int v = 0; v < 256; ++v)
-    if (irr_[v] && irr_cause_[v].empty()) irr_cause_[v] = cause;
+  irr_.for_each([&](unsigned v) {
+    if (irr_cause_[v].empty()) irr_cause_[v] = cause;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

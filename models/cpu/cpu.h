@@ -95,6 +95,30 @@ struct IrqStamp {
 
 class Cpu;
 
+/// 256 interrupt-vector bits (one local APIC IRR, ISR or TMR register set, SDM vol. 3 §10.8.4),
+/// four 64-bit words with a highest-set-bit query: the delivery check runs on every dispatch, and
+/// a bit-by-bit scan of 256 vectors was the largest cost of a CPU under interrupt load.
+struct VectorBits {
+  uint64_t w[4] = {0, 0, 0, 0};
+  bool operator[](unsigned v) const { return (w[v >> 6] >> (v & 63)) & 1; }
+  void set(unsigned v, bool on = true) {
+    const uint64_t m = uint64_t(1) << (v & 63);
+    w[v >> 6] = on ? (w[v >> 6] | m) : (w[v >> 6] & ~m);
+  }
+  /// The highest vector whose bit is set, -1 when none is.
+  int highest() const {
+    for (int i = 3; i >= 0; --i)
+      if (w[i]) return i * 64 + 63 - __builtin_clzll(w[i]);
+    return -1;
+  }
+  /// Call f(v) for every set vector, lowest first.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (unsigned i = 0; i < 4; ++i)
+      for (uint64_t b = w[i]; b; b &= b - 1) f(i * 64 + static_cast<unsigned>(__builtin_ctzll(b)));
+  }
+};
+
 /// The software the CPU runs (implemented by the Kernel). Called from inside Cpu::dispatch at the
 /// current simulated time; implementations change contexts only through the Cpu's methods.
 struct CpuSoftware {
@@ -144,7 +168,7 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// not broadcast.
   void raise_local(unsigned vector, const sc_time& delay);
   /// Mark `vector` edge-triggered (TMR bit clear): its EOI clears ISR but is not broadcast.
-  void set_edge(unsigned vector, bool edge = true) { tmr_edge_[vector] = edge; }
+  void set_edge(unsigned vector, bool edge = true) { tmr_edge_.set(vector, edge); }
   /// Write the local APIC EOI register: clears the highest in-service vector (which must be
   /// `vector`, else std::logic_error) and broadcasts the EOI for a level-triggered vector.
   void eoi(unsigned vector);
@@ -232,7 +256,7 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   ExecContext* running_ = nullptr;
   static Cpu* current_;
 
-  std::bitset<256> irr_, isr_, tmr_edge_;
+  VectorBits irr_, isr_, tmr_edge_;
   std::vector<sc_time> irr_since_ = std::vector<sc_time>(256);
   std::vector<std::string> irr_cause_ = std::vector<std::string>(256);
   std::multimap<sc_time, unsigned> arrivals_;
