@@ -1,11 +1,13 @@
 // nicsim_bench: simulation speed of one case per process (SystemC elaborates once per process).
 //   nicsim_bench netpipe            the seed-000 82546EB NetPIPE scenario as shipped
 //   nicsim_bench stream [--seconds S]  the 82546EB netperf TCP_STREAM scenario for S simulated s (default 10)
+//   nicsim_bench flood [--seconds S]   bench/rx-flood-64b.toml: 64-byte frames at 1.488 Mpps into both
+//                                      ports of one host's 82546EB for S simulated s (default 0.1)
 //   nicsim_bench hosts [--hosts N]     scenarios/default.toml (a short NetPIPE run) plus N hosts with
 //                                      no NIC (default 200): the cost of building, running and
 //                                      tearing down a testbed as it grows
 // Prints one line of key=value pairs: simulated, wall and process-CPU seconds, their ratios, frames on the wire
-// (sum of every NIC's GPTC, good packets transmitted), SystemC delta cycles per frame, wall and
+// (sum of every NIC's GPTC, good packets transmitted, and every tester port's frames_sent), SystemC delta cycles per frame, wall and
 // process-CPU µs per frame (CPU µs is the number to compare on a loaded machine) and the process's
 // peak resident set (getrusage ru_maxrss, teardown included). bench/run.sh runs netpipe and stream
 // and tabulates them; bench/memory.sh compares the peak RSS of a 10 s and a 60 s stream;
@@ -30,7 +32,7 @@ __attribute__((constructor(101))) static void nicsim_bench_no_systemc_banner() {
 namespace {
 
 int usage() {
-  std::cerr << "usage: nicsim_bench netpipe|stream|hosts [--seconds S] [--hosts N] [--scenario FILE]\n";
+  std::cerr << "usage: nicsim_bench netpipe|stream|flood|hosts [--seconds S] [--hosts N] [--scenario FILE]\n";
   return 2;
 }
 
@@ -40,7 +42,7 @@ int sc_main(int argc, char** argv) {
   using namespace nicsim;
   if (argc < 2) return usage();
   const std::string which = argv[1];
-  double seconds = 10.0;
+  double seconds = -1;  // per case default below
   std::string scenario_path;
   int hosts = 200;
   for (int i = 2; i < argc; ++i) {
@@ -50,11 +52,15 @@ int sc_main(int argc, char** argv) {
     else if (a == "--scenario" && i + 1 < argc) scenario_path = argv[++i];
     else return usage();
   }
+  if (seconds < 0) seconds = which == "flood" ? 0.1 : 10.0;
   std::vector<std::string> sets;
   if (which == "netpipe") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed000/82546eb-pcix100.toml";
   } else if (which == "stream") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed000/82546eb-pcix100-stream.toml";
+    sets.push_back(fmt::format("workload.duration_s={}", seconds));
+  } else if (which == "flood") {
+    if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/bench/rx-flood-64b.toml";
     sets.push_back(fmt::format("workload.duration_s={}", seconds));
   } else if (which == "hosts") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/default.toml";
@@ -91,7 +97,9 @@ int sc_main(int argc, char** argv) {
   }
   uint64_t frames = 0;
   for (auto& [path, v] : sim().counters.all())
-    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".GPTC") == 0) frames += *v;
+    if ((path.size() > 5 && path.compare(path.size() - 5, 5, ".GPTC") == 0) ||
+        (path.size() > 12 && path.compare(path.size() - 12, 12, ".frames_sent") == 0))
+      frames += *v;
   const double deltas = static_cast<double>(sc_core::sc_delta_count());
   const double f = frames ? static_cast<double>(frames) : 1.0;
   std::string extra;
@@ -99,6 +107,10 @@ int sc_main(int argc, char** argv) {
     extra = fmt::format(" throughput_mbps={:.2f}", result["metrics"]["throughput_mbps"].get<double>());
   if (result["metrics"].contains("latency_us"))
     extra = fmt::format(" latency_us={:.2f}", result["metrics"]["latency_us"].get<double>());
+  if (result["metrics"].contains("nic_accepted_pps"))
+    extra = fmt::format(" offered_pps={:.0f} nic_accepted_pps={:.0f} ip_received_pps={:.0f}",
+                        result["metrics"]["offered_pps"].get<double>(), result["metrics"]["nic_accepted_pps"].get<double>(),
+                        result["metrics"]["ip_received_pps"].get<double>());
   if (which == "hosts") extra += fmt::format(" hosts={}", scenario.hosts.size());
   struct rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);  // ru_maxrss: kilobytes on Linux

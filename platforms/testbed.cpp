@@ -3,6 +3,7 @@
 #include "core/result_names.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
+#include <algorithm>
 #include <fmt/core.h>
 #include <stdexcept>
 
@@ -83,6 +84,7 @@ Testbed::~Testbed() {
   // remove by scanning from the newest end (sc_port_registry::remove, sc_export_registry::remove),
   // so destroying in reverse order of construction costs O(1) per port, and in construction
   // order O(ports alive): 2,000 empty hosts took 25 s, most of it here.
+  while (!equipment_links_.empty()) equipment_links_.pop_back();
   while (!links_.empty()) links_.pop_back();
   while (!hosts_.empty()) {
     TestbedHost& h = hosts_.back();
@@ -166,32 +168,56 @@ nlohmann::json account_direction(const DirectionCounts& c, std::vector<std::stri
   return d;
 }
 
+void Testbed::cable_equipment(const std::string& link_name, std::shared_ptr<sc_core::sc_object> equipment,
+                              EthPort& eq_port, const std::string& eq_name, const std::string& endpoint,
+                              unsigned speed_mbps, double length_m) {
+  EthPort& nic_port = port(endpoint);
+  for (auto& lc : scenario_.links)
+    if (&port(lc.a) == &nic_port || &port(lc.b) == &nic_port)
+      throw std::logic_error(fmt::format("{} is already cabled by the scenario ({} <-> {})", endpoint, lc.a, lc.b));
+  for (auto& e : equipment_links_)
+    if (e.endpoint == endpoint) throw std::logic_error(fmt::format("{} is already cabled to {}", endpoint, e.eq_name));
+  // SystemC names cannot hold '.': the module is "tester_link0", its results "tester.link0".
+  std::string sc_name = link_name;
+  std::replace(sc_name.begin(), sc_name.end(), '.', '_');
+  auto link = std::make_shared<EthLink>(sc_name.c_str(), speed_mbps, length_m, eq_port, nic_port);
+  result_names().alias(sc_name, link_name);
+  equipment_links_.push_back({link_name, eq_name, endpoint, std::move(equipment), std::move(link), &eq_port});
+}
+
 nlohmann::json Testbed::frame_accounting() {
   nlohmann::json dirs = nlohmann::json::array();
   std::vector<std::string> problems;
+  // One direction of a link between ports `a` (side 0) and `b`.
+  auto direction = [&](const std::string& link_name, const sc_core::sc_object* obj, const std::string& a_name,
+                       EthPort& a, const std::string& b_name, EthPort& b, unsigned dir) {
+    const auto* link = dynamic_cast<const EthLink*>(obj);
+    DirectionCounts c;
+    c.link = link_name;
+    c.from = dir == 0 ? a_name : b_name;
+    c.to = dir == 0 ? b_name : a_name;
+    auto sent = (dir == 0 ? a : b).tally();
+    auto got = (dir == 0 ? b : a).tally();
+    if (!link || !sent || !got) {
+      problems.push_back(fmt::format("{} {} -> {}: the {} model keeps no frame counts", c.link, c.from, c.to,
+                                     !link ? "link" : !sent ? "sending port's" : "receiving port's"));
+      return;
+    }
+    c.sender = *sent;
+    c.receiver = *got;
+    c.carried = link->frames(dir);
+    c.delivered = link->delivered(dir);
+    c.in_flight = link->in_flight(dir);
+    dirs.push_back(account_direction(c, problems));
+  };
   for (size_t i = 0; i < scenario_.links.size() && i < links_.size(); ++i) {
     const LinkConfig& lc = scenario_.links[i];
-    const auto* link = dynamic_cast<const EthLink*>(links_[i].get());
-    for (unsigned dir = 0; dir < 2; ++dir) {
-      DirectionCounts c;
-      c.link = fmt::format("links.{}", i);
-      c.from = dir == 0 ? lc.a : lc.b;
-      c.to = dir == 0 ? lc.b : lc.a;
-      auto sent = port(c.from).tally();
-      auto got = port(c.to).tally();
-      if (!link || !sent || !got) {
-        problems.push_back(fmt::format("{} {} -> {}: the {} model keeps no frame counts", c.link, c.from, c.to,
-                                       !link ? "link" : !sent ? "sending port's" : "receiving port's"));
-        continue;
-      }
-      c.sender = *sent;
-      c.receiver = *got;
-      c.carried = link->frames(dir);
-      c.delivered = link->delivered(dir);
-      c.in_flight = link->in_flight(dir);
-      dirs.push_back(account_direction(c, problems));
-    }
+    for (unsigned dir = 0; dir < 2; ++dir)
+      direction(fmt::format("links.{}", i), links_[i].get(), lc.a, port(lc.a), lc.b, port(lc.b), dir);
   }
+  for (auto& e : equipment_links_)
+    for (unsigned dir = 0; dir < 2; ++dir)
+      direction(e.link_name, e.link.get(), e.eq_name, *e.eq_port, e.endpoint, port(e.endpoint), dir);
   return {{"directions", dirs}, {"problems", problems}, {"balanced", problems.empty()}};
 }
 

@@ -173,6 +173,16 @@ class Testbed {
   /// accepted, held{}, consumed{}, dropped{}, unaccounted}], "problems": [text], "balanced": bool}.
   /// A port or link whose model keeps no counts is a problem too: nothing goes unchecked.
   nlohmann::json frame_accounting();
+  /// Cable a workload's own equipment to the NIC port `endpoint`: a crossover EthLink named
+  /// `link_name` between `eq_port` (reported as `eq_name`, e.g. "tester.port0") and that port, at
+  /// the NIC's link speed `speed_mbps` over `length_m` metres. Used for what a scenario does not
+  /// describe as a host, e.g. the traffic generator of the rx_flood bench workload
+  /// (models/ether/traffic_gen.h). `equipment` (the module owning `eq_port`) and the link live as
+  /// long as the hardware, and both directions are in frame_accounting() under `link_name`.
+  /// Call before sc_start. Throws std::logic_error when the scenario already cabled `endpoint`,
+  /// std::out_of_range for an endpoint that does not exist, std::invalid_argument from EthLink.
+  void cable_equipment(const std::string& link_name, std::shared_ptr<sc_core::sc_object> equipment, EthPort& eq_port,
+                       const std::string& eq_name, const std::string& endpoint, unsigned speed_mbps, double length_m);
 
   /// Software built per host by workloads/drivers; released (in reverse order) before hardware.
   std::vector<std::shared_ptr<void>> keepalive;
@@ -181,6 +191,12 @@ class Testbed {
   Scenario scenario_;
   std::vector<TestbedHost> hosts_;
   std::vector<std::shared_ptr<sc_core::sc_object>> links_;
+  struct EquipmentLink {
+    std::string link_name, eq_name, endpoint;
+    std::shared_ptr<sc_core::sc_object> equipment, link;
+    EthPort* eq_port = nullptr;
+  };
+  std::vector<EquipmentLink> equipment_links_;
 };
 
 }  // namespace nicsim

@@ -1,0 +1,231 @@
+// The `rx_flood` workload: a traffic generator (an ideal tester port per NIC port, as in an
+// RFC 2544 throughput test; models/ether/traffic_gen.h) offers minimum-size (or any size) UDP/IPv4
+// frames at a fraction of line rate into one or two NIC ports of a host, which runs its driver and
+// stack and drops what it cannot take. The frames are addressed to the NIC's station address and to
+// an IP address that is not the host's, so a host without IP forwarding (Linux 2.4 default
+// ip_forward = 0) counts them in Ip.InAddrErrors after ip_rcv: this is the receive half of a router
+// until the forwarding workload (seed 003) exists, and the bench case of issue 11 (64-byte frames at
+// 1.488 Mpps into both ports of an 82546EB).
+//
+// Reported over the flood window (start_s .. start_s + duration_s), per port: frames offered, taken
+// by the NIC into its packet buffer (GPRC), missed for want of buffer (MPC), receive-no-buffer
+// events (RNBC), and per host: IP datagrams received (Ip.InReceives), softnet backlog drops, CPU
+// time by context.
+#include "core/result_names.h"
+#include "core/sim_context.h"
+#include "drivers-sim/net/wire.h"
+#include "models/ether/link.h"
+#include "models/ether/traffic_gen.h"
+#include "platforms/host_software.h"
+#include "platforms/scenario.h"
+#include <fmt/format.h>
+#include <map>
+#include <ostream>
+
+namespace nicsim {
+namespace {
+
+ParamSchema rx_flood_schema() {
+  ParamSchema s{
+      string_param("receiver", "", {}, "NIC port the generator floods (\"host.nic\" or \"host.nic:port\")"),
+      string_param("receiver2", "", {}, "a second NIC port of the same host flooded the same way; empty: none"),
+      int_param("frame_bytes", 60, 60, 1514, "bytes",
+                "frame length without FCS (60 = the 64-byte minimum frame; 1514 = full size)",
+                "IEEE 802.3 §4.4.2 minFrameSize 64 bytes incl. FCS"),
+      real_param("load", 1.0, 1e-6, 1.0, "fraction of line rate",
+                 "offered rate as a fraction of wire rate (1 = back to back, 1,488,095 frames/s of 64 bytes at 1 Gb/s)",
+                 "RFC 2544 §26.1 throughput: frames offered at a fraction of the medium's maximum rate"),
+      real_param("start_s", 0.1, 0.0, 1e4, "s",
+                 "when the first frame is offered (after the driver opened the device and saw link)",
+                 "estimate: e1000 4.4.12 sets carrier at its first watchdog run after e1000_up, within a few ticks"),
+      real_param("duration_s", 0.1, 1e-6, 1e5, "s", "length of the flood; rates are measured over it", ""),
+  };
+  s[0].unit = kUnitNicEndpoint;
+  s[0].required = true;
+  s[1].unit = kUnitNicEndpoint;
+  return s;
+}
+
+/// The sum of the counters whose result name (core/result_names.h) is `name`.
+uint64_t result_counter(const std::string& name) {
+  uint64_t n = 0;
+  for (auto& [path, v] : sim().counters.all())
+    if (result_names()(path) == name) n += *v;
+  return n;
+}
+
+/// Result-named counters whose name starts with `prefix`, summed by name.
+std::map<std::string, uint64_t> counters_with_prefix(const std::string& prefix) {
+  std::map<std::string, uint64_t> m;
+  for (auto& [path, v] : sim().counters.all()) {
+    std::string r = result_names()(path);
+    if (r.rfind(prefix, 0) == 0) m[r] += *v;
+  }
+  return m;
+}
+
+/// A UDP/IPv4 frame of `len` bytes (no FCS) from the tester to `dst_mac`, addressed to an IP
+/// address no testbed host has (testbed hosts are 10.0.x.y, platforms/host_software.h).
+std::vector<uint8_t> flood_frame(unsigned len, const std::array<uint8_t, 6>& dst_mac, unsigned port_index) {
+  std::vector<uint8_t> f(len, 0);
+  EthHeader eh;
+  eh.dst = dst_mac;
+  eh.src = {0x00, 0x10, 0x94, 0x00, 0x00, static_cast<uint8_t>(port_index + 1)};  // a tester's OUI-style address
+  eh.ethertype = kEtherTypeIpv4;
+  put_eth_header(f.data(), eh);
+  Ipv4Header ip;
+  ip.tot_len = static_cast<uint16_t>(len - kEthHeaderBytes);
+  ip.protocol = 17;  // UDP
+  ip.frag_off = 0;
+  ip.saddr = (198u << 24) | (18u << 16) | (port_index + 1);  // RFC 2544 Appendix C: 198.18.0.0/15 for tests
+  ip.daddr = (198u << 24) | (19u << 16) | 1u;
+  put_ipv4_header(f.data() + kEthHeaderBytes, ip);
+  uint8_t* udp = f.data() + kEthHeaderBytes + kIpv4HeaderBytes;
+  const uint16_t ulen = static_cast<uint16_t>(ip.tot_len - kIpv4HeaderBytes);
+  udp[0] = 0xc0, udp[1] = 0x20;  // source port 49184
+  udp[2] = 0x00, udp[3] = 0x09;  // discard
+  udp[4] = static_cast<uint8_t>(ulen >> 8), udp[5] = static_cast<uint8_t>(ulen);
+  // checksum 0: none (RFC 768, allowed over IPv4)
+  return f;
+}
+
+int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
+  const ParamValues& p = tb.scenario().workload.params;
+  std::vector<std::string> rx = {canonical_endpoint(p.s("receiver"))};
+  if (!p.s("receiver2").empty()) rx.push_back(canonical_endpoint(p.s("receiver2")));
+  const std::string host = parse_endpoint(rx[0])->host;
+  TestbedSoftware& sw = build_software(tb);
+  HostSoftware& hs = sw.host(host);
+  const unsigned len = static_cast<unsigned>(p.i("frame_bytes"));
+  const double start_s = p.r("start_s"), duration_s = p.r("duration_s");
+
+  struct PortRun {
+    std::string endpoint;
+    NetDevice* dev;
+    std::string result_name;
+    std::shared_ptr<TesterPort> gen;
+  };
+  std::vector<PortRun> ports;
+  for (size_t i = 0; i < rx.size(); ++i) {
+    auto ep = *parse_endpoint(rx[i]);
+    const std::string netdev = ep.port == 0 ? ep.nic : fmt::format("{}:{}", ep.nic, ep.port);
+    auto nd = hs.netdevs.find(netdev);
+    if (nd == hs.netdevs.end()) throw std::runtime_error(fmt::format("rx_flood: {} has no net_device", rx[i]));
+    TrafficGenParams gp;
+    gp.load = p.r("load");
+    auto gen = std::make_shared<TesterPort>(fmt::format("tester_port{}", i).c_str(), gp);
+    const std::string gen_name = fmt::format("tester.port{}", i);
+    result_names().alias(gen->name(), gen_name);
+    tb.cable_equipment(fmt::format("tester.link{}", i), gen, *gen, gen_name, rx[i], 1000, 2.0);
+    ports.push_back({rx[i], nd->second.get(), ep.port == 0 ? ep.host + "." + ep.nic : fmt::format("{}.{}:{}", ep.host, ep.nic, ep.port), gen});
+  }
+
+  // Snapshot of what the window measures.
+  struct Snap {
+    std::map<std::string, uint64_t> nic, host;
+    sc_core::sc_time busy[3];
+  };
+  auto snap = [&] {
+    Snap s;
+    for (auto& pr : ports)
+      for (const char* c : {"GPRC", "MPC", "RNBC", "rx_dropped_overrun"})
+        s.nic[pr.result_name + "." + c] = result_counter(pr.result_name + "." + c);
+    s.host = counters_with_prefix(host + ".netstat.Ip.");
+    for (auto& [k, v] : counters_with_prefix(host + ".softnet.")) s.host[k] = v;
+    for (int l = 0; l < 3; ++l) {
+      s.busy[l] = sc_core::SC_ZERO_TIME;
+      for (unsigned c = 0; c < hs.kernel->num_cpus(); ++c) s.busy[l] += hs.kernel->cpu(c).busy(static_cast<ExecLevel>(l));
+    }
+    return s;
+  };
+  // The operator starts the tester once the host is up, with frames for the address the driver
+  // read from the EEPROM and programmed into RAL/RAH.
+  sc_core::sc_start(sec(start_s));
+  if (!hs.up) {
+    results["workload_error"] = fmt::format("the host's interfaces were not up at start_s = {} s", start_s);
+    out << "rx_flood: " << results["workload_error"].get<std::string>() << "\n";
+    return 1;
+  }
+  for (size_t i = 0; i < ports.size(); ++i)
+    ports[i].gen->start(flood_frame(len, ports[i].dev->dev_addr, static_cast<unsigned>(i)));
+  Snap a = snap();
+  sc_core::sc_start(sec(duration_s));
+  Snap b = snap();
+  for (auto& [name, h] : sw.hosts) h->inet->export_counters();
+  Snap c = snap();  // netstat counters are exported at the end; take IP numbers from here
+
+  auto d = [&](const std::map<std::string, uint64_t>& m0, const std::map<std::string, uint64_t>& m1, const std::string& k) {
+    auto i0 = m0.find(k), i1 = m1.find(k);
+    return (i1 == m1.end() ? 0 : i1->second) - (i0 == m0.end() ? 0 : i0->second);
+  };
+  const double line_pps = max_frame_rate(len, 1000) * p.r("load");
+  nlohmann::json per_port = nlohmann::json::object();
+  double offered_total = 0, accepted_total = 0;
+  out << fmt::format("rx_flood: {}-byte frames ({} with FCS) at {:.1f}% of 1000 Mb/s ({:.0f} frames/s) into {} port{} of {} for {:.3f} s\n",
+                     len, len + kEthFcsBytes, 100.0 * p.r("load"), line_pps, ports.size(), ports.size() > 1 ? "s" : "",
+                     host, duration_s);
+  out << fmt::format("{:<16} {:>12} {:>14} {:>12} {:>12}\n", "port", "offered/s", "NIC took/s", "MPC/s", "RNBC/s");
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const auto& pr = ports[i];
+    const double off = double(ports[i].gen->offered_by(now())) / duration_s;
+    const double took = double(d(a.nic, b.nic, pr.result_name + ".GPRC")) / duration_s;
+    const double mpc = double(d(a.nic, b.nic, pr.result_name + ".MPC")) / duration_s;
+    const double rnbc = double(d(a.nic, b.nic, pr.result_name + ".RNBC")) / duration_s;
+    offered_total += off;
+    accepted_total += took;
+    per_port[pr.result_name] = {{"offered_pps", off}, {"nic_accepted_pps", took}, {"missed_pps", mpc}, {"rnbc_per_s", rnbc}};
+    out << fmt::format("{:<16} {:>12.0f} {:>14.0f} {:>12.0f} {:>12.0f}\n", pr.result_name, off, took, mpc, rnbc);
+  }
+  // IP counters are exported only at the end of the run: the window's IP numbers are the run's
+  // totals minus nothing before start_s (no frame reaches IP before the first offered one).
+  const double ip_pps = double(d({}, c.host, host + ".netstat.Ip.InReceives")) / duration_s;
+  uint64_t softnet_dropped = 0;
+  for (unsigned cpu = 0; cpu < hs.kernel->num_cpus(); ++cpu)
+    softnet_dropped += d(a.host, b.host, fmt::format("{}.softnet.CPU{}.dropped", host, cpu));
+  const double softnet_drop = double(softnet_dropped) / duration_s;
+  nlohmann::json cpu = nlohmann::json::object();
+  const double cpus = hs.kernel->num_cpus();
+  for (int l = 0; l < 3; ++l)
+    cpu[level_name(static_cast<ExecLevel>(l))] = 100.0 * (b.busy[l] - a.busy[l]).to_seconds() / (duration_s * cpus);
+  out << fmt::format("host {}: IP received {:.0f}/s, softnet backlog drops {:.0f}/s, CPU (of {} CPUs) process {:.1f}% softirq {:.1f}% hardirq {:.1f}%\n",
+                     host, ip_pps, softnet_drop, hs.kernel->num_cpus(), cpu["process"].get<double>(),
+                     cpu["softirq"].get<double>(), cpu["hardirq"].get<double>());
+  results["metrics"] = {{"offered_pps", offered_total},  {"nic_accepted_pps", accepted_total},
+                        {"ip_received_pps", ip_pps},     {"softnet_dropped_per_s", softnet_drop},
+                        {"cpu_percent", cpu},            {"ports", per_port},
+                        {"frame_bytes", len},            {"duration_s", duration_s}};
+  return 0;
+}
+
+std::vector<ParamProblem> rx_flood_problems(const Scenario& s) {
+  std::vector<ParamProblem> probs;
+  const ParamValues& p = s.workload.params;
+  auto a = parse_endpoint(p.s("receiver"));
+  const std::string r2 = p.s("receiver2");
+  if (a && !r2.empty()) {
+    auto b = parse_endpoint(r2);
+    if (b && b->host != a->host)
+      probs.push_back({"workload.receiver2", fmt::format("receiver2 must be on the host of receiver ({}), not {}", a->host, b->host)});
+    if (b && canonical_endpoint(r2) == canonical_endpoint(p.s("receiver")))
+      probs.push_back({"workload.receiver2", "receiver2 names the same port as receiver"});
+  }
+  for (size_t i = 0; i < s.links.size(); ++i)
+    for (const char* key : {"receiver", "receiver2"}) {
+      const std::string v = p.s(key);
+      if (v.empty()) continue;
+      for (const std::string* end : {&s.links[i].a, &s.links[i].b})
+        if (canonical_endpoint(*end) == canonical_endpoint(v))
+          probs.push_back({fmt::format("links.{}", i),
+                           fmt::format("{} is the flooded port {}: the traffic generator cables it; remove this link", v, key)});
+    }
+  return probs;
+}
+
+Registrar<WorkloadEntry> rx_flood_reg{WorkloadEntry{
+    "rx_flood",
+    "traffic generator flooding one or two NIC ports of a host with UDP frames at a fraction of line rate "
+    "(RFC 2544-style receive test; the host drops what it cannot take)",
+    rx_flood_schema(), run_rx_flood, rx_flood_problems}};
+
+}  // namespace
+}  // namespace nicsim
