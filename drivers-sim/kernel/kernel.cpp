@@ -271,6 +271,11 @@ CpuBurn Kernel::cost(CostId id, size_t bytes) const {
   return CpuBurn{c.cycles(costs_->cycles(id, bytes, c.mhz()))};
 }
 
+CpuBurn Kernel::cost(const CostEntry& e, size_t bytes) const {
+  Cpu& c = Cpu::running_cpu();
+  return CpuBurn{c.cycles(costs_->cycles(e, bytes, c.mhz()))};
+}
+
 Process* Kernel::current() const {
   Cpu* c = Cpu::running_cpu_or_null();
   if (!c) return nullptr;

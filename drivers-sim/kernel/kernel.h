@@ -30,6 +30,7 @@
 #include "core/params.h"
 #include "core/units.h"
 #include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/netdevice.h"
 #include "drivers-sim/kernel/skb.h"
 #include "drivers-sim/kernel/task.h"
@@ -271,8 +272,17 @@ class Kernel : public CpuSoftware {
   /// `co_await k.cost(CostId::ip_rcv)` / `k.cost(CostId::copy_user_cached, 1448)`: burn the
   /// table's cycles on the running CPU. Throws std::logic_error outside a CPU.
   CpuBurn cost(CostId id, size_t bytes = 0) const;
+  /// `co_await k.cost(costs[Path::x])`: burn a driver's entry (driver_costs()) the same way.
+  CpuBurn cost(const CostEntry& e, size_t bytes = 0) const;
   /// Cycles cost(id, bytes) burns on a core at mhz (for tests and reports).
   double cost_cycles(CostId id, size_t bytes = 0) const { return costs_->cycles(id, bytes, p_.cpu_mhz); }
+  double cost_cycles(const CostEntry& e, size_t bytes = 0) const { return costs_->cycles(e, bytes, p_.cpu_mhz); }
+  /// A driver's cost entries for its `paths` under this kernel's cost profile (driver_costs.h), looked
+  /// up once (at probe). Throws std::invalid_argument naming the driver and the profile when the
+  /// profile has no table for `driver` or the table lacks a path.
+  DriverCosts driver_costs(const std::string& driver, const std::vector<std::string>& paths) const {
+    return DriverCosts(driver, *costs_, paths);
+  }
   /// The CPU running software now (std::logic_error when none).
   Cpu& this_cpu() const { return Cpu::running_cpu(); }
   unsigned smp_processor_id() const { return Cpu::running_cpu().index(); }
