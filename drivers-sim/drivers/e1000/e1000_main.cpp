@@ -106,6 +106,8 @@ std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kern
   for (unsigned fn = 0; fn < fns; ++fn) {
     std::string nm = fn == 0 ? nic.ifname : nic.ifname + ":" + std::to_string(fn);
     auto a = std::make_shared<Adapter>(k, nm, profile, mac, fn, dev.bar(fn), vectors[fn], space, opt);
+    // dev->features stays 0 (no NETIF_F_SG | NETIF_F_HW_CSUM yet): declaring it moves seed-000
+    // counters (a context descriptor per TX packet), docs/developers.md "Checksum offload".
     k.register_netdev(*a);
     ports.push_back(a.get());
     out.push_back(std::move(a));
