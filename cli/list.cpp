@@ -1,6 +1,8 @@
 // `nicsim list [platforms|devices|drivers|workloads|links] [--verbose]`: what this binary contains,
 // answered from the registries (never a hand-kept list).
 #include "cli/verbs.h"
+#include "drivers-sim/kernel/driver_costs.h"
+#include "drivers-sim/kernel/profiles.h"
 #include "platforms/testbed.h"
 #include <fmt/core.h>
 #include <iostream>
@@ -75,15 +77,15 @@ void print_category(const char* title, bool verbose, Details details) {
     say("  {:<24} {}\n", name, e.summary);
     if (verbose) {
       details(e);
-      print_params(e.params);
+      if constexpr (requires { e.params; }) print_params(e.params);
     }
   }
 }
 
-const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links"};
+const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links", "kernels", "cpus"};
 
 const char* kUsage =
-    "usage: nicsim list [platforms|devices|drivers|workloads|links] [--verbose]\n\n"
+    "usage: nicsim list [platforms|devices|drivers|workloads|links|kernels|cpus] [--verbose]\n\n"
     "List what this binary can simulate, from its registries. With --verbose, every parameter a\n"
     "scenario may set: name, type, default, range, unit, meaning and source.";
 
@@ -139,10 +141,31 @@ int list_main(int argc, char** argv) {
     sep();
     print_category<LinkEntry>("links", verbose, [](const LinkEntry&) {});
   }
+  if (want("kernels")) {
+    sep();
+    print_category<KernelProfile>("kernels", verbose, [](const KernelProfile& k) {
+      say("      Linux {} {}, HZ {}, NAPI {}, NET_RX budget {} (netdev_max_backlog {}, netdev_budget {}), weight_p {}, "
+          "time limit {} jiffy\n", k.version, k.arch, k.hz, k.napi ? "yes" : "no", rx_budget_name(k.rx_budget),
+          k.netdev_max_backlog, k.netdev_budget, k.weight_p, k.rx_time_limit_jiffies);
+      say("      qdisc {}, txqueuelen {}, IRQs {}\n      copy: {}\n      checksum: {}\n          [source: {}]\n", k.qdisc,
+          k.tx_queue_len, irq_policy_name(k.irq_policy), k.copy_routine, k.csum_routine, k.source);
+    });
+  }
+  if (want("cpus")) {
+    sep();
+    print_category<CpuProfile>("cpus", verbose, [](const CpuProfile& c) {
+      std::vector<std::string> drivers;
+      for (auto& [_, t] : Registry<DriverCostTable>::instance().all())
+        if (t.profile == c.cost_profile) drivers.push_back(t.driver);
+      say("      {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB\n      cost table {} (driver tables: {})\n"
+          "          [source: {}]\n", c.isa, c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
+          c.cost_profile, drivers.empty() ? "none" : join(drivers), c.source);
+    });
+  }
   return kExitOk;
 }
 
-Registrar<VerbEntry> reg{VerbEntry{"list", "list platforms, devices, drivers, workloads and link types", list_main}};
+Registrar<VerbEntry> reg{VerbEntry{"list", "list platforms, devices, drivers, workloads, link types, kernel and CPU profiles", list_main}};
 
 }  // namespace
 }  // namespace nicsim

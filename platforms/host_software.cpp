@@ -51,11 +51,12 @@ KernelParams kernel_params_for(const TestbedHost& h) {
   ParamValues kv(kernel_param_schema());
   for (auto& [name, v] : kv.all())
     if (hp.has(name)) kv.set(name, hp.all().at(name));
-  if (kv.r("tick_phase_us") < 0) {
+  KernelParams p = kernel_params_from(kv, h.name(), static_cast<unsigned>(hp.i("cpus")), hp.r("cpu_mhz"));
+  if (kv.r("tick_phase_us") < 0) {  // drawn from the seed, uniform over one tick of the resolved HZ
     Rng r = sim().rng.derive(h.name() + ".tick_phase");
-    kv.set("tick_phase_us", r.uniform(0.0, 1e6 / static_cast<double>(kv.i("hz"))));
+    p.tick_phase = us(r.uniform(0.0, 1e6 / static_cast<double>(p.hz)));
   }
-  return kernel_params_from(kv, h.name(), static_cast<unsigned>(hp.i("cpus")), hp.r("cpu_mhz"));
+  return p;
 }
 
 Task<void> ifup(HostSoftware* hs) {

@@ -25,8 +25,10 @@ ParamSchema p4dpr_param_schema() {
       int_param("pcix_slot_mhz", 100, 66, 133, "MHz", "fastest clock of the 64-bit PCI-X slot on segment B",
                 "[S9]: one 64-bit PCI-X 100 MHz slot"),
   };
-  // The host runs Linux 2.4.20 (seed 000): its kernel-model parameters are host parameters too.
-  for (auto& k : kernel_param_schema()) s.push_back(k);
+  // The host runs Linux 2.4.20 i386 on Prestonia Xeons (seed 000): the board's kernel and CPU
+  // profiles (drivers-sim/kernel/profile_linux_2_4_20.cpp); its kernel-model parameters, the
+  // profile names included, are host parameters too.
+  for (auto& k : kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia")) s.push_back(k);
   return s;
 }
 
@@ -131,6 +133,7 @@ static std::vector<ParamProblem> p4dpr_check(const HostConfig& host) {
     if (v.has(k) && v.i(k) >= cpus)
       out.push_back({"hosts." + host.name + "." + k,
                      fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+  for (auto& p : profile_problems(host.name, v)) out.push_back(std::move(p));
   // PCI-X 1.0 §1.1 / Table 1-1: a PCI-X segment clocks at 66, 100 or 133 MHz.
   const int64_t mhz = get_i(v, "pcix_slot_mhz", 100);
   if (mhz != 66 && mhz != 100 && mhz != 133)
@@ -155,7 +158,7 @@ static Registrar<PlatformEntry> reg{PlatformEntry{
       for (auto& [k, val] : host.params.all()) v.set(k, val);
       return std::make_unique<E7500Host>(host.name, p4dpr_board(v), v.to_json());
     },
-    [](const ParamValues& params) { return describe_e7500_board(p4dpr_board(params)); },
+    [](const ParamValues& params) { return describe_e7500_board(p4dpr_board(params)) + describe_profiles(params); },
     p4dpr_check,
 }};
 

@@ -11,13 +11,11 @@ const char* cost_name(CostId id) {
       "ip_output",     "tcp_v4_rcv",   "tcp_sendmsg",      "tcp_transmit_skb",   "tcp_recvmsg",
       "tcp_ack",       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
-      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback",   "e1000_intr", "e1000_xmit_frame",
-      "e1000_clean_rx_irq", "e1000_clean_tx_irq", "e1000_alloc_rx_buffers", "e1000_watchdog"};
+      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback"};
   return names[static_cast<size_t>(id)];
 }
 
-double CostProfile::cycles(CostId id, size_t bytes, double mhz) const {
-  const CostEntry& e = at(id);
+double CostProfile::cycles(const CostEntry& e, size_t bytes, double mhz) const {
   double per_byte = e.memory_bound ? e.cycles_per_byte * mhz / ref_mhz : e.cycles_per_byte;
   return e.cycles_per_call + per_byte * static_cast<double>(bytes);
 }
@@ -101,28 +99,6 @@ CostProfile make_p4xeon_2420() {
   set(CostId::local_timer, 1000, 0, false, "estimate: smp_local_timer_interrupt + update_process_times");
   set(CostId::run_timer_list, 300, 0, false, "estimate: run_timer_list pass, timerlist_lock, cascade check");
   set(CostId::timer_callback, 150, 0, false, "estimate: detach_timer + indirect call per expired timer");
-  // e1000 4.4.x driver paths (e1000_main.c): a few dozen instructions per path. The cache misses on
-  // what the NIC wrote by DMA (RX descriptor, frame headers, TX descriptor status) are no longer
-  // folded in here (they were ~250 cycles each, an estimate of a ~100 ns DRAM access): the kernel
-  // model charges them as line fills through the chipset and DRAM models (Kernel::load_dma_lines,
-  // research §7 load-to-use 150-200 ns), only when the line was actually written by the device.
-  set(CostId::e1000_intr, 150, 0, false,
-      "estimate: e1000_intr prologue and ICR-loop control, a few dozen instructions + adapter cache line");
-  set(CostId::e1000_xmit_frame, 250, 0, false,
-      "estimate: TXD_USE_COUNT/DESC_UNUSED, tx_map, tx_queue (~80 instructions); was 500 with a ~250-cycle "
-      "descriptor line miss, removed: descriptor stores go to the store buffer and the line is normally cached "
-      "(e1000_clean_tx_irq loaded it); DMA misses are Kernel::load_dma_lines");
-  set(CostId::e1000_clean_rx_irq, 350, 0, false,
-      "estimate: unmap, skb_put, rx_checksum, status clear (eth_type_trans is in netif_rx); was 600 with a "
-      "~250-cycle descriptor miss, now charged by Kernel::load_dma_lines (research §7 load-to-use)");
-  set(CostId::e1000_clean_tx_irq, 150, 0, false,
-      "estimate: unmap + dev_kfree_skb_irq queueing; was 400 with a ~250-cycle status-read miss, now charged "
-      "by Kernel::load_dma_lines (research §7 load-to-use)");
-  set(CostId::e1000_alloc_rx_buffers, 200, 0, false,
-      "estimate: skb_reserve, pci_map_single, 16-byte descriptor store per buffer (allocation is skb_alloc)");
-  set(CostId::e1000_watchdog, 800, 0, false,
-      "estimate: e1000_watchdog/e1000_update_stats bookkeeping (~50 counter accumulations); its ~55 register "
-      "reads are MMIO, timed by the hardware model");
   return p;
 }
 

@@ -15,6 +15,7 @@
 namespace nicsim {
 
 /// The kernel paths software charges. Names follow the Linux 2.4 functions they stand for.
+/// Drivers' own paths are not here: a driver declares them from its folder (driver_costs.h).
 enum class CostId : unsigned {
   syscall_entry,       ///< int 0x80 entry (system_call, SAVE_ALL, dispatch)
   syscall_exit,        ///< ret_from_sys_call / iret
@@ -45,13 +46,6 @@ enum class CostId : unsigned {
   local_timer,         ///< smp_local_timer_interrupt/update_process_times (every CPU, per tick)
   run_timer_list,      ///< run_timer_list per TIMER_BH pass
   timer_callback,      ///< per expired timer (detach + call)
-  // e1000 driver paths (drivers-sim/drivers/e1000); MMIO and skb alloc/free are charged separately
-  e1000_intr,              ///< e1000_intr per call (prologue, ICR loop control)
-  e1000_xmit_frame,        ///< e1000_xmit_frame per packet (tx_map + tx_queue descriptor stores)
-  e1000_clean_rx_irq,      ///< e1000_clean_rx_irq per received descriptor (DD read, unmap, skb_put)
-  e1000_clean_tx_irq,      ///< e1000_clean_tx_irq per cleaned descriptor
-  e1000_alloc_rx_buffers,  ///< e1000_alloc_rx_buffers per buffer (reserve, map, descriptor store)
-  e1000_watchdog,          ///< e1000_watchdog per call (link check and stats bookkeeping)
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);
@@ -75,7 +69,9 @@ struct CostProfile {
   const CostEntry& at(CostId id) const { return entries[static_cast<size_t>(id)]; }
   /// Cycles for one call of `id` over `bytes` bytes on a core at `mhz` MHz:
   /// cycles_per_call + bytes × cycles_per_byte × (memory_bound ? mhz / ref_mhz : 1).
-  double cycles(CostId id, size_t bytes, double mhz) const;
+  double cycles(CostId id, size_t bytes, double mhz) const { return cycles(at(id), bytes, mhz); }
+  /// The same for an entry of this profile that is not in `entries` (a driver's, driver_costs.h).
+  double cycles(const CostEntry& e, size_t bytes, double mhz) const;
 };
 
 /// The profile named `name`. Throws std::invalid_argument naming the known profiles.

@@ -30,7 +30,9 @@
 #include "core/params.h"
 #include "core/units.h"
 #include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/netdevice.h"
+#include "drivers-sim/kernel/profiles.h"
 #include "drivers-sim/kernel/skb.h"
 #include "drivers-sim/kernel/task.h"
 #include "models/cpu/cpu.h"
@@ -60,11 +62,24 @@ constexpr unsigned kNrSoftirqs = 4;
 /// request_irq flags.
 enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SHIRQ = 0x04000000 };
 
+/// What one host's kernel model runs with. The defaults are the linux-2.4.20-i386 kernel profile on
+/// the xeon-prestonia CPU profile (profile_linux_2_4_20.cpp; tests/unit/kernel_profiles.cpp holds
+/// them equal); kernel_params_from fills them from the host's profiles and overrides.
 struct KernelParams {
   std::string host = "host";  ///< host name: prefix of counters and journey "where"
   unsigned cpus = 1;          ///< platform param `cpus`
   double cpu_mhz = 2400;      ///< platform param `cpu_mhz`
-  std::string cost_profile = "linux-2.4.20-p4xeon";
+  std::string kernel_profile = "linux-2.4.20-i386";  ///< KernelProfile name (shown; fields below)
+  std::string cpu_profile = "xeon-prestonia";        ///< CpuProfile name (shown; fields below)
+  std::string cost_profile = "linux-2.4.20-p4xeon";  ///< CpuProfile::cost_profile unless overridden
+  /// KernelProfile::napi: NET_RX serves the per-CPU poll_list (netif_rx_schedule, dev->poll, the
+  /// backlog device); false: net_rx_action drains the backlog itself (2.4 non-NAPI).
+  bool napi = false;
+  RxBudget rx_budget = RxBudget::netdev_max_backlog;  ///< KernelProfile::rx_budget
+  unsigned netdev_budget = 300;                       ///< KernelProfile::netdev_budget (packets)
+  unsigned weight_p = 64;                             ///< KernelProfile::weight_p: backlog device weight
+  unsigned rx_time_limit_jiffies = 1;                 ///< KernelProfile::rx_time_limit_jiffies
+  unsigned tx_queue_len = 100;                        ///< KernelProfile::tx_queue_len: NetDevice default
   /// CPU every external IRQ is delivered to. research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP
   /// kernels sent all IRQs to CPU0. Also the timekeeping CPU (IRQ0).
   unsigned irq_dest_cpu = 0;
@@ -96,11 +111,18 @@ struct KernelParams {
 };
 
 /// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
-/// defaults, units and sources, for a platform's or host's ParamSchema.
-ParamSchema kernel_param_schema();
+/// defaults, units and sources, for a platform's or host's ParamSchema. `kernel_profile` and
+/// `cpu_profile` default to the platform's choice; `hz`, `netdev_max_backlog` (0) and
+/// `cost_profile` ("") default to the profiles' values. Unknown profile names are reported by
+/// profile_problems (drivers-sim/kernel/profiles.h), to be called from the platform's check.
+ParamSchema kernel_param_schema(const std::string& kernel_profile = "linux-2.4.20-i386",
+                                const std::string& cpu_profile = "xeon-prestonia");
 /// KernelParams from `v` (which must hold every kernel_param_schema() name) plus the host name
-/// and the platform's CPU count and clock.
+/// and the platform's CPU count and clock: the named profiles' fields, then the overrides that are
+/// set. Throws std::invalid_argument for an unknown profile name.
 KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz);
+/// KernelParams of `k` on `c` (cost_profile = c.cost_profile), other fields at their defaults.
+KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c);
 
 /// Tick period of a 2.4 i386 kernel: LATCH = (CLOCK_TICK_RATE + HZ/2) / HZ PIT clocks of
 /// CLOCK_TICK_RATE = 1193180 Hz (include/asm-i386/timex.h, include/linux/timex.h); 10.000168 ms at HZ=100.
@@ -271,8 +293,17 @@ class Kernel : public CpuSoftware {
   /// `co_await k.cost(CostId::ip_rcv)` / `k.cost(CostId::copy_user_cached, 1448)`: burn the
   /// table's cycles on the running CPU. Throws std::logic_error outside a CPU.
   CpuBurn cost(CostId id, size_t bytes = 0) const;
+  /// `co_await k.cost(costs[Path::x])`: burn a driver's entry (driver_costs()) the same way.
+  CpuBurn cost(const CostEntry& e, size_t bytes = 0) const;
   /// Cycles cost(id, bytes) burns on a core at mhz (for tests and reports).
   double cost_cycles(CostId id, size_t bytes = 0) const { return costs_->cycles(id, bytes, p_.cpu_mhz); }
+  double cost_cycles(const CostEntry& e, size_t bytes = 0) const { return costs_->cycles(e, bytes, p_.cpu_mhz); }
+  /// A driver's cost entries for its `paths` under this kernel's cost profile (driver_costs.h), looked
+  /// up once (at probe). Throws std::invalid_argument naming the driver and the profile when the
+  /// profile has no table for `driver` or the table lacks a path.
+  DriverCosts driver_costs(const std::string& driver, const std::vector<std::string>& paths) const {
+    return DriverCosts(driver, *costs_, paths);
+  }
   /// The CPU running software now (std::logic_error when none).
   Cpu& this_cpu() const { return Cpu::running_cpu(); }
   unsigned smp_processor_id() const { return Cpu::running_cpu().index(); }
@@ -405,6 +436,20 @@ class Kernel : public CpuSoftware {
   /// netif_rx (2.4 net/core/dev.c): queue on this CPU's backlog (netdev_max_backlog, throttle)
   /// and raise NET_RX_SOFTIRQ. Returns NET_RX_SUCCESS or NET_RX_DROP.
   Task<int> netif_rx(SkbPtr skb);
+  /// netif_rx_schedule() (NAPI kernels, KernelParams::napi): unless `dev` is already scheduled
+  /// (__LINK_STATE_RX_SCHED), put it at the tail of the running CPU's poll_list, refill its quota
+  /// (quota += weight when negative, else quota = weight) and raise NET_RX_SOFTIRQ. Returns whether
+  /// it was scheduled now. Throws std::logic_error on a kernel without NAPI or for weight <= 0.
+  bool netif_rx_schedule(NetDevice& dev);
+  /// netif_rx_complete(): take `dev` off the running CPU's poll_list and clear RX_SCHED (the poll
+  /// routine calls it before re-enabling the device's interrupts and returning false).
+  void netif_rx_complete(NetDevice& dev);
+  /// netif_receive_skb(): deliver one received skb to the protocol handlers now (in the NET_RX
+  /// softirq: NAPI poll routines and the backlog device). Charges net_rx_action (the per-packet
+  /// dequeue/ptype delivery entry). Returns NET_RX_SUCCESS or NET_RX_DROP (no handler).
+  Task<int> netif_receive_skb(SkbPtr skb);
+  /// Devices on `cpu`'s poll_list, in service order (the backlog device is named "backlog").
+  std::vector<const NetDevice*> poll_list(unsigned cpu) const;
   /// dev_add_pack(): deliver received packets of ethertype `type` to `handler` (ip_rcv hook).
   void dev_add_pack(uint16_t type, PacketHandler handler);
   /// dev_queue_xmit: enqueue on skb->dev's pfifo_fast (txqueuelen) and run the qdisc.
@@ -454,6 +499,8 @@ class Kernel : public CpuSoftware {
     int bh_count = 0;               ///< local_bh_count from local_bh_disable
     std::deque<SkbPtr> backlog;     ///< softnet_data.input_pkt_queue
     bool throttle = false;
+    std::deque<NetDevice*> poll_list;         ///< softnet_data.poll_list (NAPI)
+    std::unique_ptr<NetDevice> backlog_dev;   ///< softnet_data.backlog_dev (NAPI): polls `backlog`
     std::vector<SkbPtr> completion_queue;
     std::deque<NetDevice*> output_queue;
     Process* ksoftirqd = nullptr;
@@ -481,6 +528,11 @@ class Kernel : public CpuSoftware {
   Task<void> local_timer_irq(unsigned cpu);
   Task<void> run_timer_list(unsigned cpu);
   Task<void> net_rx_action(unsigned cpu);
+  Task<void> net_rx_action_napi(unsigned cpu);
+  long rx_budget() const;
+  NetDevice& backlog_dev(unsigned cpu);
+  class BacklogDev;
+  friend class BacklogDev;
   Task<void> net_tx_action(unsigned cpu);
   Task<void> qdisc_run(NetDevice& dev);
   std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }

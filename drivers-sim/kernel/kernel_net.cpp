@@ -2,12 +2,14 @@
 // protocol-agnostic socket system calls (see kernel.h).
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/kernel.h"
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 namespace nicsim {
 
-NetDevice::NetDevice(Kernel& k, std::string name) : kernel_(&k), name_(std::move(name)) {}
+NetDevice::NetDevice(Kernel& k, std::string name)
+    : tx_queue_len(k.params().tx_queue_len), kernel_(&k), name_(std::move(name)) {}
 
 void NetDevice::netif_wake_queue() {
   bool was = xoff_;
@@ -142,7 +144,8 @@ Task<int> Kernel::netif_rx(SkbPtr skb) {
       }
     } else {
       q.throttle = false;
-      raise_softirq_on(c, NET_RX_SOFTIRQ);
+      if (p_.napi) netif_rx_schedule(backlog_dev(c));  // 2.6.11 netif_rx: the backlog device polls the queue
+      else raise_softirq_on(c, NET_RX_SOFTIRQ);
       mark(skb->journey, "backlog", q.cpu->busy_cause());
       q.backlog.push_back(std::move(skb));
       co_return NET_RX_SUCCESS;
@@ -158,33 +161,143 @@ Task<int> Kernel::netif_rx(SkbPtr skb) {
 
 void Kernel::dev_add_pack(uint16_t type, PacketHandler handler) { ptypes_[type].push_back(std::move(handler)); }
 
+Task<int> Kernel::netif_receive_skb(SkbPtr skb) {
+  co_await cost(CostId::net_rx_action);
+  mark(skb->journey, "NET_RX softirq");
+  skb->nh_off = skb->h_off = skb->data_off;
+  NetDevice* dev = skb->dev;
+  auto it = ptypes_.find(skb->protocol);
+  if (it == ptypes_.end() || it->second.empty()) {
+    co_await kfree_skb(std::move(skb));
+    co_return NET_RX_DROP;
+  }
+  std::vector<PacketHandler> hs = it->second;  // handlers may register more while running
+  for (size_t i = 0; i + 1 < hs.size(); ++i) co_await hs[i](skb_copy(*skb), dev);
+  co_await hs.back()(std::move(skb), dev);
+  co_return NET_RX_SUCCESS;
+}
+
+long Kernel::rx_budget() const {
+  return p_.rx_budget == RxBudget::netdev_max_backlog ? long(p_.netdev_max_backlog) : long(p_.netdev_budget);
+}
+
 Task<void> Kernel::net_rx_action(unsigned c) {
+  if (p_.napi) {
+    co_await net_rx_action_napi(c);
+    co_return;
+  }
+  // 2.4 without NAPI: drain this CPU's backlog, stopping after the budget or the time limit.
   PerCpu& q = percpu_[c];
-  long budget = p_.netdev_max_backlog;
+  long budget = rx_budget();
   const uint64_t start = jiffies_;
   for (;;) {
     if (q.backlog.empty()) break;
     SkbPtr skb = std::move(q.backlog.front());
     q.backlog.pop_front();
-    co_await cost(CostId::net_rx_action);
-    mark(skb->journey, "NET_RX softirq");
-    skb->nh_off = skb->h_off = skb->data_off;
-    NetDevice* dev = skb->dev;
-    auto it = ptypes_.find(skb->protocol);
-    if (it == ptypes_.end() || it->second.empty()) {
-      co_await kfree_skb(std::move(skb));
-    } else {
-      std::vector<PacketHandler> hs = it->second;  // handlers may register more while running
-      for (size_t i = 0; i + 1 < hs.size(); ++i) co_await hs[i](skb_copy(*skb), dev);
-      co_await hs.back()(std::move(skb), dev);
-    }
-    if (budget-- < 0 || jiffies_ - start > 1) {  // softnet_break
+    (void)co_await netif_receive_skb(std::move(skb));
+    if (budget-- < 0 || jiffies_ - start > p_.rx_time_limit_jiffies) {  // softnet_break
       ++*q.rx_time_squeeze;
       raise_softirq_on(c, NET_RX_SOFTIRQ);
       co_return;
     }
   }
   if (q.throttle) q.throttle = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// NAPI (Linux 2.6.11 net/core/dev.c, as research/seeds-001-004-platforms-drivers.md §3.4 reads it)
+
+/// softnet_data.backlog_dev: polls the CPU's input_pkt_queue for non-NAPI drivers (process_backlog).
+class Kernel::BacklogDev : public NetDevice {
+ public:
+  BacklogDev(Kernel& k, unsigned cpu) : NetDevice(k, "backlog"), cpu_(cpu) { weight = int(k.p_.weight_p); }
+  Task<int> open() override { co_return 0; }
+  Task<int> hard_start_xmit(SkbPtr&) override { throw std::logic_error("the backlog device does not transmit"); }
+  /// process_backlog: up to min(quota, budget) packets, or until the time limit.
+  Task<bool> poll(int& budget) override {
+    Kernel& k = kernel();
+    PerCpu& q = k.percpu_[cpu_];
+    const int limit = std::min(quota, budget);
+    const uint64_t start = k.jiffies_;
+    int work = 0;
+    weight = int(k.p_.weight_p);
+    for (;;) {
+      if (q.backlog.empty()) {  // job_done
+        quota -= work;
+        budget -= work;
+        k.netif_rx_complete(*this);
+        if (q.throttle) q.throttle = false;
+        co_return false;
+      }
+      SkbPtr skb = std::move(q.backlog.front());
+      q.backlog.pop_front();
+      (void)co_await k.netif_receive_skb(std::move(skb));
+      ++work;
+      if (work >= limit || k.jiffies_ - start > k.p_.rx_time_limit_jiffies) break;
+    }
+    quota -= work;
+    budget -= work;
+    co_return true;
+  }
+
+ private:
+  unsigned cpu_;
+};
+
+NetDevice& Kernel::backlog_dev(unsigned c) {
+  PerCpu& q = percpu_[c];
+  if (!q.backlog_dev) q.backlog_dev = std::make_unique<BacklogDev>(*this, c);
+  return *q.backlog_dev;
+}
+
+bool Kernel::netif_rx_schedule(NetDevice& dev) {
+  if (!p_.napi)
+    throw std::logic_error(dev.name() + ": netif_rx_schedule on kernel profile " + p_.kernel_profile + ", which has no NAPI");
+  if (dev.weight <= 0) throw std::logic_error(dev.name() + ": netif_rx_schedule on a device without a NAPI weight");
+  if (dev.rx_sched_) return false;  // netif_rx_schedule_prep: already on a poll_list
+  dev.rx_sched_ = true;
+  const unsigned c = smp_processor_id();
+  percpu_[c].poll_list.push_back(&dev);  // list_add_tail(&dev->poll_list, &queue->poll_list)
+  if (dev.quota < 0) dev.quota += dev.weight;
+  else dev.quota = dev.weight;
+  raise_softirq_on(c, NET_RX_SOFTIRQ);  // __raise_softirq_irqoff: the IRQ exit (or ksoftirqd) runs it
+  return true;
+}
+
+void Kernel::netif_rx_complete(NetDevice& dev) {
+  auto& pl = pc().poll_list;
+  auto it = std::find(pl.begin(), pl.end(), &dev);
+  if (it == pl.end()) throw std::logic_error(dev.name() + ": netif_rx_complete for a device not on this CPU's poll_list");
+  pl.erase(it);
+  dev.rx_sched_ = false;
+}
+
+std::vector<const NetDevice*> Kernel::poll_list(unsigned cpu) const {
+  const auto& pl = percpu_.at(cpu).poll_list;
+  return {pl.begin(), pl.end()};
+}
+
+Task<void> Kernel::net_rx_action_napi(unsigned c) {
+  PerCpu& q = percpu_[c];
+  const uint64_t start = jiffies_;
+  int budget = static_cast<int>(rx_budget());
+  while (!q.poll_list.empty()) {
+    if (budget <= 0 || jiffies_ - start > p_.rx_time_limit_jiffies) {  // softnet_break
+      ++*q.rx_time_squeeze;
+      raise_softirq_on(c, NET_RX_SOFTIRQ);
+      co_return;
+    }
+    NetDevice* dev = q.poll_list.front();
+    bool more = dev->quota <= 0;
+    if (!more) more = co_await dev->poll(budget);
+    if (more) {  // list_move_tail; refill the quota for the next round
+      auto it = std::find(q.poll_list.begin(), q.poll_list.end(), dev);
+      if (it != q.poll_list.end()) q.poll_list.erase(it);
+      q.poll_list.push_back(dev);
+      if (dev->quota < 0) dev->quota += dev->weight;
+      else dev->quota = dev->weight;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,9 +35,10 @@ enum : uint32_t {
 /// hard_start_xmit. All coroutines run on a CPU of `kernel()`.
 ///
 /// Receive: a non-NAPI driver (weight == 0, every 2.4 driver modelled so far) hands frames to
-/// Kernel::netif_rx from its ISR; a NAPI driver (weight > 0) implements poll(), which the NET_RX
-/// softirq of a NAPI kernel profile calls with the budget left (not modelled yet: the hook is
-/// here so that NAPI and non-NAPI drivers share this interface and the stack).
+/// Kernel::netif_rx from its ISR; a NAPI driver (weight > 0) calls Kernel::netif_rx_schedule from
+/// its ISR (interrupts masked) and implements poll(), which the NET_RX softirq of a NAPI kernel
+/// profile (KernelProfile::napi) calls with the budget left, as net/core/dev.c net_rx_action does
+/// (Linux 2.6.11; research/seeds-001-004-platforms-drivers.md §3.4).
 class NetDevice {
  public:
   NetDevice(Kernel& k, std::string name);
@@ -54,10 +55,12 @@ class NetDevice {
   unsigned irq = 0;                    ///< interrupt vector (set by the driver at probe)
   bool up = false;                     ///< IFF_UP (dev_open)
   /// dev->features (NETIF_F_*): what the hardware offloads, as the driver version declares it.
-  /// The stack model does not read it yet (it charges the software checksum folded into the copy).
   uint32_t features = 0;
   /// dev->weight: packets one poll() may deliver per NET_RX softirq round (NAPI); 0: not NAPI.
   int weight = 0;
+  /// dev->quota: packets left of this round's share; netif_rx_schedule and net_rx_action refill it
+  /// from weight, poll() decrements it by what it delivered (as e1000_clean / process_backlog do).
+  int quota = 0;
   NetDeviceStats stats;
 
   /// dev->open: bring the device up (rings, registers, request_irq, netif_start_queue).
@@ -70,10 +73,11 @@ class NetDevice {
   /// reference into the caller's frame, valid until the coroutine returns.
   virtual Task<int> hard_start_xmit(SkbPtr& skb) = 0;
 
-  /// dev->poll (NAPI): deliver up to min(`budget`, weight) received packets (netif_receive_skb),
-  /// decrement `budget` by the number delivered, and return true while more work remains (the
-  /// device stays on the poll list), false after netif_rx_complete and re-enabling interrupts.
-  /// Only called when weight > 0. Default: nothing to poll.
+  /// dev->poll (NAPI): deliver up to min(`budget`, quota) received packets (Kernel::
+  /// netif_receive_skb), decrement `budget` and `quota` by the number delivered, and return true
+  /// while more work remains (net_rx_action re-queues the device at the poll_list tail), false
+  /// after Kernel::netif_rx_complete and re-enabling interrupts. Only called when weight > 0.
+  /// Default: nothing to poll.
   virtual Task<bool> poll(int& budget) { co_return false; }
 
   /// netif_carrier_on / netif_carrier_off / netif_carrier_ok: __LINK_STATE_NOCARRIER (the link
@@ -99,6 +103,7 @@ class NetDevice {
   bool xoff_ = false;
   bool carrier_ = false;      ///< !__LINK_STATE_NOCARRIER
   bool scheduled_ = false;    ///< __LINK_STATE_SCHED: on a CPU's output_queue
+  bool rx_sched_ = false;     ///< __LINK_STATE_RX_SCHED: on a CPU's poll_list (NAPI)
   int xmit_lock_owner_ = -1;  ///< CPU in hard_start_xmit (dev->xmit_lock), -1 free
   std::array<std::deque<SkbPtr>, 3> band_;  ///< pfifo_fast bands 0 (highest) .. 2
   uint64_t qdisc_drops_ = 0, qdisc_requeues_ = 0;

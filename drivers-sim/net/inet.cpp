@@ -1,4 +1,5 @@
 #include "drivers-sim/net/inet.h"
+#include "drivers-sim/kernel/csum_offload.h"
 #include "core/sim_context.h"
 #include "drivers-sim/net/wire.h"
 #include <algorithm>
@@ -149,6 +150,15 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   skb->protocol = ETH_P_IP;
   skb->dev = &dev;
   skb->journey = p.journey;
+  // The device finishes the TCP checksum when it says it can (route_caps = dev->features). The bytes
+  // keep the full software checksum either way (TcpParams::hw_tx_csum): a NIC that inserts it writes
+  // the same value. The CPU charge is the same too: tcp_sendmsg_copy is charged as a plain copy,
+  // the offloaded path (docs/developers.md "Checksum offload").
+  skb->ip_summed = tx_ip_summed(dev.features);
+  if (skb->ip_summed == CHECKSUM_HW) {  // skb->nh / skb->h as ip_queue_xmit and tcp_transmit_skb set them
+    skb->nh_off = skb->data_off + ETH_HLEN;
+    skb->h_off = skb->nh_off + 4u * (p.ip[0] & 0x0fu);
+  }
   if (p.journey) k_->mark(p.journey, "IP output");
   co_await k_->dev_queue_xmit(std::move(skb));
 }

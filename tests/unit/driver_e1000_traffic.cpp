@@ -156,8 +156,9 @@ TEST_CASE("e1000_intr reads ICR at most E1000_MAX_INTR = 10 times per call under
   // One frame costs clean_rx + netif_rx + the refill (driver cost + skb_alloc); one pass of the ICR
   // loop costs that plus the ICR read. Frames spaced between the two keep every ICR read non-zero
   // (a frame lands during each pass) while each clean_rx call still empties the ring.
-  const double cyc = h.k.cost_cycles(CostId::e1000_clean_rx_irq) + h.k.cost_cycles(CostId::netif_rx) +
-                     h.k.cost_cycles(CostId::e1000_alloc_rx_buffers) + h.k.cost_cycles(CostId::skb_alloc);
+  const DriverCosts drv = h.k.driver_costs(e1000drv::kCostDriver, e1000drv::path_names());
+  const double cyc = h.k.cost_cycles(drv[e1000drv::Path::e1000_clean_rx_irq]) + h.k.cost_cycles(CostId::netif_rx) +
+                     h.k.cost_cycles(drv[e1000drv::Path::e1000_alloc_rx_buffers]) + h.k.cost_cycles(CostId::skb_alloc);
   const sc_time per_frame = h.k.cpu(0).cycles(cyc);
   const sc_time per_pass = per_frame + h.hw.mmio_read_stall;
   const sc_time spacing = (per_frame + per_pass) / 2;

@@ -657,3 +657,15 @@ TEST_CASE("cli: busbench parameter problems exit 2 at load, not 1 after building
     CHECK(r.out.empty());
   }
 }
+
+TEST_CASE("validation: a host's kernel and CPU profile names are checked against the registries, with a suggestion",
+          "[validation][profiles]") {
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.kernel_profile=linux-2.4.20-i368"}) ==
+        "--set: key 'hosts.beta.kernel_profile': no kernel profile 'linux-2.4.20-i368' in this build (known: "
+        "linux-2.4.20-i386) (did you mean 'linux-2.4.20-i386'?)");
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.cpu_profile=xeon-prestonai"}) ==
+        "--set: key 'hosts.alpha.cpu_profile': no CPU profile 'xeon-prestonai' in this build (known: xeon-prestonia) "
+        "(did you mean 'xeon-prestonia'?)");
+  CHECK(load_error(kTwoBoxes, {"hosts.*.kernel_profile=linux-2.4.20-i386", "hosts.*.cpu_profile=xeon-prestonia"}) ==
+        "no error");
+}

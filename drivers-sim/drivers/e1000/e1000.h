@@ -108,6 +108,21 @@ ParamSchema param_schema(const DriverProfile& p);
 /// rounded up to a multiple of 8 (E1000_ROUNDUP).
 Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac);
 
+/// The driver's own cost-table paths (e1000_main.c functions), declared per cost profile in
+/// e1000_costs.cpp (drivers-sim/kernel/driver_costs.h) and resolved once per Adapter at probe.
+enum class Path : unsigned {
+  e1000_intr,              ///< e1000_intr per call (prologue, ICR loop control)
+  e1000_xmit_frame,        ///< e1000_xmit_frame per packet (tx_map + tx_queue descriptor stores)
+  e1000_clean_rx_irq,      ///< e1000_clean_rx_irq per received descriptor (DD read, unmap, skb_put)
+  e1000_clean_tx_irq,      ///< e1000_clean_tx_irq per cleaned descriptor
+  e1000_alloc_rx_buffers,  ///< e1000_alloc_rx_buffers per buffer (reserve, map, descriptor store)
+  e1000_watchdog,          ///< e1000_watchdog per call (link check and stats bookkeeping)
+};
+/// Names of the Path entries, index = Path ("e1000_intr", ...).
+const std::vector<std::string>& path_names();
+/// Name of the driver family's cost tables (DriverCostTable::driver).
+inline constexpr const char* kCostDriver = "e1000";
+
 /// One port (PCI function) driven by the e1000 driver: struct net_device + struct e1000_adapter.
 class Adapter : public NetDevice {
  public:
@@ -224,6 +239,7 @@ class Adapter : public NetDevice {
   MacType mac_;
   unsigned fn_;
   uint64_t bar_;
+  DriverCosts costs_;  ///< this driver's cost entries under the kernel's cost profile (Path index)
   DmaTags::Space space_;
   Options opt_;
   // struct e1000_hw state

@@ -19,7 +19,8 @@ std::string counter(Kernel& k, const std::string& dev, const char* what) {
 
 Adapter::Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacType mac, unsigned fn, uint64_t bar,
                  unsigned vector, DmaTags::Space dma_space, const Options& opt)
-    : NetDevice(k, std::move(name)), profile_(&profile), mac_(mac), fn_(fn), bar_(bar), space_(dma_space), opt_(opt) {
+    : NetDevice(k, std::move(name)), profile_(&profile), mac_(mac), fn_(fn), bar_(bar),
+      costs_(k.driver_costs(kCostDriver, path_names())), space_(dma_space), opt_(opt) {
   irq = vector;
   fc_ = original_fc_ = opt_.flow_control;
   watchdog_timer_.function = [this]() { return watchdog(); };
@@ -105,6 +106,8 @@ std::vector<std::shared_ptr<NetDevice>> probe(const DriverProfile& profile, Kern
   for (unsigned fn = 0; fn < fns; ++fn) {
     std::string nm = fn == 0 ? nic.ifname : nic.ifname + ":" + std::to_string(fn);
     auto a = std::make_shared<Adapter>(k, nm, profile, mac, fn, dev.bar(fn), vectors[fn], space, opt);
+    // dev->features stays 0 (no NETIF_F_SG | NETIF_F_HW_CSUM yet): declaring it moves seed-000
+    // counters (a context descriptor per TX packet), docs/developers.md "Checksum offload".
     k.register_netdev(*a);
     ports.push_back(a.get());
     out.push_back(std::move(a));
@@ -306,7 +309,7 @@ Task<void> Adapter::alloc_rx_buffers() {
   constexpr unsigned reserve_len = 2;  // 16-byte aligned IP header after the 14-byte MAC header
   unsigned i = r.next_to_use;
   while (!r.buffer_info[i].skb) {
-    co_await k.cost(CostId::e1000_alloc_rx_buffers);
+    co_await k.cost(costs_[Path::e1000_alloc_rx_buffers]);
     SkbPtr skb = co_await k.dev_alloc_skb(rx_buffer_len_ + reserve_len);
     skb->reserve(reserve_len);
     skb->dev = this;
@@ -374,7 +377,7 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
                       length >= ENET_HEADER_SIZE + ETHERNET_FCS_SIZE;
     const JourneyId j = dma_tags().take(space_, b.dma);
     if (good) mark_rx_journey(j, t_pass, desc_miss_at);  // the driver has reached this frame's descriptor
-    co_await k.cost(CostId::e1000_clean_rx_irq);
+    co_await k.cost(costs_[Path::e1000_clean_rx_irq]);
     SkbPtr skb = std::move(b.skb);
     k.pci_unmap_single(*skb, std::min<uint32_t>(length, b.length), DmaDir::FromDevice);
     if (!good) {
@@ -411,7 +414,7 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
 Task<int> Adapter::hard_start_xmit(SkbPtr& skb) {
   Kernel& k = kernel();
   Ring& r = tx_ring_;
-  co_await k.cost(CostId::e1000_xmit_frame);
+  co_await k.cost(costs_[Path::e1000_xmit_frame]);
   unsigned count = txd_use_count(skb->len, max_data_per_txd_);
   if (count == 0) {  // zero-length skb: thrown away
     co_await k.kfree_skb(std::move(skb));
@@ -490,7 +493,7 @@ Task<void> Adapter::clean_tx_irq() {
   for (;;) {
     const uint8_t status = co_await status_of(i);
     if (!(status & E1000_TXD_STAT_DD)) break;
-    co_await k.cost(CostId::e1000_clean_tx_irq);
+    co_await k.cost(costs_[Path::e1000_clean_tx_irq]);
     Buffer& b = r.buffer_info[i];
     if (b.dma) {  // pci_unmap_page: nothing to copy back for a transmit buffer
       dma_tags().tag(space_, b.dma, 0);
@@ -512,7 +515,7 @@ Task<void> Adapter::clean_tx_irq() {
 
 Task<void> Adapter::intr() {
   Kernel& k = kernel();
-  co_await k.cost(CostId::e1000_intr);
+  co_await k.cost(costs_[Path::e1000_intr]);
   ++*c_intr_;
   unsigned reads = 0;
   bool first_zero = false;
@@ -614,7 +617,7 @@ Task<void> Adapter::update_stats() {
 
 Task<void> Adapter::watchdog() {
   Kernel& k = kernel();
-  co_await k.cost(CostId::e1000_watchdog);
+  co_await k.cost(costs_[Path::e1000_watchdog]);
   ++*c_watchdog_;
   co_await check_for_link();
   const uint32_t status = co_await rd(E1000_STATUS);
