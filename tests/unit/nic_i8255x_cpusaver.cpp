@@ -41,16 +41,19 @@ Rx receive(Bench& b, const std::vector<unsigned>& lens, sc_time gap, const std::
     b.command(ruc::START, uint32_t(kRfa));
     size_t base = b.irq.assertions().size();
     wait_until(us(100));
+    // The driver's ISR, polled every 200 ns: acknowledge FR each time the line is up.
+    auto isr_until = [&](const sc_time& t) {
+      while (now() < t) {
+        if (b.irq.level) b.ack(stat::FR);
+        sc_core::wait(ns(200));
+      }
+    };
     for (unsigned len : lens) {
       r.sent.push_back(now());
       b.peer.send(make_frame(b.nic->mac_address(), len, 0), now());
-      wait_until(now() + gap);
+      isr_until(now() + gap);
     }
-    // The driver's ISR: acknowledge FR each time the line rises.
-    while (now() < until - us(1)) {
-      if (b.irq.level) b.ack(stat::FR);
-      sc_core::wait(ns(200));
-    }
+    isr_until(until - us(1));
     auto a = b.irq.assertions();
     r.fr.assign(a.begin() + long(base), a.end());
   }, until);
