@@ -1,0 +1,73 @@
+// The CPU-Saver receive-interrupt bundling microcode, as what it does (no microcode is executed).
+//
+// The e100 driver loads a per-revision image (e100_ucode.h) with a Load Microcode command after
+// patching the low 16 bits of up to three "move immediate" instructions (e100_main.c
+// e100_load_microcode): the dead-man timer's initial value (IntDelay), the bundle limit
+// (BundleMax) and the minimum-size mask (0xFF80, or 0xFFFF with BundleSmallFr). e100_ucode.h
+// documents what they do:
+//  * timer (CPUSAVER_DWORD): "the dead-man timer with its initial value"; started here by the first
+//    frame of a bundle and not restarted by later ones [inference: the comment names only the
+//    initial value]; at expiry the bundled frames are indicated with one FR interrupt.
+//  * BundleMax: "the maximum number of frames that will be bundled"; 1 = an interrupt per frame.
+//  * min-size mask: a frame whose length ANDed with the mask is zero ("any frame which is x7F (127)
+//    bytes or smaller" for 0xFF80) "will not be bundled, but will instead immediately generate an
+//    interrupt. This does not affect the current bundle in any way." 0xFFFF turns it off.
+// The D101 (82558) images define BUNDLE and MIN_SIZE as UCODE_MAX_DWORDS: they have the timer only.
+// Timer tick: estimate ≈0.667 µs (FreeBSD if_fxp.c fxp_load_ucode writes int_delay_us * 1.5, i.e.
+// 1.5 ticks per µs; research intel-8254x-e1000-e100.md §3), so 0x600 ticks ≈ 1.02 ms.
+#pragma once
+#include "core/clock.h"
+#include "core/units.h"
+#include "models/nic/i8255x/variants.h"
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace nicsim::i8255x {
+
+/// The high half of the patched instructions in the e100 images (e100_ucode.h: D101A/B0 word 72 and
+/// D101M word 78 are 0x0008xxxx, D101M words 65 and 126 are 0x000Cxxxx): how the model tells the
+/// CPU-Saver image of a revision from any other Load Microcode payload.
+inline constexpr uint16_t kTimerOpcode = 0x0008, kImmOpcode = 0x000C;
+/// Timer ticks per µs (estimate, FreeBSD fxp scaling; see above).
+inline constexpr double kCpuSaverTicksPerUs = 1.5;
+
+struct CpuSaverParams {
+  uint16_t int_delay_ticks = 0x600;          ///< dead-man timer initial value (e100 IntDelay)
+  std::optional<uint16_t> bundle_max;        ///< nullopt: no limit in this image (82558)
+  std::optional<uint16_t> min_size_mask;     ///< nullopt: no min-size rule in this image (82558)
+};
+
+/// The parameters a Load Microcode payload of `dwords` sets on a part with `layout`, or nullopt
+/// when the payload is not that revision's CPU-Saver image (an instruction word at a parameter
+/// position lacks its opcode half) or is shorter than the last parameter position.
+std::optional<CpuSaverParams> decode_cpusaver(const CpuSaverLayout& layout, const std::vector<uint32_t>& dwords);
+
+/// The bundling decision. Times are absolute; the owner arms an event at deadline().
+class CpuSaver {
+ public:
+  /// Ticks from `tick_clock` (nominally kCpuSaverTicksPerUs MHz, with the part's crystal offset).
+  CpuSaver(const CpuSaverParams& p, const ClockDomain& tick_clock) : p_(p), clk_(tick_clock) {}
+  const CpuSaverParams& params() const { return p_; }
+  /// The dead-man timer's length.
+  sc_time delay() const { return clk_.cycles(p_.int_delay_ticks); }
+  /// A frame of `bytes` (RFD actual count) completed at `t`. True: raise FR now (the frame was
+  /// small, or it filled the bundle); false: it joined the bundle (the timer is armed by the first).
+  bool frame(const sc_time& t, unsigned bytes);
+  /// When the dead-man timer expires, if armed.
+  std::optional<sc_time> deadline() const { return deadline_; }
+  /// Advance to `t`: true when the timer expired (at or before t) with frames bundled: raise FR.
+  bool expire(const sc_time& t);
+  unsigned bundled() const { return bundled_; }
+  /// Why the last `true` was returned: "min-size mask", "BundleMax", "dead-man timer".
+  const char* last_cause() const { return cause_; }
+
+ private:
+  CpuSaverParams p_;
+  const ClockDomain& clk_;
+  unsigned bundled_ = 0;
+  std::optional<sc_time> deadline_;
+  const char* cause_ = "";
+};
+
+}  // namespace nicsim::i8255x
