@@ -132,110 +132,25 @@ uint32_t size_bucket_tx(unsigned len_with_fcs) { return size_bucket_rx(len_with_
 }  // namespace
 
 // ============================================================================================
-// DMA engine: one bus master shared by every function and direction; FIFO, one burst at a time.
+// DMA engine: one bus master shared by every function and direction; FIFO, one burst at a time
+// (models/bus/dma_engine.h). The 8254x's burst rule is below.
 // ============================================================================================
 
-struct DmaReq {
-  bool write = false;
-  uint64_t addr = 0;
-  std::vector<uint8_t> buf;        ///< write: bytes to write; read: filled
-  const char* what = "";           ///< e.g. "RX data", "TX desc fetch" (PciTxnExt::what)
-  const char* stage = "";          ///< journey stage, e.g. "RX DMA"
-  std::vector<JourneyId> journeys; ///< messages this transfer serves
-  std::string where;
-  std::function<void(DmaReq&)> done;
-  size_t off = 0;
-};
+using DmaReq = DmaRequest;
 
-class E1000::Dma {
- public:
-  explicit Dma(E1000& dev) : dev_(dev), ev_("dma_ev") {
-    sc_core::sc_spawn_options o;
-    o.spawn_method();
-    o.dont_initialize();
-    o.set_sensitivity(&ev_);
-    sc_core::sc_spawn([this] { run(); }, "dma_engine", &o);
+/// 8254x DMA burst: at most dma_write/read_burst_bytes, never across a 4 KB boundary (PCI-X 1.0
+/// §2.5); MWI for whole cache lines when enabled, MR/MRL/MRM by length for reads.
+static DmaBurst e1000_dma_burst(const E1000Params& p, bool write, uint64_t a, size_t left) {
+  size_t maxb = write ? p.dma_write_burst_bytes : p.dma_read_burst_bytes;
+  size_t to_4k = 4096 - (a & 4095);
+  size_t n = std::min({left, maxb, to_4k});
+  unsigned cls = p.cache_line_bytes;
+  if (write) {
+    bool whole_lines = (a % cls) == 0 && (n % cls) == 0;
+    return {n, (p.mwi_enable && whole_lines) ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite};
   }
-  ~Dma() {
-    trans_.clear_extension(&ext_);
-  }
-  void submit(std::unique_ptr<DmaReq> r) {
-    bool busy = cur_ || !q_.empty();
-    for (auto j : r->journeys) sim().journeys.mark(j, now(), r->stage, r->where, busy ? "bus interface busy" : "");
-    q_.push_back(std::move(r));
-    if (!busy) ev_.notify(SC_ZERO_TIME);
-  }
-  uint64_t bursts() const { return bursts_; }
-
- private:
-  void run() {
-    if (cur_ && cur_->off >= cur_->buf.size()) {  // the last burst of cur_ has completed now
-      auto r = std::move(cur_);
-      if (r->done) r->done(*r);
-    }
-    if (!cur_) {
-      if (q_.empty()) return;
-      cur_ = std::move(q_.front());
-      q_.pop_front();
-      for (auto j : cur_->journeys) sim().journeys.mark(j, now(), cur_->stage, cur_->where, "");
-      if (cur_->buf.empty()) {  // nothing to move: complete at once
-        ev_.cancel();
-        ev_.notify(SC_ZERO_TIME);
-        return;
-      }
-    }
-    issue_burst();
-  }
-
-  void issue_burst() {
-    DmaReq& r = *cur_;
-    const auto& p = dev_.p_;
-    uint64_t a = r.addr + r.off;
-    size_t left = r.buf.size() - r.off;
-    size_t maxb = r.write ? p.dma_write_burst_bytes : p.dma_read_burst_bytes;
-    size_t to_4k = 4096 - (a & 4095);  // PCI-X: a sequence never crosses a 4 KB boundary (PCI-X 1.0 §2.5)
-    size_t n = std::min({left, maxb, to_4k});
-    unsigned cls = p.cache_line_bytes;
-    if (r.write) {
-      bool whole_lines = (a % cls) == 0 && (n % cls) == 0;
-      ext_.cmd = (p.mwi_enable && whole_lines) ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite;
-    } else {
-      ext_.cmd = n <= 4 ? PciCommand::MemRead : (n <= cls ? PciCommand::MemReadLine : PciCommand::MemReadMultiple);
-    }
-    ext_.journey = r.journeys.empty() ? 0 : r.journeys.front();
-    ext_.what = r.what;
-    trans_.set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans_.set_address(a);
-    trans_.set_data_ptr(r.buf.data() + r.off);
-    trans_.set_data_length(static_cast<unsigned>(n));
-    trans_.set_streaming_width(static_cast<unsigned>(n));
-    trans_.set_byte_enable_ptr(nullptr);
-    trans_.set_byte_enable_length(0);
-    trans_.set_dmi_allowed(false);
-    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    if (!trans_.get_extension<PciTxnExt>()) trans_.set_extension(&ext_);
-    sc_time delay = SC_ZERO_TIME;
-    dev_.dma_initiator_socket->b_transport(trans_, delay);
-    ++bursts_;
-    if (trans_.is_response_error()) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "%s DMA %s of %zu B at 0x%llx failed: %s", dev_.name(), r.what, n,
-                    static_cast<unsigned long long>(a), trans_.get_response_string().c_str());
-      SC_REPORT_ERROR("nicsim/e1000", buf);
-    }
-    r.off += n;
-    ev_.cancel();  // a submit() from a completion callback may have left a delta notification
-    ev_.notify(delay);
-  }
-
-  E1000& dev_;
-  sc_core::sc_event ev_;
-  std::deque<std::unique_ptr<DmaReq>> q_;
-  std::unique_ptr<DmaReq> cur_;
-  tlm::tlm_generic_payload trans_;
-  PciTxnExt ext_;
-  uint64_t bursts_ = 0;
-};
+  return {n, n <= 4 ? PciCommand::MemRead : (n <= cls ? PciCommand::MemReadLine : PciCommand::MemReadMultiple)};
+}
 
 // ============================================================================================
 // One MAC / PCI function
@@ -1161,7 +1076,8 @@ E1000::E1000(sc_core::sc_module_name name, const Variant& v, const E1000Params& 
   }
   pci_target_socket.register_b_transport(this, &E1000::b_transport);
   pci_target_socket.register_transport_dbg(this, &E1000::transport_dbg);
-  dma_ = std::make_unique<Dma>(*this);
+  dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/e1000",
+                                     [this](bool w, uint64_t a, size_t left) { return e1000_dma_burst(p_, w, a, left); });
   for (unsigned f = 0; f < v.functions; ++f) ports_.push_back(std::make_unique<Port>(*this, f));
 }
 

@@ -36,6 +36,7 @@
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
+#include "models/bus/dma_engine.h"
 #include "core/params.h"
 #include "core/units.h"
 #include "models/bus/pci.h"
@@ -121,9 +122,7 @@ class E1000 : public sc_core::sc_module, public PciDevice {
 
  private:
   struct Port;
-  class Dma;
   friend struct Port;
-  friend class Dma;
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& trans);
 
@@ -134,7 +133,7 @@ class E1000 : public sc_core::sc_module, public PciDevice {
   DmaTags::Space space_;
   std::array<uint8_t, 6> mac_{};
   std::vector<uint64_t> bars_;
-  std::unique_ptr<Dma> dma_;
+  std::unique_ptr<DmaEngine> dma_;
   std::vector<std::unique_ptr<Port>> ports_;
   bool status_pcix_ = false, status_m66_ = false, status_bus64_ = false;
 };

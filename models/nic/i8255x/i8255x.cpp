@@ -101,106 +101,25 @@ void phy_reset(std::array<uint16_t, 32>& r) {
 }  // namespace
 
 // ============================================================================================
-// DMA engine: FIFO, one burst at a time
+// DMA engine: FIFO, one burst at a time (models/bus/dma_engine.h); the 8255x's burst rule
 // ============================================================================================
 
-struct I8255x::DmaReq {
-  bool write = false;
-  uint64_t addr = 0;
-  std::vector<uint8_t> buf;
-  const char* what = "";
-  const char* stage = "";
-  JourneyId journey = 0;
-  std::function<void(DmaReq&)> done;
-  size_t off = 0;
-};
-
-class I8255x::Dma {
- public:
-  explicit Dma(I8255x& d) : dev_(d) {
-    sc_core::sc_spawn_options o;
-    o.spawn_method();
-    o.dont_initialize();
-    o.set_sensitivity(&ev_);
-    sc_core::sc_spawn([this] { run(); }, "dma_engine", &o);
+DmaBurst I8255x::dma_burst(bool write, uint64_t a, size_t left) const {
+  size_t n = std::min(left, size_t(p_.dma_burst_bytes));
+  unsigned cls = p_.cache_line_bytes;
+  bool later_part = v_.specific_masks;  // 82558+: MWI / read align (configure byte 3)
+  if (write) {
+    bool lines = (a % cls) == 0 && (n % cls) == 0;
+    bool mwi = later_part && p_.mwi_enable && (config_[3] & cfg::B3_MWI_EN) && lines;
+    return {n, mwi ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite};
   }
-  ~Dma() { trans_.clear_extension(&ext_); }
-  void submit(std::unique_ptr<DmaReq> r) {
-    bool busy = cur_ || !q_.empty();
-    if (r->journey) sim().journeys.mark(r->journey, now(), r->stage, dev_.name(), busy ? "bus interface busy" : "");
-    q_.push_back(std::move(r));
-    if (!busy) ev_.notify(SC_ZERO_TIME);
-  }
-  void clear() { q_.clear(); }
-
- private:
-  void run() {
-    if (cur_ && cur_->off >= cur_->buf.size()) {
-      auto r = std::move(cur_);
-      if (r->done) r->done(*r);
-    }
-    if (!cur_) {
-      if (q_.empty()) return;
-      cur_ = std::move(q_.front());
-      q_.pop_front();
-      if (cur_->journey) sim().journeys.mark(cur_->journey, now(), cur_->stage, dev_.name(), "");
-      if (cur_->buf.empty()) {
-        ev_.cancel();
-        ev_.notify(SC_ZERO_TIME);
-        return;
-      }
-    }
-    burst();
-  }
-  void burst() {
-    DmaReq& r = *cur_;
-    const auto& p = dev_.p_;
-    uint64_t a = r.addr + r.off;
-    size_t n = std::min(r.buf.size() - r.off, size_t(p.dma_burst_bytes));
-    unsigned cls = p.cache_line_bytes;
-    bool later_part = dev_.v_.specific_masks;  // 82558+: MWI / read align (configure byte 3)
-    if (r.write) {
-      bool lines = (a % cls) == 0 && (n % cls) == 0;
-      bool mwi = later_part && p.mwi_enable && (dev_.config_[3] & cfg::B3_MWI_EN) && lines;
-      ext_.cmd = mwi ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite;
-    } else if (later_part && (dev_.config_[3] & cfg::B3_READAL_EN) && n > 4) {
-      ext_.cmd = n <= cls ? PciCommand::MemReadLine : PciCommand::MemReadMultiple;
-    } else {
-      ext_.cmd = PciCommand::MemRead;
-    }
-    ext_.journey = r.journey;
-    ext_.what = r.what;
-    trans_.set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans_.set_address(a);
-    trans_.set_data_ptr(r.buf.data() + r.off);
-    trans_.set_data_length(unsigned(n));
-    trans_.set_streaming_width(unsigned(n));
-    trans_.set_byte_enable_ptr(nullptr);
-    trans_.set_byte_enable_length(0);
-    trans_.set_dmi_allowed(false);
-    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    if (!trans_.get_extension<PciTxnExt>()) trans_.set_extension(&ext_);
-    sc_time delay = SC_ZERO_TIME;
-    dev_.dma_initiator_socket->b_transport(trans_, delay);
-    if (trans_.is_response_error()) {
-      std::string m = fmt::format("{} DMA {} of {} B at {:#x} failed: {}", dev_.name(), r.what, n, a,
-                                  trans_.get_response_string());
-      SC_REPORT_ERROR("nicsim/i8255x", m.c_str());
-    }
-    r.off += n;
-    ev_.cancel();
-    ev_.notify(delay);
-  }
-
-  I8255x& dev_;
-  sc_core::sc_event ev_{"dma_ev"};
-  std::deque<std::unique_ptr<DmaReq>> q_;
-  std::unique_ptr<DmaReq> cur_;
-  tlm::tlm_generic_payload trans_;
-  PciTxnExt ext_;
-};
+  if (later_part && (config_[3] & cfg::B3_READAL_EN) && n > 4)
+    return {n, n <= cls ? PciCommand::MemReadLine : PciCommand::MemReadMultiple};
+  return {n, PciCommand::MemRead};
+}
 
 void I8255x::submit(std::unique_ptr<DmaReq> r) {
+  r->where = name();  // journey marks of the DMA unit are the device's
   if (r->done) {  // a reset in between makes the completion stale
     uint64_t ep = epoch_;
     auto f = std::move(r->done);
@@ -248,7 +167,8 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
   }
   eeprom_.words() = SerialEeprom::image(mac_, unsigned(eeprom_.words().size()));
   pci_target_socket.register_b_transport(this, &I8255x::b_transport);
-  dma_ = std::make_unique<Dma>(*this);
+  dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/i8255x",
+                                     [this](bool w, uint64_t a, size_t left) { return dma_burst(w, a, left); });
   spawn("scb", &scb_ev_, [this] { accept_command(); });
   spawn("mdi", &mdi_ev_, [this] { mdi_done(); });
   spawn("mac", &mac_ev_, [this] { mac_run(); });
@@ -535,7 +455,7 @@ std::unique_ptr<I8255x::DmaReq> I8255x::make_req(bool write, uint64_t addr, size
   r->buf.assign(n, 0);
   r->what = what;
   r->stage = stage;
-  r->journey = j;
+  if (j) r->journeys.push_back(j);
   return r;
 }
 

@@ -59,6 +59,7 @@
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
+#include "models/bus/dma_engine.h"
 #include "core/params.h"
 #include "core/units.h"
 #include "models/bus/pci.h"
@@ -150,8 +151,8 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   bool irq_level() const { return line_; }
 
  private:
-  class Dma;
-  struct DmaReq;
+  using DmaReq = DmaRequest;
+  DmaBurst dma_burst(bool write, uint64_t addr, size_t left) const;
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   uint8_t read_byte(uint32_t off, const sc_time& t);
   void write_bytes(uint32_t off, const uint8_t* d, unsigned len, const sc_time& t, const sc_time& delay);
@@ -197,7 +198,7 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   std::array<uint8_t, 6> mac_{};
   uint64_t bar_ = 0, io_bar_ = 0;
   EthLinkEnd* link_ = nullptr;
-  std::unique_ptr<Dma> dma_;
+  std::unique_ptr<DmaEngine> dma_;
   uint64_t epoch_ = 0;  ///< bumped by a reset: stale DMA completions are ignored
 
   // SCB

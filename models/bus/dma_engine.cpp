@@ -1,0 +1,82 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
+#include "models/bus/dma_engine.h"
+#include "core/sim_context.h"
+#include "core/units.h"
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace nicsim {
+
+DmaEngine::DmaEngine(tlm::tlm_initiator_socket<>& initiator, std::string owner, std::string report_id, Planner plan)
+    : initiator_(initiator), owner_(std::move(owner)), report_id_(std::move(report_id)), plan_(std::move(plan)),
+      ev_("dma_ev") {
+  if (!plan_) throw std::invalid_argument(owner_ + ": DmaEngine needs a burst planner");
+  sc_core::sc_spawn_options o;
+  o.spawn_method();
+  o.dont_initialize();
+  o.set_sensitivity(&ev_);
+  sc_core::sc_spawn([this] { run(); }, "dma_engine", &o);
+}
+
+DmaEngine::~DmaEngine() { trans_.clear_extension(&ext_); }
+
+void DmaEngine::submit(std::unique_ptr<DmaRequest> r) {
+  bool busy = cur_ || !q_.empty();
+  for (auto j : r->journeys) sim().journeys.mark(j, now(), r->stage, r->where, busy ? "bus interface busy" : "");
+  q_.push_back(std::move(r));
+  if (!busy) ev_.notify(SC_ZERO_TIME);
+}
+
+void DmaEngine::run() {
+  if (cur_ && cur_->off >= cur_->buf.size()) {  // the last burst of cur_ has completed now
+    auto r = std::move(cur_);
+    if (r->done) r->done(*r);
+  }
+  if (!cur_) {
+    if (q_.empty()) return;
+    cur_ = std::move(q_.front());
+    q_.pop_front();
+    for (auto j : cur_->journeys) sim().journeys.mark(j, now(), cur_->stage, cur_->where, "");
+    if (cur_->buf.empty()) {  // nothing to move: complete at once
+      ev_.cancel();
+      ev_.notify(SC_ZERO_TIME);
+      return;
+    }
+  }
+  issue_burst();
+}
+
+void DmaEngine::issue_burst() {
+  DmaRequest& r = *cur_;
+  uint64_t a = r.addr + r.off;
+  size_t left = r.buf.size() - r.off;
+  DmaBurst b = plan_(r.write, a, left);
+  size_t n = std::clamp<size_t>(b.bytes, 1, left);
+  ext_.cmd = b.cmd;
+  ext_.journey = r.journeys.empty() ? 0 : r.journeys.front();
+  ext_.what = r.what;
+  trans_.set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  trans_.set_address(a);
+  trans_.set_data_ptr(r.buf.data() + r.off);
+  trans_.set_data_length(static_cast<unsigned>(n));
+  trans_.set_streaming_width(static_cast<unsigned>(n));
+  trans_.set_byte_enable_ptr(nullptr);
+  trans_.set_byte_enable_length(0);
+  trans_.set_dmi_allowed(false);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (!trans_.get_extension<PciTxnExt>()) trans_.set_extension(&ext_);
+  sc_time delay = SC_ZERO_TIME;
+  initiator_->b_transport(trans_, delay);
+  ++bursts_;
+  if (trans_.is_response_error()) {
+    std::string m = fmt::format("{} DMA {} of {} B at {:#x} failed: {}", owner_, r.what, n, a,
+                                trans_.get_response_string());
+    SC_REPORT_ERROR(report_id_.c_str(), m.c_str());
+  }
+  r.off += n;
+  ev_.cancel();  // a submit() from a completion callback may have left a delta notification
+  ev_.notify(delay);
+}
+
+}  // namespace nicsim

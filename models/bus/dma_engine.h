@@ -1,0 +1,91 @@
+// DmaEngine: the bus-master DMA unit of a PCI device with one master interface (one REQ#/GNT#
+// pair): a FIFO of transfer requests, one burst at a time on the device's `dma_initiator` socket.
+//
+// Shared by the 8254x (models/nic/e1000) and 8255x (models/nic/i8255x) models, whose DMA units
+// behave the same way at this level: requests queue in submission order, each is cut into bursts
+// whose length and PCI command the device chooses (`Planner`: burst size registers, cache line
+// size, MWI enable, 4 KB boundaries), the next burst is issued when the previous one's annotated
+// delay has elapsed (for a posted write: when the master is released), and the request's `done`
+// callback runs when its last burst has completed.
+//
+// Journeys: a request's journeys are marked with `stage` at `where` when it is queued (cause
+// "bus interface busy" when another request is ahead of it) and again when its first burst
+// starts; the first journey rides on the PciTxnExt of every burst so the bus models can mark
+// their waits.
+#pragma once
+#include "core/journey.h"
+#include "models/bus/pci.h"
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+namespace nicsim {
+
+/// One DMA transfer: `buf.size()` bytes to (write) or from (read) bus address `addr`.
+struct DmaRequest {
+  bool write = false;
+  uint64_t addr = 0;                ///< bus address in bytes
+  std::vector<uint8_t> buf;         ///< write: bytes to write; read: filled by the transfer
+  const char* what = "";            ///< e.g. "RX data", "TX desc fetch" (PciTxnExt::what)
+  const char* stage = "";           ///< journey stage, e.g. "RX DMA" ("" with no journeys)
+  std::vector<JourneyId> journeys;  ///< messages this transfer serves (may be empty)
+  std::string where;                ///< journey `where` (the device's instance / port name)
+  std::function<void(DmaRequest&)> done;  ///< called when the last burst has completed (may be empty)
+  size_t off = 0;                   ///< bytes already transferred (engine-owned)
+};
+
+/// One burst the device's DMA unit issues: its length in bytes (1..left) and PCI command.
+struct DmaBurst {
+  size_t bytes = 0;
+  PciCommand cmd = PciCommand::MemWrite;
+};
+
+class DmaEngine {
+ public:
+  /// The device's burst rule: for a transfer in direction `write` whose next byte is at `addr`
+  /// with `left` bytes (> 0) still to move, the burst to issue now. Called at issue time, so it
+  /// may read the device's current configuration registers.
+  using Planner = std::function<DmaBurst(bool write, uint64_t addr, size_t left)>;
+
+  /// `initiator`: the device's bus-master socket (must outlive the engine). `owner`: the device's
+  /// SystemC name for error messages; `report_id`: the SC_REPORT_ERROR message type (e.g.
+  /// "nicsim/e1000"). Spawns an SC_METHOD "dma_engine" under the module being constructed, so it
+  /// must be constructed during elaboration inside the device's constructor. A bus error response
+  /// is reported with SC_REPORT_ERROR (default action: throw).
+  DmaEngine(tlm::tlm_initiator_socket<>& initiator, std::string owner, std::string report_id, Planner plan);
+  ~DmaEngine();
+  DmaEngine(const DmaEngine&) = delete;
+  DmaEngine& operator=(const DmaEngine&) = delete;
+
+  /// Queue `r` behind the requests already queued (FIFO). A request with an empty `buf`
+  /// completes one delta cycle after it reaches the head.
+  void submit(std::unique_ptr<DmaRequest> r);
+  /// Drop every queued request that has not started (a device reset); the one in progress
+  /// finishes its current burst and completes.
+  void clear() { q_.clear(); }
+  /// Bursts issued so far.
+  uint64_t bursts() const { return bursts_; }
+  bool idle() const { return !cur_ && q_.empty(); }
+
+ private:
+  void run();
+  void issue_burst();
+
+  tlm::tlm_initiator_socket<>& initiator_;
+  std::string owner_, report_id_;
+  Planner plan_;
+  sc_core::sc_event ev_;
+  std::deque<std::unique_ptr<DmaRequest>> q_;
+  std::unique_ptr<DmaRequest> cur_;
+  tlm::tlm_generic_payload trans_;
+  PciTxnExt ext_;
+  uint64_t bursts_ = 0;
+};
+
+}  // namespace nicsim
