@@ -35,6 +35,8 @@ struct E7500Host::Top : sc_core::sc_module {
     for (unsigned k = 0; k < 2; ++k)
       bridge.set_window(k, s.mmio_base + k * s.segment_window_bytes, s.segment_window_bytes);
     mch.map_hub_window(s.hub_port, s.mmio_base, 2 * s.segment_window_bytes);
+    for (unsigned k = 0; k < 2; ++k) bridge.set_io_window(k, s.io_base + k * s.segment_io_bytes, s.segment_io_bytes);
+    mch.map_hub_io_window(s.hub_port, s.io_base, 2 * s.segment_io_bytes);
     for (auto& sl : s.slots)
       if (!sl.builtin.empty()) builtins.push_back(make_builtin_device(sl.builtin, sl.name == "" ? "builtin" : sl.name));
   }
@@ -54,6 +56,7 @@ E7500Host::E7500Host(const std::string& host_name, const E7500BoardSpec& spec, n
   for (auto& sl : safe.slots) sl.name = module_safe(sl.name);
   top_ = std::make_unique<Top>(module_safe(host_name).c_str(), safe);
   for (unsigned k = 0; k < 2; ++k) next_bar_[k] = spec_.mmio_base + k * spec_.segment_window_bytes;
+  for (unsigned k = 0; k < 2; ++k) next_io_bar_[k] = spec_.io_base + k * spec_.segment_io_bytes;
   size_t b = 0;
   for (auto& sl : spec_.slots)
     if (!sl.builtin.empty()) attach(sl.name, *top_->builtins.at(b++));
@@ -92,6 +95,13 @@ std::vector<unsigned> E7500Host::attach(const std::string& slot_name, PciDevice&
     if (base + size > window_end) throw std::runtime_error("segment window exhausted in " + name_);
     dev.set_bar(fn, base);
     next_bar_[sl.segment] = base + size;
+    if (uint64_t io_size = info.io_bar_size) {  // like a BIOS: naturally aligned, inside the segment's I/O window
+      const uint64_t io_end = spec_.io_base + (sl.segment + 1) * spec_.segment_io_bytes;
+      uint64_t io = (next_io_bar_[sl.segment] + io_size - 1) / io_size * io_size;
+      if (io + io_size > io_end) throw std::runtime_error("segment I/O window exhausted in " + name_);
+      dev.set_io_bar(fn, io);
+      next_io_bar_[sl.segment] = io + io_size;
+    }
     // INTx routing: function fn uses INTA#..INTD# (fn mod 4) into the slot's I/OxAPIC inputs.
     unsigned pin = sl.first_pin + fn % 4;
     IoxApic& apic = br.ioxapic(sl.segment);

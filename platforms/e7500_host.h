@@ -45,6 +45,14 @@ struct E7500BoardSpec {
   IoxApicParams apic;
   uint64_t mmio_base = 0xF0000000;           ///< estimate: PCI memory hole below 4 GB (BIOS-assigned)
   uint64_t segment_window_bytes = 0x04000000;  ///< 64 MB bridge memory window per segment (estimate)
+  /// I/O windows, as a BIOS leaves them: segment k's P64H2 I/O base/limit is
+  /// [io_base + k * segment_io_bytes, +segment_io_bytes), the MCH's Host-HI bridge window covers
+  /// both. estimate: the board's BIOS assignment is not documented; above 0x1000 because Linux 2.4
+  /// i386 keeps ports below PCIBIOS_MIN_IO = 0x1000 for legacy ISA/chipset use
+  /// (arch/i386/kernel/pci-i386.h) and the ICH3's ACPI/SMBus blocks sit low, 4 KB per segment
+  /// because that is the P64H2's window granularity (82870P2 DS §4.4.1).
+  uint64_t io_base = 0x2000;
+  uint64_t segment_io_bytes = 0x1000;
   /// First vector handed to a device: Linux 2.4 i386 assign_irq_vector starts at
   /// FIRST_DEVICE_VECTOR 0x31 in steps of 8, and IRQ0 (the PIT timer, set up first) takes 0x31
   /// (arch/i386 io_apic.c), so devices start at 0x39. The kernel model owns 0x31 for its tick.
@@ -98,6 +106,7 @@ class E7500Host : public HostHw, public SlotIntrospection {
   std::map<std::string, PciDevice*> occupant_;
   std::vector<std::unique_ptr<PciDmaMaster>> builtins_;
   uint64_t next_bar_[2] = {0, 0};
+  uint64_t next_io_bar_[2] = {0, 0};
   std::map<std::pair<unsigned, unsigned>, unsigned> vectors_;  ///< (segment, pin) -> vector
   unsigned next_vector_;
 };

@@ -174,15 +174,25 @@ struct CpuBurn {
 /// Throws std::logic_error when no CPU is running software.
 inline CpuBurn cpu_work(double cycles) { return CpuBurn{Cpu::running_cpu().cycles(cycles)}; }
 
-/// Awaitable: an uncached 32-bit access through the CPU's fsb_initiator (b_transport at
-/// annotated delay 0). The CPU stalls, not preemptible, for the delay the target returns.
+/// Awaitable: an uncached access of `bytes` (1, 2, 4) through the CPU's fsb_initiator
+/// (b_transport at annotated delay 0), in memory space or, with `space` PciSpace::Io, in I/O space
+/// (x86 IN/OUT). The CPU stalls, not preemptible, for the delay the target returns (Cpu::mmio).
+/// `co_await` yields the value read (zero-extended; for a write, the value written).
 struct MmioAccess {
   bool write;
   uint64_t addr;
   uint32_t data;
+  unsigned bytes = 4;
+  PciSpace space = PciSpace::Memory;
   bool await_ready() const noexcept { return false; }
-  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().mmio(h, write, addr, data); }
+  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().mmio(h, write, addr, data, bytes, space); }
   uint32_t await_resume() const noexcept { return data; }
+};
+
+/// The same, yielding the access's own width (`uint8_t v = co_await inb(port)`).
+template <typename T>
+struct TypedAccess : MmioAccess {
+  T await_resume() const noexcept { return static_cast<T>(data); }
 };
 
 /// Awaitable: a cache-line fill from memory through the CPU's fsb_initiator (a cache miss). The CPU
@@ -201,5 +211,24 @@ struct LineFill {
 inline MmioAccess mmio_read32(uint64_t addr) { return MmioAccess{false, addr, 0}; }
 /// `co_await mmio_write32(addr, v)`: posted write; the CPU stalls only for the returned delay.
 inline MmioAccess mmio_write32(uint64_t addr, uint32_t v) { return MmioAccess{true, addr, v}; }
+
+// Linux 2.4 <asm-i386/io.h> accessors, with Linux's argument order (value first for writes).
+// Memory space (a BAR's bus address): readb/readw/readl, writeb/writew/writel: a read stalls the
+// CPU for the round trip, a write only for the chipset's posting time (as mmio_read32/_write32).
+// I/O space (a port below 0x10000): inb/inw/inl, outb/outw/outl: x86 IN/OUT; both stall for the
+// whole round trip, since neither the CPU nor the chipset posts an I/O write (Cpu::mmio). A port
+// or address nobody decodes throws std::runtime_error from the co_await (a master abort).
+inline TypedAccess<uint8_t> readb(uint64_t addr) { return {{false, addr, 0, 1}}; }
+inline TypedAccess<uint16_t> readw(uint64_t addr) { return {{false, addr, 0, 2}}; }
+inline TypedAccess<uint32_t> readl(uint64_t addr) { return {{false, addr, 0, 4}}; }
+inline TypedAccess<uint8_t> writeb(uint8_t v, uint64_t addr) { return {{true, addr, v, 1}}; }
+inline TypedAccess<uint16_t> writew(uint16_t v, uint64_t addr) { return {{true, addr, v, 2}}; }
+inline TypedAccess<uint32_t> writel(uint32_t v, uint64_t addr) { return {{true, addr, v, 4}}; }
+inline TypedAccess<uint8_t> inb(uint16_t port) { return {{false, port, 0, 1, PciSpace::Io}}; }
+inline TypedAccess<uint16_t> inw(uint16_t port) { return {{false, port, 0, 2, PciSpace::Io}}; }
+inline TypedAccess<uint32_t> inl(uint16_t port) { return {{false, port, 0, 4, PciSpace::Io}}; }
+inline TypedAccess<uint8_t> outb(uint8_t v, uint16_t port) { return {{true, port, v, 1, PciSpace::Io}}; }
+inline TypedAccess<uint16_t> outw(uint16_t v, uint16_t port) { return {{true, port, v, 2, PciSpace::Io}}; }
+inline TypedAccess<uint32_t> outl(uint32_t v, uint16_t port) { return {{true, port, v, 4, PciSpace::Io}}; }
 
 }  // namespace nicsim

@@ -48,6 +48,17 @@ void P64H2::set_window(unsigned i, uint64_t base, uint64_t size) {
   st_[i].size = size;
 }
 
+void P64H2::set_io_window(unsigned i, uint64_t base, uint64_t size) {
+  check(i);
+  if (base % kIoWindowGranularity || size % kIoWindowGranularity || base + size > kIoSpaceBytes)
+    throw std::invalid_argument(std::string(name()) + ": I/O window [" + std::to_string(base) + ", +" +
+                                std::to_string(size) +
+                                ") must be 4 KB aligned, a multiple of 4 KB and inside the 64 KB I/O space "
+                                "(82870P2 DS 4.4.1)");
+  st_[i].io_base = base;
+  st_[i].io_size = size;
+}
+
 void P64H2::eoi(unsigned vector, const sc_core::sc_time& delay) {
   for (auto& a : apic_) a->eoi(vector, delay + ns(p_.eoi_forward_ns));
 }
@@ -56,9 +67,12 @@ void P64H2::eoi(unsigned vector, const sc_core::sc_time& delay) {
 
 void P64H2::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint64_t addr = trans.get_address();
+  const bool io = is_io_space(trans);
   int k = -1;
-  for (int i = 0; i < 2; ++i)
-    if (st_[i].size && addr >= st_[i].base && addr - st_[i].base < st_[i].size) k = i;
+  for (int i = 0; i < 2; ++i) {
+    const uint64_t base = io ? st_[i].io_base : st_[i].base, size = io ? st_[i].io_size : st_[i].size;
+    if (size && addr >= base && addr - base < size) k = i;
+  }
   if (k < 0) {
     if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, trans.get_data_length());
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -70,7 +84,8 @@ void P64H2::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time t = std::max(now() + delay + seg.clocks(p_.outbound_request_clocks), s.out_last_start);
   s.out_last_start = t;
   sc_time d = t - now();
-  if (trans.is_read()) {
+  if (trans.is_read() || io) {
+    // Reads, and I/O writes (non-posted): the completion returns to the hub interface.
     (*to_seg_[k])->b_transport(trans, d);
     delay = d + seg.clocks(p_.completion_return_clocks);
   } else {
@@ -97,6 +112,11 @@ void P64H2::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time end;
   if (trans.get_data_length() == 0) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  if (is_io_space(trans)) {  // no inbound I/O crosses the bridge: master abort (82870P2 DS §4.4.1, §4.2.9)
+    if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, trans.get_data_length());
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -18,6 +18,12 @@
 //    master keeps at most its MOST (maximum outstanding split transactions) in flight.
 // Outbound (CPU MMIO): the bridge masters the segment after `outbound_request_clocks`; it does
 //  not prefetch (reads move exactly what was asked) [S15]; writes are posted (accepted at once).
+// Outbound I/O (CPU IN/OUT, PciSpaceExt): each segment's bridge has one I/O base/limit window
+//  (82870P2 DS §4.4.1 "I/O Window Addressing": 4 KB granularity and alignment, at most 64 KB;
+//  outside it an I/O cycle master-aborts); I/O reads and writes are both non-posted (PCI 2.2
+//  §3.2.5: only memory writes are posted; the PCI-to-PCI Bridge spec 1.1 §5 handles I/O as
+//  delayed transactions), so an I/O write returns the delay to its completion like a read.
+//  I/O from the segments upstream is master-aborted (DS §4.4.1 and §4.2.9: no inbound I/O).
 // Bridge latencies are in segment clocks (its secondary-side logic runs in the segment's clock
 // domain), so a PCI 66 segment is slower than a PCI-X 100 one.
 #pragma once
@@ -70,6 +76,12 @@ class P64H2 : public sc_core::sc_module, public eoi_if {
   const P64H2Params& params() const { return p_; }
   /// Memory window (bridge memory base/limit) of segment `i`: CPU MMIO in [base, base+size) goes there.
   void set_window(unsigned i, uint64_t base, uint64_t size);
+  /// I/O window (I/O base/limit) of segment `i`: CPU I/O cycles to ports in [base, base+size) go
+  /// there. `base` and `size` must be multiples of 4 KB and the window inside the 64 KB I/O space
+  /// (82870P2 DS §4.4.1; the EN1K 1 KB granularity option is not modelled); size 0 turns the
+  /// window off. Throws std::invalid_argument otherwise.
+  void set_io_window(unsigned i, uint64_t base, uint64_t size);
+  static constexpr uint64_t kIoWindowGranularity = 0x1000;  ///< 82870P2 DS §4.4.1: 4 KB
 
   void eoi(unsigned vector, const sc_core::sc_time& delay) override;
 
@@ -87,6 +99,7 @@ class P64H2 : public sc_core::sc_module, public eoi_if {
     std::vector<sc_time> delayed;  ///< delayed-read slot busy-until times
     sc_time out_last_start = SC_ZERO_TIME;
     uint64_t base = 0, size = 0;
+    uint64_t io_base = 0, io_size = 0;
     uint64_t *c_delayed_retries, *c_split_responses, *c_split_retries, *c_split_completions, *c_posted_disconnects,
         *c_posted_retries, *c_prefetch_discarded, *c_delayed_reads;
   };

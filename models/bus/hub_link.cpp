@@ -1,5 +1,6 @@
 #include "models/bus/hub_link.h"
 #include "core/sim_context.h"
+#include "models/bus/pci.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
 
@@ -87,6 +88,20 @@ void HubLink::carry(Dir d, tlm_utils::simple_initiator_socket<HubLink>& out, tlm
   const sc_time t0 = now() + delay;
   const uint32_t len = trans.get_data_length();
   StreamExtGuard ext(trans);
+  if (trans.is_write() && is_io_space(trans)) {
+    // Non-posted write: request with data out, header-only completion back when the far side is done.
+    Sent req = send(d, len, t0, t0);
+    ext->has_first_data = false;
+    ext->has_sent_end = false;
+    sc_time d2 = req.last_end + crossing_ - now();
+    out->b_transport(trans, d2);
+    const sc_time done_far = now() + d2;
+    Sent comp = send(back, 0, done_far, done_far);
+    ext->sent_end = req.last_end;
+    ext->has_sent_end = true;
+    delay = comp.last_end + crossing_ - now();
+    return;
+  }
   if (trans.is_write()) {
     Sent s = send(d, len, t0, t0);
     ext->has_first_data = false;

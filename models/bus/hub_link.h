@@ -6,6 +6,9 @@
 // default they share one pipe (parameter `shared_pipe`). Each packet reserves the pipe when its
 // data is available, so the two P64H2 segments' traffic interleaves packet by packet; a packet
 // reaches the far side `crossing_ns` after its last byte left (sync, queues, flight).
+// I/O writes (PciSpaceExt, models/bus/pci.h) are non-posted: the request packet carries the data
+// and a header-only completion packet comes back when the far side has completed it, as for a
+// read (Hub Interface 2.0 carries completions for every non-posted request; PCI 2.2 §3.2.5).
 // Ordering: in each direction a packet that entered the link after another never overtakes it
 // (posted writes stay in order; an interrupt message does not pass the DMA data before it).
 //

@@ -11,4 +11,8 @@ const char* pci_command_name(PciCommand c) {
   }
   return "?";
 }
+const char* pci_space_name(PciSpace s) { return s == PciSpace::Io ? "I/O" : "memory"; }
+void PciDevice::set_io_bar(unsigned fn, uint64_t base) {
+  throw std::logic_error("PCI device " + info().name + " has no I/O BAR (function " + std::to_string(fn) + ")");
+}
 }  // namespace nicsim

@@ -22,7 +22,9 @@ PciSegment::PciSegment(sc_core::sc_module_name name, const PciSegmentParams& p)
       c_data_bytes_(sim().counters.at(prefix_ + ".data_bytes")),
       c_mmio_reads_(sim().counters.at(prefix_ + ".mmio_reads")),
       c_mmio_writes_(sim().counters.at(prefix_ + ".mmio_writes")),
-      c_master_aborts_(sim().counters.at(prefix_ + ".master_aborts")) {
+      c_master_aborts_(sim().counters.at(prefix_ + ".master_aborts")),
+      c_io_reads_(sim().counters.at(prefix_ + ".io_reads")),
+      c_io_writes_(sim().counters.at(prefix_ + ".io_writes")) {
   if (p_.width_bits != 32 && p_.width_bits != 64) throw std::invalid_argument("PCI segment width must be 32 or 64");
   dma_target.register_b_transport(this, &PciSegment::b_dma);
   mmio_target.register_b_transport(this, &PciSegment::b_mmio);
@@ -219,12 +221,28 @@ int PciSegment::decode(uint64_t addr, unsigned len) const {
   return -1;
 }
 
+int PciSegment::decode(PciSpace space, uint64_t addr, unsigned len) const {
+  if (space == PciSpace::Memory) return decode(addr, len);
+  for (size_t d = 0; d < devs_.size(); ++d) {
+    const uint64_t size = infos_[d].io_bar_size;
+    if (size == 0) continue;
+    for (unsigned fn = 0; fn < infos_[d].functions; ++fn) {
+      uint64_t base = devs_[d]->io_bar(fn);
+      if (base != 0 && addr >= base && addr + len <= base + size) return static_cast<int>(d);
+    }
+  }
+  return -1;
+}
+
 void PciSegment::b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time t0 = now() + delay;
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
   const bool read = trans.is_read();
-  int d = decode(addr, len);
+  const bool io = is_io_space(trans);
+  // An I/O cycle has the phases of a single-data-phase memory cycle (address, [attribute,]
+  // DEVSEL#, data: PCI 2.2 §3.2.2, PCI-X 1.0 §2.3); only the command and the decode differ.
+  int d = decode(io ? PciSpace::Io : PciSpace::Memory, addr, len);
   if (d < 0) {
     // Nobody claims it: master abort after the DEVSEL# window; reads return all ones.
     PciTenureSpec ts;
@@ -262,7 +280,10 @@ void PciSegment::b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay) {
     ph.initial_wait += static_cast<unsigned>(w);
   }
   Grant g = commit(pl, ph, 0, "", len);
-  (read ? c_mmio_reads_ : c_mmio_writes_)++;
+  if (io)
+    (read ? c_io_reads_ : c_io_writes_)++;
+  else
+    (read ? c_mmio_reads_ : c_mmio_writes_)++;
   if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) trans.set_response_status(tlm::TLM_OK_RESPONSE);
   delay = g.end - now();
 }

@@ -14,7 +14,8 @@
 // Sockets:
 //   dma_target  (multi)  <- each device's dma_initiator(); the binding index is the master number
 //   upstream             -> the bridge's inbound target (carries a PciRequesterExt)
-//   mmio_target          <- the bridge's outbound path (CPU MMIO)
+//   mmio_target          <- the bridge's outbound path (CPU MMIO and, with a PciSpaceExt saying
+//                           PciSpace::Io, CPU I/O cycles: decoded against the devices' I/O BARs)
 //   to_devices  (multi)  -> each device's pci_target()
 #pragma once
 #include "core/interval_resource.h"
@@ -138,6 +139,14 @@ class PciSegment : public sc_core::sc_module {
   void b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay);
   int decode(uint64_t addr, unsigned len) const;
 
+ public:
+  /// The device (plug index) whose BAR in `space` claims [addr, addr+len), or -1 (nobody: the
+  /// cycle master-aborts). Memory: the functions' memory BARs; I/O: their I/O BARs (PCI 2.2
+  /// §6.2.5.1 positive decode, a BAR of 0 is unassigned).
+  int decode(PciSpace space, uint64_t addr, unsigned len) const;
+
+ private:
+
   PciSegmentParams p_;
   std::string prefix_;
   std::vector<PciDevice*> devs_;
@@ -149,7 +158,7 @@ class PciSegment : public sc_core::sc_module {
   IntervalResource bus_;
   unsigned last_owner_ = kBridge;
   std::vector<sc_time> last_end_;  ///< per master (kBridge at the back)
-  uint64_t &c_tenures_, &c_arb_wait_ns_, &c_data_bytes_, &c_mmio_reads_, &c_mmio_writes_, &c_master_aborts_;
+  uint64_t &c_tenures_, &c_arb_wait_ns_, &c_data_bytes_, &c_mmio_reads_, &c_mmio_writes_, &c_master_aborts_, &c_io_reads_, &c_io_writes_;
 };
 
 }  // namespace nicsim

@@ -1,5 +1,6 @@
 #include "models/chipset/e7500_mch.h"
 #include "core/sim_context.h"
+#include "models/bus/pci.h"
 #include "models/bus/stream_timing.h"
 #include <cmath>
 #include <cstring>
@@ -24,7 +25,9 @@ E7500Mch::E7500Mch(sc_core::sc_module_name name, const E7500MchParams& p, uint64
       c_eois_(ctr(*this, "eois")),
       c_mem_reads_(ctr(*this, "inbound_reads")),
       c_mem_writes_(ctr(*this, "inbound_writes")),
-      c_aborts_(ctr(*this, "master_aborts")) {
+      c_aborts_(ctr(*this, "master_aborts")),
+      c_io_reads_(ctr(*this, "io_reads")),
+      c_io_writes_(ctr(*this, "io_writes")) {
   fsb_target.register_b_transport(this, &E7500Mch::b_fsb);
   const char* names[kHubPorts] = {"HI_B", "HI_C", "HI_D"};
   for (unsigned i = 0; i < kHubPorts; ++i) {
@@ -42,10 +45,32 @@ void E7500Mch::map_hub_window(unsigned port, uint64_t base, uint64_t size) {
   windows_.push_back({port, base, size});
 }
 
+void E7500Mch::map_hub_io_window(unsigned port, uint64_t base, uint64_t size) {
+  if (port >= kHubPorts) throw std::out_of_range("E7500 hub port " + std::to_string(port));
+  if (base % kIoWindowGranularity || size % kIoWindowGranularity || size == 0 || base + size > kIoSpaceBytes)
+    throw std::invalid_argument("E7500 hub I/O window must be 4 KB aligned, a non-zero multiple of 4 KB, inside "
+                                "the 64 KB I/O space (IOBASE/IOLIMIT hold A[15:12])");
+  io_windows_.push_back({port, base, size});
+}
+
+int E7500Mch::hub_io_port_of(uint64_t addr, unsigned len) const {
+  for (auto& w : io_windows_)
+    if (addr >= w.base && addr + len <= w.base + w.size) return static_cast<int>(w.port);
+  return -1;
+}
+
 int E7500Mch::hub_port_of(uint64_t addr, unsigned len) const {
   for (auto& w : windows_)
     if (addr >= w.base && addr + len <= w.base + w.size) return static_cast<int>(w.port);
   return -1;
+}
+
+/// Nobody decodes the FSB access: reads return all ones, the response phase follows the request.
+void E7500Mch::fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done) {
+  if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, trans.get_data_length());
+  ++c_aborts_;
+  trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  delay = request_done + fsb_clocks(p_.fsb_response_clocks) - now();
 }
 
 void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -56,6 +81,34 @@ void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const double data_clocks = std::max(1.0, std::ceil(double(len) / p_.fsb_bytes_per_clock));
   const sc_time req = fsb_clocks(p_.fsb_request_clocks);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+
+  if (is_io_space(trans)) {
+    int port = hub_io_port_of(addr, len);
+    if (port < 0 || !hub_down[port]->size()) {  // HI_A (ICH3) is not modelled: master abort
+      fsb_master_abort(trans, delay, t0 + req);
+      return;
+    }
+    auto& down = *hub_down[port];
+    sc_time d;
+    if (write) {
+      ++c_io_writes_;
+      // The data phase is on the FSB at once, but the write is not posted: the response phase
+      // (and the CPU) waits for the hub interface completion.
+      Grant g = fsb_data_.reserve(t0 + req, fsb_clocks(data_clocks));
+      d = g.end + ns(p_.mmio_decode_ns) - now();
+      down->b_transport(trans, d);
+      delay = now() + d + ns(p_.hub_completion_ns) + fsb_clocks(p_.fsb_response_clocks) - now();
+    } else {
+      ++c_io_reads_;
+      d = t0 + req + ns(p_.mmio_decode_ns) - now();
+      down->b_transport(trans, d);
+      Grant g = fsb_data_.reserve(now() + d + ns(p_.hub_completion_ns) + fsb_clocks(p_.fsb_response_clocks),
+                                  fsb_clocks(data_clocks));
+      delay = g.end - now();
+    }
+    if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
 
   if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
     if (write) {
@@ -74,10 +127,7 @@ void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   int port = hub_port_of(addr, len);
   if (port < 0 || !hub_down[port]->size()) {
-    if (!write) std::memset(trans.get_data_ptr(), 0xFF, len);
-    ++c_aborts_;
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    delay = t0 + req + fsb_clocks(p_.fsb_response_clocks) - now();
+    fsb_master_abort(trans, delay, t0 + req);
     return;
   }
   auto& down = *hub_down[port];

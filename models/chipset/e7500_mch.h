@@ -8,6 +8,17 @@
 // write continues downstream with its full latency. Interrupt messages become FSB interrupt
 // transactions and leave on apic_out; EOIs from the CPUs (eoi_if) are broadcast down every hub
 // port that has a bridge bound.
+//
+// I/O space (CPU IN/OUT: transactions with a PciSpaceExt saying PciSpace::Io, models/bus/pci.h):
+// each hub port's Host-HI bridge has an I/O base/limit window (IOBASE/IOLIMIT at 1Ch/1Dh of
+// devices 2–4, 4 KB granularity: the layout of the E7505 MCH datasheet §3.3 "HI_B", the E7500's
+// direct successor; the E7500 page itself was not read); ports inside a window go down that hub
+// port. I/O elsewhere goes to HI_A (the ICH3) on the real part, which is not modelled: here it
+// master-aborts (reads all ones, TLM_ADDRESS_ERROR_RESPONSE). An I/O write is not posted: the MCH
+// defers the FSB transaction and the CPU's OUT completes only with the hub completion (Intel SDM
+// vol. 1 chapter "Input/Output", section "Ordering I/O" (§19.6 in current editions): the
+// processor does not post I/O writes and completes OUT only when the bus cycle has completed;
+// PCI 2.2 §3.2.5), so both directions return the full round trip.
 #pragma once
 #include "core/interval_resource.h"
 #include "core/units.h"
@@ -64,6 +75,11 @@ class E7500Mch : public sc_core::sc_module, public eoi_if {
 
   /// CPU MMIO in [base, base+size) goes down hub port `port` (0 = HI_B, 1 = HI_C, 2 = HI_D).
   void map_hub_window(unsigned port, uint64_t base, uint64_t size);
+  /// CPU I/O to ports in [base, base+size) goes down hub port `port` (its Host-HI bridge's
+  /// IOBASE/IOLIMIT). `base` and `size` must be multiples of kIoWindowGranularity inside the
+  /// 64 KB I/O space; throws std::invalid_argument / std::out_of_range otherwise.
+  void map_hub_io_window(unsigned port, uint64_t base, uint64_t size);
+  static constexpr uint64_t kIoWindowGranularity = 0x1000;  ///< IOBASE/IOLIMIT hold A[15:12]
   uint64_t dram_bytes() const { return dram_bytes_; }
   const E7500MchParams& params() const { return p_; }
   sc_time fsb_clocks(double n) const { return sec(n / (p_.fsb_mhz * 1e6)); }
@@ -82,8 +98,10 @@ class E7500Mch : public sc_core::sc_module, public eoi_if {
 
  private:
   void b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay);
+  void fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done);
   void b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay);
   int hub_port_of(uint64_t addr, unsigned len) const;
+  int hub_io_port_of(uint64_t port, unsigned len) const;
 
   E7500MchParams p_;
   uint64_t dram_bytes_;
@@ -91,11 +109,11 @@ class E7500Mch : public sc_core::sc_module, public eoi_if {
     unsigned port;
     uint64_t base, size;
   };
-  std::vector<Window> windows_;
+  std::vector<Window> windows_, io_windows_;
   IntervalResource fsb_data_;
   std::function<void(uint64_t, size_t)> inbound_write_observer_;
   uint64_t &c_mmio_reads_, &c_mmio_writes_, &c_interrupts_, &c_eois_, &c_mem_reads_, &c_mem_writes_,
-      &c_aborts_;
+      &c_aborts_, &c_io_reads_, &c_io_writes_;
 };
 
 }  // namespace nicsim

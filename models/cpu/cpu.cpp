@@ -121,30 +121,41 @@ void Cpu::burn(std::coroutine_handle<> h, const sc_time& d) {
   c->preemptible = c->irqs_enabled;
 }
 
-bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data) {
+bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data, unsigned bytes, PciSpace space) {
+  if (bytes != 1 && bytes != 2 && bytes != 4)
+    throw std::invalid_argument(std::string(name()) + ": uncached access of " + std::to_string(bytes) +
+                                " bytes (1, 2 or 4)");
+  const bool io = space == PciSpace::Io;
   tlm::tlm_generic_payload gp;
   unsigned char buf[4];
   for (int i = 0; i < 4; ++i) buf[i] = static_cast<unsigned char>(data >> (8 * i));  // little endian
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(buf);
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
   gp.set_byte_enable_ptr(nullptr);
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  PciSpaceExt ext;
+  if (io) gp.set_extension(&ext);
   sc_time delay = SC_ZERO_TIME;
   fsb_initiator->b_transport(gp, delay);
+  if (io) gp.clear_extension(&ext);
   if (gp.is_response_error())
-    throw std::runtime_error(std::string(name()) + ": MMIO " + (write ? "write" : "read") + " at 0x" +
+    throw std::runtime_error(std::string(name()) + ": " + (io ? "I/O " : "MMIO ") + (write ? "write" : "read") +
+                             " at 0x" +
                              [&] { char s[32]; std::snprintf(s, sizeof s, "%llx", (unsigned long long)addr); return std::string(s); }() +
                              " failed: " + gp.get_response_string());
-  if (!write) data = uint32_t(buf[0]) | uint32_t(buf[1]) << 8 | uint32_t(buf[2]) << 16 | uint32_t(buf[3]) << 24;
+  if (!write) {
+    data = 0;
+    for (unsigned i = 0; i < bytes; ++i) data |= uint32_t(buf[i]) << (8 * i);
+  }
   if (delay == SC_ZERO_TIME) return false;
   ExecContext* c = running_;
   c->resume_at = h;
   c->state = State::Stalled;
-  c->stall_kind = "MMIO stall";
+  c->stall_kind = io ? "I/O stall" : "MMIO stall";
   c->until = now() + delay;
   c->preemptible = false;
   return true;

@@ -38,6 +38,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include "models/bus/pci.h"
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
@@ -188,10 +189,17 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   ExecContext* running() const { return running_; }
   /// The running context computes for `d`; it continues at `h`.
   void burn(std::coroutine_handle<> h, const sc_time& d);
-  /// Uncached 32-bit access on the FSB (b_transport at annotated delay 0). Reads fill `data`.
-  /// Returns true when the context stalls (suspend) for the returned delay, false when it was 0.
-  /// Throws std::runtime_error when the target answers with an error response.
-  bool mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data);
+  /// Uncached access of `bytes` (1, 2 or 4) on the FSB (b_transport at annotated delay 0), in
+  /// memory space (MMIO: readb/readw/readl, writeb/...) or, with `space` PciSpace::Io, in I/O
+  /// space (x86 IN/OUT of 8/16/32 bits: the payload carries a PciSpaceExt and the I/O port as
+  /// its address). Little endian: a write sends the low `bytes` of `data`, a read fills `data`
+  /// zero-extended. The context stalls, not preemptible, for the returned delay: for an MMIO
+  /// write the chipset's posting time, for a read or any I/O access (OUT is not posted, Intel SDM
+  /// vol. 1 "Ordering I/O") the whole round trip; busy_cause "MMIO stall" / "I/O stall". Returns
+  /// true when it stalls, false when the delay was 0. Throws std::invalid_argument for another
+  /// width, std::runtime_error when the target answers with an error response (a master abort).
+  bool mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data, unsigned bytes = 4,
+            PciSpace space = PciSpace::Memory);
   /// Cacheable read of the `bytes`-byte line at `addr` (a cache miss: one line fill on the FSB,
   /// b_transport at annotated delay 0; the data is discarded, software reads memory functionally).
   /// The running context stalls, not preemptible, for the returned delay ("cache miss" in

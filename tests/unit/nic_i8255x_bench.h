@@ -21,8 +21,16 @@ using bench::wait_until;
 struct Cpu : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Cpu> socket;
   explicit Cpu(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
-  tlm::tlm_response_status access(bool write, uint64_t a, void* p, unsigned len) {
+  tlm::tlm_response_status access(bool write, uint64_t a, void* p, unsigned len, bool io = false) {
     tlm::tlm_generic_payload t;
+    PciSpaceExt ext;  // an I/O cycle, as the bus path delivers IN/OUT
+    if (io) t.set_extension(&ext);
+    struct Clear {
+      tlm::tlm_generic_payload& t;
+      PciSpaceExt& e;
+      bool on;
+      ~Clear() { if (on) t.clear_extension(&e); }
+    } clear{t, ext, io};
     sc_time d = SC_ZERO_TIME;
     t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     t.set_address(a);
@@ -33,13 +41,13 @@ struct Cpu : sc_core::sc_module {
     return t.get_response_status();
   }
   template <typename T>
-  void write(uint64_t a, T v) {
-    REQUIRE(access(true, a, &v, sizeof v) == tlm::TLM_OK_RESPONSE);
+  void write(uint64_t a, T v, bool io = false) {
+    REQUIRE(access(true, a, &v, sizeof v, io) == tlm::TLM_OK_RESPONSE);
   }
   template <typename T>
-  T read(uint64_t a) {
+  T read(uint64_t a, bool io = false) {
     T v{};
-    REQUIRE(access(false, a, &v, sizeof v) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(access(false, a, &v, sizeof v, io) == tlm::TLM_OK_RESPONSE);
     return v;
   }
 };
@@ -65,12 +73,13 @@ struct Bench {
     nic->irq_out(0).bind(irq);
     link = std::make_unique<EthLink>("link", 100, kCableM, *nic, peer);
   }
-  void w8(uint32_t off, uint8_t v) { cpu.write<uint8_t>(base + off, v); }
-  void w16(uint32_t off, uint16_t v) { cpu.write<uint16_t>(base + off, v); }
-  void w32(uint32_t off, uint32_t v) { cpu.write<uint32_t>(base + off, v); }
-  uint8_t r8(uint32_t off) { return cpu.read<uint8_t>(base + off); }
-  uint16_t r16(uint32_t off) { return cpu.read<uint16_t>(base + off); }
-  uint32_t r32(uint32_t off) { return cpu.read<uint32_t>(base + off); }
+  bool io() const { return base == kIoBar; }  ///< the helpers use I/O cycles on the I/O BAR
+  void w8(uint32_t off, uint8_t v) { cpu.write<uint8_t>(base + off, v, io()); }
+  void w16(uint32_t off, uint16_t v) { cpu.write<uint16_t>(base + off, v, io()); }
+  void w32(uint32_t off, uint32_t v) { cpu.write<uint32_t>(base + off, v, io()); }
+  uint8_t r8(uint32_t off) { return cpu.read<uint8_t>(base + off, io()); }
+  uint16_t r16(uint32_t off) { return cpu.read<uint16_t>(base + off, io()); }
+  uint32_t r32(uint32_t off) { return cpu.read<uint32_t>(base + off, io()); }
   uint16_t status() { return r16(SCBStatus); }
   Cus cus() { return Cus((r8(SCBStatus) >> kCusShift) & 3); }
   Rus rus() { return Rus((r8(SCBStatus) >> kRusShift) & 0xF); }

@@ -74,6 +74,7 @@ PciDeviceInfo device_info(const Variant& v) {
   i.pcix_capable = false;
   i.max_mhz = 33;
   i.bar_size = kCsrMemBarBytes;
+  i.io_bar_size = v.io_bar_bytes;
   i.functions = 1;
   return i;
 }
@@ -192,6 +193,14 @@ void I8255x::set_bar(unsigned fn, uint64_t base) {
   bar_ = base;
 }
 uint64_t I8255x::bar(unsigned fn) const { return fn == 0 ? bar_ : 0; }
+void I8255x::set_io_bar(unsigned fn, uint64_t base) {
+  if (fn != 0) throw std::out_of_range("8255x has one PCI function");
+  if (base % v_.io_bar_bytes || base + v_.io_bar_bytes > kIoSpaceBytes)
+    throw std::invalid_argument(std::string(name()) + ": I/O BAR must be aligned to its " +
+                                std::to_string(v_.io_bar_bytes) + " bytes inside the 64 KB I/O space");
+  io_bar_ = base;
+}
+uint64_t I8255x::io_bar(unsigned fn) const { return fn == 0 ? io_bar_ : 0; }
 
 void I8255x::count(StatCounter c, uint64_t n) {
   stats_[c] += uint32_t(n);
@@ -268,10 +277,11 @@ void I8255x::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   unsigned len = trans.get_data_length();
   uint64_t base;
   uint64_t window;
-  if (bar_ && a >= bar_ && a < bar_ + kCsrMemBarBytes) {
+  const bool io = is_io_space(trans);
+  if (!io && bar_ && a >= bar_ && a < bar_ + kCsrMemBarBytes) {
     base = bar_;
     window = kCsrMemBarBytes;
-  } else if (io_bar_ && a >= io_bar_ && a < io_bar_ + v_.io_bar_bytes) {
+  } else if (io && io_bar_ && a >= io_bar_ && a < io_bar_ + v_.io_bar_bytes) {
     base = io_bar_;
     window = v_.io_bar_bytes;
   } else {

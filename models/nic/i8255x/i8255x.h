@@ -7,10 +7,9 @@
 // encodings from Linux e100.h / eepro100.c, see regs.h):
 //  * Registers: one CSR file reachable through the memory BAR (4 KB, PciDevice::bar) and the I/O
 //    BAR (io_bar(), 32 B on the 82557, 64 B later), with 8/16/32-bit accesses at any offset, as
-//    eepro100 (inb/inw/outw on I/O space) and e100 (readb/writew on memory space) use them. The
-//    platform's bus path has no I/O-space cycles yet: the I/O window is decoded by the device on
-//    its pci_target like a second memory window (see "I/O space" in the model's README section of
-//    the report).
+//    eepro100 (inb/inw/outw on I/O space) and e100 (readb/writew on memory space) use them. I/O
+//    cycles arrive through the bus path tagged with a PciSpaceExt (models/bus/pci.h) and decode
+//    only against the I/O BAR; untagged (memory) cycles only against the memory BAR.
 //  * SCB command: a non-zero command byte is accepted `scb_accept` after the write; it reads back
 //    non-zero until then (the drivers' wait_for_cmd_done / e100_wait_scb poll for 0).
 //    CUC: CU Start (general pointer = CB offset from the CU base), CU Resume and Static Resume
@@ -126,8 +125,12 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   uint64_t bar(unsigned fn) const override;
   unsigned eth_ports() const override { return 1; }
   EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
-  /// The CSR I/O BAR (bus address of the I/O window; 0 = unassigned) and its size in bytes.
-  void set_io_bar(uint64_t base) { io_bar_ = base; }
+  /// The CSR I/O BAR (PCI BAR1: an I/O port, 0 = unassigned) of the one function; its size is
+  /// info().io_bar_size = io_bar_bytes(). Accesses carrying a PciSpaceExt (I/O cycles) decode
+  /// against it, all others against the memory BAR. Throws std::out_of_range for fn != 0.
+  void set_io_bar(unsigned fn, uint64_t base) override;
+  uint64_t io_bar(unsigned fn) const override;
+  void set_io_bar(uint64_t base) { set_io_bar(0, base); }
   uint64_t io_bar() const { return io_bar_; }
   unsigned io_bar_bytes() const { return v_.io_bar_bytes; }
 
