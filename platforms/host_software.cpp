@@ -113,6 +113,14 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
   return out;
 }
 
+nlohmann::json kernel_params_json(const TestbedHost& h) {
+  const ParamValues& hp = h.config->params;
+  if (!hp.has("cpus") || !hp.has("cpu_mhz")) return nlohmann::json::object();
+  const KernelParams p = kernel_params_for(h);
+  return {{"kernel_profile", p.kernel_profile}, {"cpu_profile", p.cpu_profile}, {"cost_profile", p.cost_profile},
+          {"hz", p.hz}, {"netdev_max_backlog", p.netdev_max_backlog}, {"tick_phase_us", to_us(p.tick_phase)}};
+}
+
 TestbedSoftware& build_software(Testbed& tb) {
   // One software build per testbed. The testbed's keepalive owns it; a weak reference here expires
   // with the testbed, so a later testbed at the same address is never handed a stale build.

@@ -59,6 +59,14 @@ TestbedSoftware& build_software(Testbed& tb);
 ///    never fire and the workload waits until its time limit.
 std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string& label);
 
+/// The kernel parameters host `h` runs with, resolved as build_software resolves them: the
+/// kernel/CPU profile names, the cost table, and the values a scenario leaves to the profile
+/// (`hz`, `netdev_max_backlog`, `cost_profile` written as 0 / "") or to the seed (a negative
+/// `tick_phase_us`). {"kernel_profile", "cpu_profile", "cost_profile", "hz", "netdev_max_backlog",
+/// "tick_phase_us"}; an empty object for a host whose platform has no CPU parameters.
+/// run_workload writes them over the echo in result.json's "hardware.<host>".
+nlohmann::json kernel_params_json(const TestbedHost& h);
+
 /// The canonical "host.nic:port" form of an endpoint.
 std::string canonical_endpoint(const std::string& endpoint);
 

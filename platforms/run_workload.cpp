@@ -1,4 +1,5 @@
 #include "platforms/run_workload.h"
+#include "platforms/host_software.h"
 #include "platforms/testbed.h"
 #include <stdexcept>
 #include <systemc>
@@ -15,6 +16,11 @@ void set_model_error_reporting() {
 int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result) {
   Testbed tb(scenario);
   result["hardware"] = tb.hardware_json();
+  // What each kernel actually runs with, not the "profile's value" placeholders of the echo.
+  for (auto& h : tb.hosts()) {
+    const nlohmann::json kj = kernel_params_json(h);  // a local: items() of a temporary dangles
+    for (auto& [k, v] : kj.items()) result["hardware"][h.name()][k] = v;
+  }
   const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
   if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
   int rc = w->run(tb, out, result);
