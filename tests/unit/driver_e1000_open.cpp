@@ -218,3 +218,42 @@ TEST_CASE("e1000 5.0.43-k1 on 82546EBs: InterruptThrottleRate N gives ITR 1e9/(2
   CHECK(nics[0]->peek(0, e1000::TADV) == 64);
   CHECK(nics[0]->peek(0, e1000::RDTR) == 0);
 }
+
+namespace {
+/// Open eth0 (an 8254x `part`) with e1000 4.2.8-k1 defaults; checks the delay registers
+/// (research/seeds-001-004-platforms-drivers.md §2.2, LH@a4358d3aab e1000_main.c configure_rx/tx).
+void check_428_open(const char* part) {
+  TestHost hw("alpha");
+  e1000::E1000 nic("alpha_eth0", e1000::variant(part));
+  auto vec = hw.attach("lan", nic);
+  Kernel k(hw, kernel_params("alpha"));
+  const DriverEntry* de = driver("e1000-4.2.8-k1");
+  REQUIRE(de);
+  auto devs = de->probe(k, nic, vec, nic_config("alpha", "eth0", part, de->name), ParamValues(de->params));
+  REQUIRE(devs.size() == 1);
+  int rc = -99;
+  auto ifup = [&]() -> Task<void> { rc = co_await k.dev_open(*devs[0]); };
+  k.spawn_process("ifup", ifup());
+  sc_core::sc_start(ms(5));
+  REQUIRE(rc == 0);
+  const uint64_t bar = nic.bar(0);
+  CHECK(nic.peek(0, e1000::TIDV) == 64);
+  CHECK(nic.peek(0, e1000::RDTR) == 64);
+  CHECK_FALSE(wrote(hw, bar + E1000_TADV));
+  if (std::string(part) == "82544GC") {
+    CHECK_FALSE(wrote(hw, bar + E1000_RADV));
+    CHECK_FALSE(wrote(hw, bar + E1000_ITR));
+  } else {
+    CHECK(nic.peek(0, e1000::RADV) == 128);
+    CHECK(nic.peek(0, e1000::ITR) == 488);
+  }
+}
+}  // namespace
+
+TEST_CASE("e1000 4.2.8-k1 open on an 82544GC: RDTR 64 and TIDV 64, no RADV or ITR or TADV", "[e1000drv]") {
+  check_428_open("82544GC");
+}
+
+TEST_CASE("e1000 4.2.8-k1 open on an 82540EM: RDTR 64 and RADV 128 and ITR 488 and TIDV 64, no TADV", "[e1000drv]") {
+  check_428_open("82540EM");
+}

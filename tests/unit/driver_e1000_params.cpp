@@ -135,3 +135,43 @@ TEST_CASE("e1000 driver entries: two versions with the same devices and document
       CHECK(s.source.find("e1000_param.c") != std::string::npos);
     }
 }
+
+TEST_CASE("e1000 4.2.8-k1 module parameters: RxIntDelay is RDTR 64 on the 82544 and RADV 128 with RDTR 64 on the "
+          "82540, TIDV fixed 64",
+          "[e1000drv]") {
+  // research/seeds-001-004-platforms-drivers.md §2.2 (LH@a4358d3aab e1000_param.c, e1000_main.c).
+  const DriverProfile& p = profile_4_2_8_k1();
+  CHECK(p.rx_int_delay_only);
+  CHECK(p.tx_reclaim_in_xmit);
+  CHECK_FALSE(p.itr_param);
+  const ParamValues def(param_schema(p));
+  Options o = check_options(def, p, e1000_82544);
+  CHECK(o.rx_descriptors == 80);
+  CHECK(o.tx_descriptors == 256);
+  CHECK(o.rx_int_delay == 64);  // DEFAULT_RDTR -> RDTR
+  CHECK(o.tx_int_delay == 64);
+  CHECK(o.itr == -1);
+  Options o40 = check_options(def, p, e1000_82540);
+  CHECK(o40.rx_int_delay == 64);       // RDTR written 64
+  CHECK(o40.rx_abs_int_delay == 128);  // DEFAULT_RADV -> RADV
+  CHECK(o40.tx_int_delay == 64);
+  ParamValues v(param_schema(p));
+  v.set("RxIntDelay", int64_t(0));
+  CHECK(check_options(v, p, e1000_82544).rx_int_delay == 0);
+  CHECK(check_options(v, p, e1000_82546).rx_abs_int_delay == 0);
+  CHECK(check_options(v, p, e1000_82546).rx_int_delay == 64);
+  v.set("RxIntDelay", int64_t(200));
+  CHECK(check_options(v, p, e1000_82544).rx_int_delay == 200);
+  // The 4.4.x parameters do not exist in 4.2.8.
+  const DriverEntry* d = Registry<DriverEntry>::instance().find("e1000-4.2.8-k1");
+  REQUIRE(d);
+  for (const char* n : {"RxAbsIntDelay", "TxIntDelay", "TxAbsIntDelay", "InterruptThrottleRate"}) {
+    INFO(n);
+    for (const auto& s : d->params) CHECK(s.name != n);
+  }
+  for (const auto& s : d->params) {
+    INFO(s.name);
+    CHECK(s.source.find("e1000_param.c") != std::string::npos);
+    if (s.name == "RxIntDelay") CHECK(std::get<int64_t>(s.def) == kOptionUnset);
+  }
+}

@@ -26,8 +26,9 @@ struct OneHost {
     std::vector<uint8_t> bytes;  ///< skb data after eth_type_trans (the payload)
   };
   std::vector<Got> got;
-  explicit OneHost(ParamValues pv = ParamValues(driver("e1000-4.4.12-k1")->params)) {
-    const DriverEntry* de = driver("e1000-4.4.12-k1");
+  explicit OneHost(ParamValues pv = ParamValues(driver("e1000-4.4.12-k1")->params),
+                   const std::string& driver_name = "e1000-4.4.12-k1") {
+    const DriverEntry* de = driver(driver_name);
     devs = de->probe(k, nic, vec, nic_config("alpha", "eth0", "82544GC", de->name), pv);
     a = dynamic_cast<Adapter*>(devs[0].get());
     k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice*) -> Task<int> {
@@ -209,4 +210,48 @@ TEST_CASE("e1000_intr reads ICR at most E1000_MAX_INTR = 10 times per call under
   for (const auto& r : icr)
     if (r.t > t_up && r.t < t0) ++before;
   CHECK(from_hist == reads + before);
+}
+
+namespace {
+/// Two 60-byte frames 30 µs apart through `driver_name` on an 82544GC; returns the TX ring's
+/// next_to_clean right after the second xmit (research/seeds-001-004-platforms-drivers.md §2.2,
+/// LH 1ac12fc6c5: 4.2.x checks for completed transmits before queuing each frame). Frame 1 is on
+/// the wire and written back (DD) well within the 30 µs the app burns between them; TIDV (64 ×
+/// 1.024 µs) has not expired, so no TX interrupt has cleaned it.
+unsigned next_to_clean_after_second_xmit(const std::string& driver_name) {
+  OneHost h(ParamValues(driver(driver_name)->params), driver_name);
+  NetDevice& dev = *h.devs[0];
+  const unsigned len = 60;
+  unsigned clean = 99, used = 99;
+  const CostEntry burn_100us{2400.0 * 100, 0, false, "test: 100 µs of CPU at 2400 MHz"};
+  const CostEntry burn_30us{2400.0 * 30, 0, false, "test: 30 µs of CPU at 2400 MHz"};
+  auto app = [&]() -> Task<void> {
+    const int rc = co_await h.k.dev_open(dev);
+    if (rc != 0) co_return;
+    while (!h.a->carrier_ok()) co_await h.k.cost(burn_100us);  // link up
+    for (int i = 0; i < 2; ++i) {
+      EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, uint8_t(i));
+      SkbPtr s = co_await h.k.alloc_skb(len);
+      std::memcpy(s->put(len), f.bytes.data(), len);
+      s->dev = &dev;
+      co_await h.k.dev_queue_xmit(std::move(s));
+      if (i == 0) co_await h.k.cost(burn_30us);
+    }
+    clean = h.a->tx_ring_state().next_to_clean;
+    used = h.a->tx_ring_state().next_to_use;
+  };
+  h.k.spawn_process("app", app());
+  sc_core::sc_start(ms(40));
+  REQUIRE(h.peer.rx.size() == 2);
+  CHECK(used == 2);
+  return clean;
+}
+}  // namespace
+
+TEST_CASE("e1000 4.2.8-k1 reclaims a finished TX descriptor in xmit before queuing the next frame", "[e1000drv]") {
+  CHECK(next_to_clean_after_second_xmit("e1000-4.2.8-k1") == 1);
+}
+
+TEST_CASE("e1000 4.4.12-k1 leaves a finished TX descriptor to the TIDV interrupt", "[e1000drv]") {
+  CHECK(next_to_clean_after_second_xmit("e1000-4.4.12-k1") == 0);
 }

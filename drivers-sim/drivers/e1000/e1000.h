@@ -77,11 +77,32 @@ struct DriverProfile {
   /// ITR = 1e9/(MAX_INTS_PER_SEC·256) = 488 in configure_rx for mac_type >= 82540 (4.4.x).
   bool itr_param = false;
   std::string param_source;   ///< e1000_param.c version the defaults come from
+  /// The 4.2.x delay parameters (e1000 4.2.8-k1, LH@a4358d3aab e1000_param.c / e1000_main.c;
+  /// research/seeds-001-004-platforms-drivers.md §2.2): RxIntDelay is the only interrupt-delay
+  /// parameter. On 82542/3/4 it programs RDTR (default DEFAULT_RDTR 64); on 82540 and later it
+  /// programs RADV (default DEFAULT_RADV 128) while RDTR is written 64 and ITR 488. TIDV is
+  /// hard-coded 64; TADV is never written (reset value 0: off). Without the switch (4.4.x, 5.x) the
+  /// driver has RxIntDelay -> RDTR, RxAbsIntDelay -> RADV, TxIntDelay -> TIDV, TxAbsIntDelay -> TADV.
+  bool rx_int_delay_only = false;
+  /// e1000_xmit_frame first reclaims completed transmit descriptors (e1000_clean_tx_irq) before
+  /// queuing the frame: "aggressively reclaim Tx descriptors" (4.2.x, LH@1ac12fc6c5; research §2.2).
+  bool tx_reclaim_in_xmit = false;
 };
+/// e1000 4.2.8-k1 (in-kernel, 2002-04-03; current on 1 May 2002): RxIntDelay 64 -> RDTR on
+/// 82542/3/4, RADV 128 / RDTR 64 / ITR 488 on 82540+, TIDV 64, rings 80/256, TX reclaim in xmit.
+const DriverProfile& profile_4_2_8_k1();
 /// e1000 4.4.12-k1 (Linux 2.4.20, Oct 2002): ITR hardcoded 8000 ints/s on 82540+.
 const DriverProfile& profile_4_4_12_k1();
 /// e1000 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic), RxDescriptors 256.
 const DriverProfile& profile_5_0_43_k1();
+
+/// e1000_param.c OPTION_UNSET: a module parameter the user did not give (the driver takes its default).
+inline constexpr int kOptionUnset = -1;
+/// 4.2.8-k1 delays (1.024 µs units; LH@a4358d3aab e1000_param.c, e1000_main.c; research §2.2):
+inline constexpr unsigned kDefaultRdtr428 = 64;  ///< DEFAULT_RDTR: RxIntDelay default on 82542/3/4 (65.5 µs)
+inline constexpr unsigned kDefaultRadv428 = 128; ///< DEFAULT_RADV: RxIntDelay default on 82540+ (131 µs)
+inline constexpr unsigned kRdtr82540_428 = 64;   ///< RDTR written on 82540+ when RxIntDelay goes to RADV
+inline constexpr unsigned kTidv428 = 64;         ///< TIDV hard-coded in e1000_configure_tx (65.5 µs)
 
 /// The module parameters after e1000_check_options (defaults applied, ranges checked).
 struct Options {
@@ -242,6 +263,10 @@ class Adapter : public NetDevice {
   DriverCosts costs_;  ///< this driver's cost entries under the kernel's cost profile (Path index)
   DmaTags::Space space_;
   Options opt_;
+  /// A clean_tx_irq is running (suspended on a cost or a cache miss): a second caller (the ISR
+  /// preempting the reclaim in e1000_xmit_frame) returns at once instead of walking the same
+  /// descriptors; the running one keeps cleaning every DD descriptor it finds (like tx_lock).
+  bool tx_cleaning_ = false;
   // struct e1000_hw state
   bool copper_ = true;
   bool bus_pcix_ = false;

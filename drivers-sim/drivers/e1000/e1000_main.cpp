@@ -254,7 +254,7 @@ Task<void> Adapter::configure_tx() {
   co_await wr(E1000_TIPG, DEFAULT_82543_TIPG_IPGT_COPPER | (DEFAULT_82543_TIPG_IPGR1 << E1000_TIPG_IPGR1_SHIFT) |
                               (DEFAULT_82543_TIPG_IPGR2 << E1000_TIPG_IPGR2_SHIFT));
   co_await wr(E1000_TIDV, opt_.tx_int_delay);
-  if (mac_ >= e1000_82540) co_await wr(E1000_TADV, opt_.tx_abs_int_delay);
+  if (mac_ >= e1000_82540 && !profile_->rx_int_delay_only) co_await wr(E1000_TADV, opt_.tx_abs_int_delay);
   uint32_t tctl = co_await rd(E1000_TCTL);
   tctl &= ~E1000_TCTL_CT;
   tctl |= E1000_TCTL_EN | E1000_TCTL_PSP | (E1000_COLLISION_THRESHOLD << E1000_CT_SHIFT);
@@ -415,6 +415,7 @@ Task<int> Adapter::hard_start_xmit(SkbPtr& skb) {
   Kernel& k = kernel();
   Ring& r = tx_ring_;
   co_await k.cost(costs_[Path::e1000_xmit_frame]);
+  if (profile_->tx_reclaim_in_xmit) co_await clean_tx_irq();  // 4.2.x: reclaim before queuing
   unsigned count = txd_use_count(skb->len, max_data_per_txd_);
   if (count == 0) {  // zero-length skb: thrown away
     co_await k.kfree_skb(std::move(skb));
@@ -479,6 +480,8 @@ Task<int> Adapter::hard_start_xmit(SkbPtr& skb) {
 }
 
 Task<void> Adapter::clean_tx_irq() {
+  if (tx_cleaning_) co_return;  // the reclaim in xmit is cleaning; it takes what this call would
+  tx_cleaning_ = true;
   Kernel& k = kernel();
   Ring& r = tx_ring_;
   unsigned i = r.next_to_clean;
@@ -505,6 +508,7 @@ Task<void> Adapter::clean_tx_irq() {
     i = (i + 1) % r.count;
   }
   r.next_to_clean = i;
+  tx_cleaning_ = false;
   if (netif_queue_stopped() && netif_carrier_ok() &&
       desc_unused(r.count, r.next_to_use, r.next_to_clean) > E1000_TX_QUEUE_WAKE)
     netif_wake_queue();

@@ -15,7 +15,24 @@ const char* kSrc4412 =
 const char* kSrc5043 =
     "e1000_param.c 5.0.43-k1 (RxDescriptors 256: @89447ec825, 2003-03-22; InterruptThrottleRate, dynamic "
     "mode in e1000_watchdog @6bd8ee326e); research/intel-8254x-e1000-e100.md §2";
+const char* kSrc428 =
+    "e1000_param.c / e1000_main.c 4.2.8-k1 (LH@a4358d3aab, 2002-04-03: DEFAULT_RDTR 64, DEFAULT_RADV 128, "
+    "TIDV 64, DEFAULT_RXD 80; TX reclaim in xmit LH@1ac12fc6c5); Documentation/networking/e1000.txt "
+    "(RxIntDelay Default Value: 64); research/seeds-001-004-platforms-drivers.md §2.2";
 }  // namespace
+
+const DriverProfile& profile_4_2_8_k1() {
+  static const DriverProfile p = [] {
+    DriverProfile d{"e1000-4.2.8-k1", "4.2.8-k1",
+                    "Intel PRO/1000 driver 4.2.8-k1 (in-kernel, Apr 2002): RxIntDelay 64 -> RDTR on 82542/3/4; on "
+                    "82540+ RxIntDelay 128 -> RADV with RDTR 64 and ITR 8000 ints/s; TIDV 64; TX reclaim in xmit",
+                    80, false, kSrc428};
+    d.rx_int_delay_only = true;
+    d.tx_reclaim_in_xmit = true;
+    return d;
+  }();
+  return p;
+}
 
 const DriverProfile& profile_4_4_12_k1() {
   static const DriverProfile p{
@@ -45,15 +62,27 @@ ParamSchema param_schema(const DriverProfile& p) {
                 "receive descriptor ring size (80-256 before the 82544, 80-4096 on 82544+; rounded up to 8); "
                 "buffers are 2048 bytes",
                 src),
-      int_param("RxIntDelay", 0, 0, 65535, delay,
-                "receive interrupt delay -> RDTR; 0 = an interrupt per packet (and RADV inert)", src),
-      int_param("RxAbsIntDelay", 128, 0, 65535, delay,
-                "receive absolute interrupt delay -> RADV, written on 82540 and later only", src),
-      int_param("TxIntDelay", 64, 0, 65535, delay, "transmit interrupt delay -> TIDV (every frame has IDE)", src),
-      int_param("TxAbsIntDelay", 64, 0, 65535, delay,
-                "transmit absolute interrupt delay -> TADV, written on 82540 and later only (code default 64; the "
-                "4.4.12 doc comment says 0)",
-                src),
+  };
+  if (p.rx_int_delay_only) {
+    // 4.2.x: OPTION_UNSET (-1) takes the chip's default, as e1000_validate_option does.
+    s.push_back(int_param("RxIntDelay", kOptionUnset, kOptionUnset, 65535, delay,
+                          "receive interrupt delay: -> RDTR on 82542/3/4 (default 64 = DEFAULT_RDTR); on 82540 and "
+                          "later -> RADV (default 128 = DEFAULT_RADV) with RDTR written 64 and ITR 488. -1 "
+                          "(OPTION_UNSET) = the chip's default. TIDV is hard-coded 64, TADV not written",
+                          src));
+  } else {
+    s.push_back(int_param("RxIntDelay", 0, 0, 65535, delay,
+                          "receive interrupt delay -> RDTR; 0 = an interrupt per packet (and RADV inert)", src));
+    s.push_back(int_param("RxAbsIntDelay", 128, 0, 65535, delay,
+                          "receive absolute interrupt delay -> RADV, written on 82540 and later only", src));
+    s.push_back(
+        int_param("TxIntDelay", 64, 0, 65535, delay, "transmit interrupt delay -> TIDV (every frame has IDE)", src));
+    s.push_back(int_param("TxAbsIntDelay", 64, 0, 65535, delay,
+                          "transmit absolute interrupt delay -> TADV, written on 82540 and later only (code default "
+                          "64; the 4.4.12 doc comment says 0)",
+                          src));
+  }
+  for (ParamSpec& x : ParamSchema{
       int_param("XsumRX", 1, 0, 1, "0/1", "receive TCP/UDP checksum offload (RXCSUM.TUOFL) on 82543+", src),
       int_param("FlowControl", e1000_fc_default, 0, 255, "0-3, 255",
                 "802.3x flow control: 0 none, 1 rx pause, 2 tx pause, 3 full, 255 (default) from the EEPROM "
@@ -66,7 +95,8 @@ ParamSchema param_schema(const DriverProfile& p) {
       int_param("Duplex", 0, 0, 2, "0-2", "forced duplex 0 auto, 1 half, 2 full; validated only", src),
       int_param("AutoNeg", 0x2F, 1, 0x2F, "bit mask",
                 "advertised speed/duplex: bit0 10/HD, bit1 10/FD, bit2 100/HD, bit3 100/FD, bit5 1000/FD", src),
-  };
+       })
+    s.push_back(std::move(x));
   if (p.itr_param)
     s.push_back(int_param("InterruptThrottleRate", 1, 0, 100000, "interrupts/s",
                           "ITR: 0 off, 1 dynamic (watchdog every 2 s: 2000/s symmetric .. 8000/s one-way traffic), "
@@ -88,10 +118,20 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
   o.tx_descriptors = roundup(static_cast<unsigned>(range("TxDescriptors", 256, 80, max_desc)), REQ_TX_DESCRIPTOR_MULTIPLE);
   o.rx_descriptors =
       roundup(static_cast<unsigned>(range("RxDescriptors", p.default_rxd, 80, max_desc)), REQ_RX_DESCRIPTOR_MULTIPLE);
-  o.rx_int_delay = static_cast<unsigned>(range("RxIntDelay", 0, 0, 0xFFFF));
-  o.rx_abs_int_delay = static_cast<unsigned>(range("RxAbsIntDelay", 128, 0, 0xFFFF));
-  o.tx_int_delay = static_cast<unsigned>(range("TxIntDelay", 64, 0, 0xFFFF));
-  o.tx_abs_int_delay = static_cast<unsigned>(range("TxAbsIntDelay", 64, 0, 0xFFFF));
+  if (p.rx_int_delay_only) {
+    // 4.2.8-k1: one delay parameter; its default and its register depend on the MAC.
+    const bool radv = mac >= e1000_82540;
+    const unsigned rxd = static_cast<unsigned>(range("RxIntDelay", radv ? kDefaultRadv428 : kDefaultRdtr428, 0, 0xFFFF));
+    o.rx_int_delay = radv ? kRdtr82540_428 : rxd;
+    o.rx_abs_int_delay = radv ? rxd : 0;  // RADV is not written before the 82540
+    o.tx_int_delay = kTidv428;
+    o.tx_abs_int_delay = 0;               // TADV is not written by 4.2.8
+  } else {
+    o.rx_int_delay = static_cast<unsigned>(range("RxIntDelay", 0, 0, 0xFFFF));
+    o.rx_abs_int_delay = static_cast<unsigned>(range("RxAbsIntDelay", 128, 0, 0xFFFF));
+    o.tx_int_delay = static_cast<unsigned>(range("TxIntDelay", 64, 0, 0xFFFF));
+    o.tx_abs_int_delay = static_cast<unsigned>(range("TxAbsIntDelay", 64, 0, 0xFFFF));
+  }
   o.xsum_rx = range("XsumRX", 1, 0, 1) != 0;
   const int64_t fc = v.i("FlowControl");
   o.flow_control = (fc >= 0 && fc <= 3) || fc == e1000_fc_default ? static_cast<FcType>(fc) : e1000_fc_default;
@@ -155,6 +195,7 @@ DriverEntry entry(const DriverProfile& p) {
   e.check = [pp](const ParamValues& params) { return check_params(params, *pp); };
   return e;
 }
+Registrar<DriverEntry> reg_428{entry(profile_4_2_8_k1())};
 Registrar<DriverEntry> reg_4412{entry(profile_4_4_12_k1())};
 Registrar<DriverEntry> reg_5043{entry(profile_5_0_43_k1())};
 }  // namespace

@@ -1,0 +1,227 @@
+// The `netperf_rr` workload: netperf 2.2 TCP_RR (request/response, one transaction in flight)
+// between two NICs of a testbed, with netperf's banner and result block per invocation and the
+// transaction rate and round-trip time (1e6 / rate, as seed 002 reports it) in result.json.
+// Source: netperf 2.2pl2 nettest_bsd.c send_tcp_rr / recv_tcp_rr (HewlettPackard/netperf@7729293);
+// research/tg3-bonding-tcp-gmac-formats.md §4. App: drivers-sim/apps/netperf_rr_app.h.
+//
+// `sizes` runs netperf once per size with -r N,N, one after another, as the shell loop behind a
+// size table like seed 002's does; one scenario run then reports every size (nicsim check). A
+// sweep varies `request_bytes` instead (response_bytes 0 = the same size: netperf -r N).
+#include "core/sim_context.h"
+#include "drivers-sim/apps/netperf_rr_app.h"
+#include "platforms/host_software.h"
+#include "platforms/scenario.h"
+#include <fmt/format.h>
+#include <ostream>
+#include <sstream>
+
+namespace nicsim {
+namespace {
+
+ParamSchema netperf_rr_schema() {
+  return {
+      string_param("transmitter", "", {}, "NIC netperf (the side that sends requests, -H) runs behind",
+                   "netperf 2.2 nettest_bsd.c send_tcp_rr"),
+      string_param("receiver", "", {}, "NIC netserver (the side that answers) runs behind",
+                   "netperf 2.2 nettest_bsd.c recv_tcp_rr"),
+      string_param("test", "TCP_RR", {"TCP_RR", "UDP_RR"}, "netperf -t: the request/response test",
+                   "netperf 2.2 nettest_bsd.c"),
+      int_param("request_bytes", 1, 1, 1 << 24, "bytes", "request size (first value of -r)",
+                "netperf 2.2 nettest_bsd.c: req_size = 1 by default"),
+      int_param("response_bytes", 0, 0, 1 << 24, "bytes",
+                "response size (second value of -r); 0 = the same as request_bytes, as netperf -r N sets both",
+                "netperf 2.2 netsh.c break_args: one value without a comma sets both parms"),
+      string_param("sizes", "", {},
+                   "comma-separated sizes: run netperf once per size with -r N,N, one after another (a shell "
+                   "loop); empty = one run with request_bytes/response_bytes. Each size reports rtt_us.<N>B",
+                   "seed 002 size table (16 ... 4096 B)"),
+      real_param("duration_s", 10.0, 1e-3, 1e5, "s", "length of each timed transaction loop (-l)",
+                 "netperf 2.2 netsh.c: test_time = 10"),
+      bool_param("nodelay", false, "set TCP_NODELAY on both data sockets (netperf -D); netperf 2.2 never sets it "
+                                   "unless asked, for RR tests too",
+                 "netperf 2.2 nettest_bsd.c: loc_nodelay/rem_nodelay are set only by -D (create_data_socket)"),
+      int_param("port", 12866, 1, 65000, "port",
+                "data port of the first invocation; invocation i uses port + i",
+                "estimate: netserver binds an ephemeral port per test; any free port behaves the same"),
+      int_param("gap_jiffies", 2, 0, 100000, "jiffies",
+                "pause before each invocation's connect (netperf's start-up and control exchange)",
+                "estimate: the control connection's exchange is not modelled (netperf_rr_app.h); 2 jiffies "
+                "as the other workloads wait before connecting"),
+      int_param("journeys_per_test", 200, 0, 1000000, "transactions",
+                "transactions per invocation whose request and response are traced stage by stage for `nicsim "
+                "explain` (journey kind \"TCP_RR <N> B\")",
+                ""),
+      real_param("time_limit_s", 600.0, 0.001, 1e6, "s", "simulated-time limit; the run fails when it is reached", ""),
+  };
+}
+
+std::string dotted(uint32_t ip) {
+  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+}
+
+/// The invocations a scenario asks for: one per `sizes` entry (-r N,N), else one with
+/// request_bytes/response_bytes. Throws std::invalid_argument naming a bad `sizes` entry.
+std::vector<NetperfRrSizes> invocations(const ParamValues& p) {
+  std::vector<NetperfRrSizes> out;
+  const std::string sizes = p.s("sizes");
+  if (sizes.empty()) {
+    NetperfRrSizes s;
+    s.request_bytes = static_cast<int>(p.i("request_bytes"));
+    s.response_bytes = p.i("response_bytes") == 0 ? s.request_bytes : static_cast<int>(p.i("response_bytes"));
+    out.push_back(s);
+    return out;
+  }
+  std::stringstream in(sizes);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    const std::string t = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    auto v = parse_rr_sizes(t);
+    if (!v || t.find(',') != std::string::npos)
+      throw std::invalid_argument(fmt::format("'{}' is not a size in bytes (1 ... 2^30)", t));
+    out.push_back(*v);
+  }
+  if (out.empty()) throw std::invalid_argument("no sizes given");
+  return out;
+}
+
+/// The metric key suffix of an invocation: "<N>B" for -r N,N, "<req>,<resp>B" otherwise.
+std::string size_key(const NetperfRrSizes& s) {
+  return s.request_bytes == s.response_bytes ? fmt::format("{}B", s.request_bytes)
+                                             : fmt::format("{},{}B", s.request_bytes, s.response_bytes);
+}
+
+int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
+  const ParamValues& p = tb.scenario().workload.params;
+  const NetperfRrTest test = *netperf_rr_test_of(p.s("test"));
+  TestbedSoftware& sw = build_software(tb);
+  auto tx_ep = *parse_endpoint(p.s("transmitter"));
+  auto rx_ep = *parse_endpoint(p.s("receiver"));
+  if (tx_ep.host == rx_ep.host) throw std::runtime_error("netperf_rr: transmitter and receiver must be on different hosts");
+  for (const char* k : {"transmitter", "receiver"}) sw.cabled_ip(p.s(k), "netperf_rr", k);
+  HostSoftware& txh = sw.host(tx_ep.host);
+  HostSoftware& rxh = sw.host(rx_ep.host);
+  const uint32_t rx_ip = sw.cabled_ip(p.s("receiver"), "netperf_rr", "receiver");
+
+  std::vector<NetperfRrRun> runs;
+  const auto sizes = invocations(p);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    NetperfRrRun r;
+    r.sizes = sizes[i];
+    r.port = static_cast<uint16_t>(p.i("port") + static_cast<int64_t>(i));
+    r.duration_s = p.r("duration_s");
+    r.nodelay = p.b("nodelay");
+    r.journeys = static_cast<int>(p.i("journeys_per_test"));
+    r.journey_kind = fmt::format("{} {} B", netperf_rr_test_name(test),
+                                 r.sizes.request_bytes == r.sizes.response_bytes
+                                     ? std::to_string(r.sizes.request_bytes)
+                                     : fmt::format("{},{}", r.sizes.request_bytes, r.sizes.response_bytes));
+    runs.push_back(std::move(r));
+  }
+  auto side = [](HostSoftware& hs) {
+    return NetperfRrHost{hs.kernel.get(), hs.inet.get(), [h = &hs] { return h->wait_network_up(); }};
+  };
+  const std::string host = dotted(rx_ip);
+  auto print_run = [&](size_t i) {
+    const NetperfRrRun& r = runs[i];
+    if (!r.error.empty()) return;
+    NetperfRrResult res;
+    res.local_send_socket_bytes = r.local_send_socket_bytes;
+    res.local_recv_socket_bytes = r.local_recv_socket_bytes;
+    res.remote_send_socket_bytes = r.remote_send_socket_bytes;
+    res.remote_recv_socket_bytes = r.remote_recv_socket_bytes;
+    res.request_bytes = r.sizes.request_bytes;
+    res.response_bytes = r.sizes.response_bytes;
+    res.elapsed_s = r.duration_s;
+    res.transactions_per_s = rr_transaction_rate(r.transactions, r.duration_s);
+    out << netperf_rr_banner(test, host, r.nodelay) << netperf_rr_result_block(res) << (i + 1 < runs.size() ? "\n" : "")
+        << std::flush;
+  };
+  bool all_done = false;
+  // Every invocation's netserver child listens from the start (netserver forks one per test).
+  for (auto& r : runs) rxh.kernel->spawn_process("netserver", netserver_tcp_rr_main(side(rxh), &r));
+  txh.kernel->spawn_process("netperf", netperf_tcp_rr_main(side(txh), rx_ip, &runs, p.i("gap_jiffies"), print_run, [&] {
+                              all_done = true;
+                              sc_core::sc_stop();
+                            }));
+
+  sc_core::sc_start(sec(p.r("time_limit_s")));
+  for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
+
+  nlohmann::json& m = results["metrics"];
+  for (const auto& r : runs) {
+    if (!r.error.empty() || !r.finished) continue;
+    const double rate = rr_transaction_rate(r.transactions, r.duration_s);
+    const std::string key = size_key(r.sizes);
+    m["transactions_per_s." + key] = rate;
+    m["rtt_us." + key] = rr_round_trip_us(rate);
+    m["transactions." + key] = r.transactions;
+  }
+  if (runs.size() == 1 && runs[0].finished && runs[0].error.empty()) {
+    const NetperfRrRun& r = runs[0];
+    const double rate = rr_transaction_rate(r.transactions, r.duration_s);
+    m["transactions_per_s"] = rate;
+    m["rtt_us"] = rr_round_trip_us(rate);
+    m["transactions"] = r.transactions;
+    m["elapsed_s"] = r.duration_s;
+    m["request_bytes"] = r.sizes.request_bytes;
+    m["response_bytes"] = r.sizes.response_bytes;
+  }
+  m["invocations"] = runs.size();
+  if (!runs.empty()) {
+    m["local_send_socket_bytes"] = runs[0].local_send_socket_bytes;
+    m["local_recv_socket_bytes"] = runs[0].local_recv_socket_bytes;
+    m["remote_send_socket_bytes"] = runs[0].remote_send_socket_bytes;
+    m["remote_recv_socket_bytes"] = runs[0].remote_recv_socket_bytes;
+  }
+
+  std::string err;
+  for (const auto& r : runs)
+    if (!r.error.empty()) {
+      err = fmt::format("-r {},{}: {}", r.sizes.request_bytes, r.sizes.response_bytes, r.error);
+      break;
+    }
+  if (err.empty() && !all_done)
+    err = fmt::format("netperf did not finish within time_limit_s = {} s of simulated time", p.r("time_limit_s"));
+  if (!err.empty()) {
+    results["workload_error"] = err;
+    out << "netperf_rr: " << err << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+/// Load-time checks: `sizes` parses; UDP_RR needs a UDP socket layer the model does not have yet;
+/// the two ends' hosts, cables and kernels (tcp_pair_problems).
+std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
+  std::vector<ParamProblem> out;
+  const ParamValues& p = s.workload.params;
+  try {
+    invocations(p);
+  } catch (const std::invalid_argument& e) {
+    out.push_back({"workload.sizes", e.what()});
+  }
+  if (p.s("test") == "UDP_RR")
+    out.push_back({"workload.test",
+                   "UDP_RR is not runnable yet: the software model has no UDP socket layer (drivers-sim/net/inet.h "
+                   "is TCP only); its banner and result block exist (drivers-sim/apps/netperf_rr_logic.h). Use "
+                   "TCP_RR"});
+  for (auto& pr : tcp_pair_problems(s, "netperf TCP_RR")) out.push_back(pr);
+  return out;
+}
+
+Registrar<WorkloadEntry> netperf_rr_reg{WorkloadEntry{
+    "netperf_rr",
+    "netperf 2.2 TCP_RR: request/response transactions (one in flight) between two NICs; rate and RTT per size",
+    [] {
+      auto s = netperf_rr_schema();
+      s[0].unit = kUnitNicEndpoint;
+      s[0].required = true;
+      s[1].unit = kUnitNicEndpoint;
+      s[1].required = true;
+      return s;
+    }(),
+    run_netperf_rr, netperf_rr_check}};
+
+}  // namespace
+}  // namespace nicsim

@@ -1,0 +1,46 @@
+// Seed 002, e1000 leg: netperf 2.2 TCP_RR on two P4DPR-6GM+ with the onboard 82544GC and e1000
+// 4.2.8-k1 (scenarios/seed002/e1000-82544gc-pci66.toml; its .ref.toml documents the misses).
+// The RTTs against shared/reference/seed002_tcp_rr_latency.csv (e1000 column) where the model
+// matches; elsewhere the test documents what the model gives (known misses).
+#include "tests/support/run_nicsim.h"
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+using namespace nicsim::test;
+
+TEST_CASE("seed002 e1000 TCP_RR: netperf blocks for every size and the RDTR-bound RTT of the seed at 384-1024 B",
+          "[scenario][seed002]") {
+  std::string cmd = std::string("'") + NICSIM_BIN +
+                    "' run scenarios/seed002/e1000-82544gc-pci66.toml --format json 2>/dev/null";
+  auto j = nlohmann::json::parse(run_stdout(cmd));
+  REQUIRE(j["status"] == "ok");
+  const auto& m = j["metrics"];
+  const std::string out = j["output"];
+  // One netperf invocation per size, each with its banner and result block.
+  size_t blocks = 0;
+  for (size_t p = out.find("TCP REQUEST/RESPONSE TEST to 10.0.1.2\n"); p != std::string::npos;
+       p = out.find("TCP REQUEST/RESPONSE TEST to 10.0.1.2\n", p + 1))
+    ++blocks;
+  CHECK(blocks == 17);
+  CHECK(out.find("16384  87380  1024     1024    0.20     ") != std::string::npos);
+  // Where the model matches the seed (±10 %, the .ref.toml tolerance): 2 × RDTR 65.5 µs + path.
+  // As shipped (0.2 s per size): which timer cycle a connection settles in depends on the phase
+  // the previous invocations leave (with -l 0.1, 384 B lands in the fast cycle at ~95 µs).
+  const std::pair<int, double> match[] = {{384, 188.929}, {512, 191.787}, {768, 198.745}, {1024, 205.793}};
+  for (auto [n, ref] : match) {
+    INFO(n << " B");
+    CHECK(m["rtt_us." + std::to_string(n) + "B"].get<double>() == Approx(ref).epsilon(0.10));
+  }
+  // Documented misses (scenarios/seed002/e1000-82544gc-pci66.ref.toml): below 512 B some
+  // connections settle in a faster cycle where a TIDV interrupt cleans the frame waiting for RDTR
+  // (never below one RDTR wait per round trip); above the MSS the model stays near 190 µs while the
+  // seed rises to 299 µs.
+  for (int n : {16, 24, 32, 48, 64, 128, 256}) {
+    INFO(n << " B");
+    const double rtt = m["rtt_us." + std::to_string(n) + "B"].get<double>();
+    CHECK(rtt > 65.5);
+    CHECK(rtt < 177.138 * 1.10);
+  }
+  CHECK(m["rtt_us.4096B"].get<double>() < 299.22 * 0.90);
+}
