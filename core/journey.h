@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -49,13 +50,14 @@ class JourneyLog {
   }
   /// The message `id` enters `stage` at absolute time `t`. Marks may arrive slightly out of order
   /// (models run with annotated delays); they are kept sorted by time.
-  void mark(JourneyId id, const sc_time& t, std::string stage, std::string where = "",
-            std::string cause = "") {
+  /// Views, not strings: most calls carry no journey (id 0) and must cost no allocation.
+  void mark(JourneyId id, const sc_time& t, std::string_view stage, std::string_view where = {},
+            std::string_view cause = {}) {
     if (id == 0) return;
     auto it = live_.find(id);
     if (it == live_.end()) return;
     auto& m = it->second.marks;
-    JourneyMark jm{t, std::move(stage), std::move(cause), std::move(where)};
+    JourneyMark jm{t, std::string(stage), std::string(cause), std::string(where)};
     auto pos = m.end();
     while (pos != m.begin() && (pos - 1)->t > t) --pos;
     m.insert(pos, std::move(jm));

@@ -79,6 +79,9 @@ std::vector<NetperfRrSizes> invocations(const ParamValues& p) {
     auto v = parse_rr_sizes(t);
     if (!v || t.find(',') != std::string::npos)
       throw std::invalid_argument(fmt::format("'{}' is not a size in bytes (1 ... 2^30)", t));
+    for (const auto& o : out)
+      if (o.request_bytes == v->request_bytes && o.response_bytes == v->response_bytes)
+        throw std::invalid_argument(fmt::format("size {} appears twice (each size reports rtt_us.<N>B once)", t));
     out.push_back(*v);
   }
   if (out.empty()) throw std::invalid_argument("no sizes given");
@@ -149,6 +152,9 @@ int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
 
   nlohmann::json& m = results["metrics"];
+  for (auto& r : runs)  // a round-trip time from no transaction at all would read as 0 µs
+    if (r.error.empty() && r.finished && r.transactions == 0)
+      r.error = fmt::format("no transaction completed within -l {} s", r.duration_s);
   for (const auto& r : runs) {
     if (!r.error.empty() || !r.finished) continue;
     const double rate = rr_transaction_rate(r.transactions, r.duration_s);
@@ -200,6 +206,15 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
     invocations(p);
   } catch (const std::invalid_argument& e) {
     out.push_back({"workload.sizes", e.what()});
+  }
+  if (!p.s("sizes").empty()) {
+    const ParamValues d(netperf_rr_schema());
+    for (const char* k : {"request_bytes", "response_bytes"})
+      if (p.i(k) != d.i(k))
+        out.push_back({std::string("workload.") + k,
+                       fmt::format("{} has no effect while sizes is set (each size runs -r N,N); set sizes = \"\" to "
+                                   "run one invocation with request_bytes/response_bytes",
+                                   k)});
   }
   if (p.s("test") == "UDP_RR")
     out.push_back({"workload.test",

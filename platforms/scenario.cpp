@@ -773,7 +773,9 @@ void Loader::read_workload(Scenario& s, const toml::node& n) {
     auto spec = std::find_if(w.params.begin(), w.params.end(), [&](auto& p) { return p.name == key; });
     if (spec == w.params.end()) fail(kp, k.source(), "unknown parameter of workload " + w.name, nearest_name(key, known));
     ParamValue pv = convert(*spec, v, kp);
-    if (spec->kind == ParamKind::String && spec->unit == kUnitNicEndpoint)
+    // An optional endpoint may be written as "" (none), as its default is.
+    if (spec->kind == ParamKind::String && spec->unit == kUnitNicEndpoint &&
+        !(std::get<std::string>(pv).empty() && !spec->required))
       check_endpoint_string(s, std::get<std::string>(pv), v, kp);
     s.workload.params.set(key, std::move(pv));
   }

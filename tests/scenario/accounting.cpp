@@ -17,6 +17,8 @@ namespace {
 const std::map<std::string, std::string> kShort = {
     {"netpipe", "--set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
     {"tcp_stream", "--set workload.duration_s=0.05"},
+    {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
+    {"rx_flood", "--set workload.duration_s=0.002"},
     {"busbench", "--set workload.sizes=64,1518 --set workload.transfers=4 --set workload.mmio_accesses=4"},
 };
 

@@ -119,11 +119,15 @@ TEST_CASE("an OUT is not posted - it holds the CPU for the round trip like an IN
   REQUIRE(seg.mode().mhz == 33);  // an 8255x puts segment B in PCI mode at 33 MHz
   // The posted MMIO write releases the CPU after the FSB request and one data clock.
   CHECK(t_mmio_w == mch.fsb_clocks(mch.params().fsb_request_clocks + 1));
-  // IN and a memory read of the same register take the same path.
-  CHECK(t_in == t_mmio_r);
+  // IN and a memory read of the same register take the same path; issued at different times,
+  // they differ only by where their start falls against the FSB and segment clocks (the
+  // P64H2 masters the segment on a clock edge): less than one clock of each. Measured: 12.5 ns
+  // apart at PCI 33 (30 ns clock).
+  const sc_time slack = mch.fsb_clocks(1) + seg.clock_period();
+  CHECK(t_in + slack >= t_mmio_r);
+  CHECK(t_in <= t_mmio_r + slack);
   // OUT = IN with the data carried out instead of back: one packet each way either way, so the
   // two differ only by where the FSB data clock falls and the segment clock alignment.
-  const sc_time slack = mch.fsb_clocks(1) + seg.clock_period();
   CHECK(t_out + slack >= t_in);
   CHECK(t_out <= t_in + slack);
   // Composed from the parts, at least: FSB request + MCH decode + 2 hub crossings (each way a

@@ -320,7 +320,12 @@ struct E1000::Port : EthPort {
     for (const char* n :
          {".interrupts", ".rx_dropped_receiver_disabled", ".rx_filtered", ".rx_dropped_overrun", ".rx_dropped_reset"})
       sim().counters.at(where + n);
+    c_rx_disabled = &sim().counters.at(where + ".rx_dropped_receiver_disabled");
+    c_rx_filtered = &sim().counters.at(where + ".rx_filtered");
+    c_rx_overrun = &sim().counters.at(where + ".rx_dropped_overrun");
   }
+  /// The per-frame drop counters, looked up once (a flood drops millions of frames per second).
+  uint64_t *c_rx_disabled = nullptr, *c_rx_filtered = nullptr, *c_rx_overrun = nullptr;
   std::unordered_map<uint32_t, uint64_t*> stat_ctr;
 
   // ---------------------------------------------------------------- interrupts
@@ -609,18 +614,18 @@ struct E1000::Port : EthPort {
       return;
     }
     if (!(reg(RCTL) & rctl::EN)) {
-      sim().counters.at(where + ".rx_dropped_receiver_disabled") += 1;
-      sim().journeys.mark(f.journey, now(), "dropped", where, "receiver disabled (RCTL.EN=0)");
+      ++*c_rx_disabled;
+      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "receiver disabled (RCTL.EN=0)");
       return;
     }
     if (!address_match(f.bytes)) {
-      sim().counters.at(where + ".rx_filtered") += 1;
-      sim().journeys.mark(f.journey, now(), "dropped", where, "address filter");
+      ++*c_rx_filtered;
+      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "address filter");
       return;
     }
     if (len > 1522 && !(reg(RCTL) & rctl::LPE)) {  // long frame without LPE (SDM §13.4.22)
       stat_add(ROC, 1);
-      sim().journeys.mark(f.journey, now(), "dropped", where, "oversize (RCTL.LPE=0)");
+      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "oversize (RCTL.LPE=0)");
       return;
     }
     // RNBC: received while the host ring had no buffer (RDH == RDT); the frame is still kept if the
@@ -629,8 +634,8 @@ struct E1000::Port : EthPort {
     if (no_desc) stat_add(RNBC, 1);
     if (rx_fifo_used + len > rx_fifo_capacity()) {  // overrun: SDM §3.2.7.4 p=45
       stat_add(MPC, 1);
-      sim().counters.at(where + ".rx_dropped_overrun") += 1;
-      sim().journeys.mark(f.journey, now(), "dropped", where, "RX FIFO overrun (RXO, MPC)");
+      ++*c_rx_overrun;
+      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "RX FIFO overrun (RXO, MPC)");
       mod->set_cause(now(), icr::RXO);
       sync_irq();
       return;
@@ -649,11 +654,7 @@ struct E1000::Port : EthPort {
     stat_add(GORCL, wire_len);
     stat_add(size_bucket_rx(len), 1);
     if (f.bytes[0] & 1) stat_add((f.bytes[0] == 0xFF && f.bytes[1] == 0xFF) ? BPRC : MPRC, 1);
-    if (no_desc) {
-      sim().journeys.mark(f.journey, now(), "RX FIFO", where, "no RX descriptors");
-    } else {
-      sim().journeys.mark(f.journey, now(), "RX FIFO", where, "");
-    }
+    if (f.journey) sim().journeys.mark(f.journey, now(), "RX FIFO", where, no_desc ? "no RX descriptors" : "");
     rx_fifo.push_back(std::move(rf));
     flow_control_check();
     rx_process();

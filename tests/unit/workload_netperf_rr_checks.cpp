@@ -1,0 +1,36 @@
+// Load-time checks of the netperf_rr workload (platforms/netperf_rr_workload.cpp) that keep a
+// sweep or a typo from producing silently wrong numbers.
+#include "platforms/scenario.h"
+#include <catch2/catch.hpp>
+#include <string>
+
+using namespace nicsim;
+
+namespace {
+const std::string kSeed002 = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed002/e1000-82544gc-pci66.toml";
+
+std::string load_error(const std::vector<std::string>& sets, std::string* key = nullptr) {
+  try {
+    load_scenario(kSeed002, sets);
+  } catch (const ScenarioError& e) {
+    if (key) *key = e.key;
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("netperf_rr: request_bytes while sizes is set is refused, not silently ignored", "[workload][netperf]") {
+  std::string key;
+  const std::string msg = load_error({"workload.request_bytes=1024"}, &key);
+  CHECK(key == "workload.request_bytes");
+  CHECK(msg.find("no effect while sizes is set") != std::string::npos);
+  CHECK(load_error({"workload.sizes=\"\"", "workload.request_bytes=1024"}).empty());
+}
+
+TEST_CASE("netperf_rr: a size listed twice is refused", "[workload][netperf]") {
+  std::string key;
+  const std::string msg = load_error({"workload.sizes=\"64,1024,64\""}, &key);
+  CHECK(key == "workload.sizes");
+  CHECK(msg.find("appears twice") != std::string::npos);
+}
