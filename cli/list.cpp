@@ -73,8 +73,10 @@ void print_category(const char* title, bool verbose, Details details) {
   say("{}:\n", title);
   auto& all = Registry<Entry>::instance().all();
   if (all.empty()) say("  (none in this build)\n");
-  for (auto& [name, e] : all) {
-    say("  {:<24} {}\n", name, e.summary);
+  for (auto& kv : all) {
+    // Not a structured binding: clang 14 cannot name one inside the requires-expression below.
+    const auto& e = kv.second;
+    say("  {:<24} {}\n", kv.first, e.summary);
     if (verbose) {
       details(e);
       if constexpr (requires { e.params; }) print_params(e.params);
