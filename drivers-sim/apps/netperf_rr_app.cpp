@@ -46,10 +46,18 @@ Task<void> netperf_tcp_rr_main(NetperfRrHost host, uint32_t peer_ip, std::vector
     co_await k.schedule_timeout(nap, gap_jiffies);
     // create_data_socket: TCP_NODELAY only with -D (loc_nodelay); socket buffers at the system
     // defaults (-s not given), read back with getsockopt for the report.
-    Socket& s = inet.tcp_socket("netperf", run.nodelay);
-    run.local_send_socket_bytes = static_cast<int>(inet.tcp_sock(s).tp.sndbuf);
-    run.local_recv_socket_bytes = static_cast<int>(inet.tcp_sock(s).tp.rcvbuf);
-    int rc = co_await inet.connect(s, peer_ip, run.port);
+    const bool udp = run.test == NetperfRrTest::UDP_RR;
+    Socket& s = udp ? inet.udp_socket("netperf") : inet.tcp_socket("netperf", run.nodelay);
+    int rc = 0;
+    if (udp) {
+      run.local_send_socket_bytes = static_cast<int>(inet.udp_sock(s).sndbuf);
+      run.local_recv_socket_bytes = static_cast<int>(inet.udp_sock(s).rcvbuf);
+      inet.udp_connect(s, peer_ip, run.port);  // send_udp_rr: connect() sets the default destination
+    } else {
+      run.local_send_socket_bytes = static_cast<int>(inet.tcp_sock(s).tp.sndbuf);
+      run.local_recv_socket_bytes = static_cast<int>(inet.tcp_sock(s).tp.rcvbuf);
+      rc = co_await inet.connect(s, peer_ip, run.port);
+    }
     if (rc != 0) {
       run.error = fmt::format("connect failed: {}", rc);
     } else {
@@ -87,11 +95,21 @@ Task<void> netperf_tcp_rr_main(NetperfRrHost host, uint32_t peer_ip, std::vector
 Task<void> netserver_tcp_rr_main(NetperfRrHost host, NetperfRrRun* run) {
   Kernel& k = *host.kernel;
   InetHost& inet = *host.inet;
-  co_await host.wait_network_up();
-  // recv_tcp_rr: TCP_NODELAY when the request says so (rem_nodelay = -D).
-  Socket* s = co_await inet.listen_accept(run->port, "netserver", run->nodelay);
-  run->remote_send_socket_bytes = static_cast<int>(inet.tcp_sock(*s).tp.sndbuf);
-  run->remote_recv_socket_bytes = static_cast<int>(inet.tcp_sock(*s).tp.rcvbuf);
+  Socket* s = nullptr;
+  if (run->test == NetperfRrTest::UDP_RR) {
+    // recv_udp_rr: bind the data socket to the port before the test starts.
+    s = &inet.udp_socket("netserver");
+    inet.udp_bind(*s, run->port);
+    run->remote_send_socket_bytes = static_cast<int>(inet.udp_sock(*s).sndbuf);
+    run->remote_recv_socket_bytes = static_cast<int>(inet.udp_sock(*s).rcvbuf);
+    co_await host.wait_network_up();
+  } else {
+    co_await host.wait_network_up();
+    // recv_tcp_rr: TCP_NODELAY when the request says so (rem_nodelay = -D).
+    s = co_await inet.listen_accept(run->port, "netserver", run->nodelay);
+    run->remote_send_socket_bytes = static_cast<int>(inet.tcp_sock(*s).tp.sndbuf);
+    run->remote_recv_socket_bytes = static_cast<int>(inet.tcp_sock(*s).tp.rcvbuf);
+  }
   const std::string where = k.host();
   const size_t req = static_cast<size_t>(run->sizes.request_bytes);
   const size_t rsp = static_cast<size_t>(run->sizes.response_bytes);

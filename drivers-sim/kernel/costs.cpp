@@ -9,7 +9,8 @@ const char* cost_name(CostId id) {
       "syscall_entry", "syscall_exit", "copy_user_cached", "copy_user_uncached", "csum_partial",
       "skb_alloc",     "skb_free",     "netif_rx",         "net_rx_action",      "ip_rcv",
       "ip_output",     "tcp_v4_rcv",   "tcp_sendmsg",      "tcp_transmit_skb",   "tcp_recvmsg",
-      "tcp_ack",       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
+      "tcp_ack",       "udp_sendmsg",  "udp_rcv",          "udp_recvmsg",        "ip_defrag",
+      "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
       "timer_interrupt", "local_timer", "run_timer_list", "timer_callback"};
   return names[static_cast<size_t>(id)];
@@ -71,6 +72,23 @@ CostProfile make_p4xeon_2420() {
   set(CostId::tcp_transmit_skb, 1500, 0, false, "estimate: TCP header + options build, skb_clone; research §5");
   set(CostId::tcp_recvmsg, 2000, 0, false, "estimate: tcp_recvmsg per call (queue walk, cleanup_rbuf); research §5");
   set(CostId::tcp_ack, 1500, 0, false, "estimate: tcp_ack + tcp_clean_rtx_queue per ACK; research §5");
+  // UDP: lmbench on a 2.4 GHz P4 with 2.4.18 (research linux24-smp-network-costs.md §1.2, P. Mau
+  // 2002-10-02): lat_udp 12.8-13.0 us vs lat_tcp 14.3-14.7 us per round trip, so a one-way UDP
+  // message costs ~0.8 us (~1,900 cycles) less than a TCP one. TCP's own per-message entries are
+  // tcp_sendmsg 3000 + tcp_transmit_skb 1500 + tcp_v4_rcv 3000 + tcp_recvmsg 2000 = 9,500; UDP's
+  // three entries share the remaining ~7,600 by their code (udp_sendmsg also runs ip_build_xmit's
+  // route check and header build; udp_rcv the socket lookup and queueing; udp_recvmsg the datagram
+  // dequeue). The common IP, skb, device and syscall entries are charged as for TCP.
+  set(CostId::udp_sendmsg, 3000, 0, false,
+      "estimate: share of lat_tcp - lat_udp (research linux24-smp-network-costs.md §1.2): TCP's 9.5 k per-message "
+      "cycles less ~1.9 k, split by code path");
+  set(CostId::udp_rcv, 2600, 0, false,
+      "estimate: share of lat_tcp - lat_udp (research linux24-smp-network-costs.md §1.2), see udp_sendmsg");
+  set(CostId::udp_recvmsg, 2000, 0, false,
+      "estimate: share of lat_tcp - lat_udp (research linux24-smp-network-costs.md §1.2), see udp_sendmsg");
+  set(CostId::ip_defrag, 800, 0, false,
+      "estimate: ip_defrag per fragment: ipfrag_lock, ip_find hash, ip_frag_queue list insert, plus a share of "
+      "ip_frag_reasm's frag_list set-up; like a route-cache hit (ip_rcv's 1000) without the header checks");
   set(CostId::dev_queue_xmit, 1000, 0, false, "estimate: dev_queue_xmit + pfifo_fast enqueue/dequeue + qdisc_restart locks");
   set(CostId::net_tx_action, 300, 0, false, "estimate: net_tx_action bookkeeping per invocation");
   // research §5 [S38]: 98,206 pipe round trips/s => 5.1 us per half = write syscall + read syscall

@@ -33,6 +33,10 @@ enum class CostId : unsigned {
   tcp_transmit_skb,    ///< tcp_transmit_skb: header build, clone
   tcp_recvmsg,         ///< tcp_recvmsg per call (copy charged separately)
   tcp_ack,             ///< tcp_ack processing of an incoming ACK (clean_rtx_queue etc.)
+  udp_sendmsg,         ///< udp_sendmsg + ip_build_xmit per call (route, cork-free set-up; copy and skb separate)
+  udp_rcv,             ///< udp_rcv + udp_v4_lookup + udp_queue_rcv_skb + sock_queue_rcv_skb + sock_def_readable
+  udp_recvmsg,         ///< udp_recvmsg + skb_recv_datagram per call (copy charged separately)
+  ip_defrag,           ///< ip_defrag per fragment (ip_find hash, ip_frag_queue insert; ip_frag_reasm share)
   dev_queue_xmit,      ///< dev_queue_xmit + pfifo_fast enqueue/dequeue + qdisc_restart
   net_tx_action,       ///< net_tx_action per invocation
   wakeup,              ///< try_to_wake_up + reschedule_idle, per woken task

@@ -11,11 +11,14 @@ namespace nicsim {
 namespace {
 constexpr int kEconnrefused = 111;
 constexpr int kEpipe = 32;
+constexpr int kEdestaddrreq = 89;
+constexpr int kEmsgsize = 90;
 }  // namespace
 
 InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) : k_(&k) {
   params.hz = k.params().hz;
   stack_ = std::make_unique<TcpStack>(ip, params, tags, k.host());
+  udp_ = std::make_unique<UdpStack>(ip, stack_->mib(), params, tags, k.host());
   k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice* dev) { return ip_rcv(std::move(skb), dev); });
 }
 
@@ -33,15 +36,17 @@ InetHost::SockState& InetHost::state(int id) {
   return *it->second;
 }
 
-Socket& InetHost::adopt(int id, const std::string& name) {
+Socket& InetHost::adopt(int id, const std::string& name, bool udp) {
   auto st = std::make_unique<SockState>();
   st->id = id;
+  st->udp = udp;
+  const int key = udp ? id + kUdpKey : id;
   st->sock = std::make_unique<Socket>();
   st->sock->name = name;
   st->sock->ops = this;
-  st->sock->sk = reinterpret_cast<void*>(static_cast<intptr_t>(id));
+  st->sock->sk = reinterpret_cast<void*>(static_cast<intptr_t>(key));
   Socket& s = *st->sock;
-  socks_[id] = std::move(st);
+  socks_[key] = std::move(st);
   return s;
 }
 
@@ -54,6 +59,14 @@ Socket& InetHost::tcp_socket(const std::string& name, bool nodelay) {
 static int sock_id(const Socket& s) { return static_cast<int>(reinterpret_cast<intptr_t>(s.sk)); }
 
 const TcpSocket& InetHost::tcp_sock(const Socket& s) const { return stack_->sock(sock_id(s)); }
+
+const UdpSocket& InetHost::udp_sock(const Socket& s) const { return udp_->sock(sock_id(s) - kUdpKey); }
+
+Socket& InetHost::udp_socket(const std::string& name) { return adopt(udp_->socket(), name, true); }
+
+void InetHost::udp_bind(Socket& s, uint16_t port) { udp_->bind(sock_id(s) - kUdpKey, port); }
+
+void InetHost::udp_connect(Socket& s, uint32_t daddr, uint16_t port) { udp_->connect(sock_id(s) - kUdpKey, daddr, port); }
 
 Task<int> InetHost::connect(Socket& s, uint32_t daddr, uint16_t port) {
   int id = sock_id(s);
@@ -121,7 +134,23 @@ Task<void> InetHost::charge(const TcpEffects& fx) {
       case TcpPath::tcp_prequeue_process:  // the per-packet paths that follow are charged
       case TcpPath::tcp_backlog_process:
       case TcpPath::tcp_delack_timer:      // the timer callback itself is charged by run_timer_list
-      case TcpPath::tcp_write_timer:
+      case TcpPath::tcp_write_timer: break;
+      // UDP: udp_getfrag copies and checksums in one pass (csum_partial_copy_fromiovecend),
+      // charged as the copy plus the checksum; each packet or fragment is one skb through
+      // ip_build_xmit's output; the receive copy of a datagram just DMA'd is out of cache.
+      case TcpPath::udp_sendmsg: co_await k_->cost(CostId::udp_sendmsg); break;
+      case TcpPath::udp_sendmsg_copy:
+        co_await k_->cost(CostId::copy_user_cached, st.n);
+        co_await k_->cost(CostId::csum_partial, st.n);
+        break;
+      case TcpPath::ip_build_xmit_skb:
+        co_await k_->cost(CostId::skb_alloc);
+        co_await k_->cost(CostId::ip_output);
+        break;
+      case TcpPath::ip_defrag: co_await k_->cost(CostId::ip_defrag); break;
+      case TcpPath::udp_rcv: co_await k_->cost(CostId::udp_rcv); break;
+      case TcpPath::udp_recvmsg: co_await k_->cost(CostId::udp_recvmsg); break;
+      case TcpPath::udp_recvmsg_copy: co_await k_->cost(CostId::copy_user_uncached, st.n); break;
       case TcpPath::Count: break;
     }
   }
@@ -197,8 +226,13 @@ Task<void> InetHost::wake(int id, JourneyId j) {
   co_await k_->wake_up(st.sock->wait, j);
 }
 
-Task<void> InetHost::apply(TcpEffects fx) {
+Task<void> InetHost::apply(TcpEffects fx, bool udp) {
   co_await charge(fx);
+  if (udp) {
+    for (auto& p : fx.tx) co_await transmit(p);
+    if (fx.sock >= 0 && fx.wake_reader) co_await wake(fx.sock + kUdpKey, 0);
+    co_return;
+  }
   for (auto& p : fx.tx) co_await transmit(p);
   for (auto& r : fx.timers) set_timer(r);
   if (fx.accept_ready >= 0 && !accept_wq_.empty()) co_await k_->wake_up(accept_wq_);
@@ -215,37 +249,85 @@ uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len) {
   if (len < kIpv4HeaderBytes) return len;
   const uint32_t ihl = (p[0] & 0x0fu) * 4u;
   if (ihl < kIpv4HeaderBytes || ihl > len) return std::min<uint32_t>(len, kIpv4HeaderBytes);
-  constexpr uint8_t kIpprotoTcp = 6;
+  constexpr uint8_t kIpprotoTcp = 6, kIpprotoUdp = 17;
+  if (p[9] == kIpprotoUdp && (((p[6] & 0x1fu) | p[7]) == 0)) return std::min(len, ihl + 8);
   if (p[9] != kIpprotoTcp || len < ihl + 20) return ihl;
   const uint32_t doff = (p[ihl + 12] >> 4) * 4u;
   return std::min(len, ihl + std::max<uint32_t>(doff, 20));
 }
 
 Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
-  JourneyId j = stack_->journey_of(skb->data(), skb->len);
-  if (j) k_->mark(j, "IP/TCP rx");
-  // ip_rcv reads the IP header and tcp_v4_rcv the TCP header: lines of the frame the NIC's DMA
-  // wrote; those the driver's eth_type_trans did not already load are cache misses.
-  const uint32_t hdr = ip_tcp_header_bytes(skb->data(), skb->len);
+  (void)dev;
+  // UDP, and fragments of anything (only UDP is sent fragmented here: TCP segments fit the MSS),
+  // go to UdpStack; the rest to TcpStack. Both run ip_rcv's checks on the same MIB.
+  const uint8_t* d = skb->data();
+  const bool udp =
+      skb->len >= kIpv4HeaderBytes && (d[9] == kIpProtoUdp || (((d[6] & 0x3fu) << 8 | d[7]) & (kIpMf | kIpOffsetMask)));
+  JourneyId j = udp ? udp_->journey_of(d, skb->len) : stack_->journey_of(d, skb->len);
+  if (j) k_->mark(j, udp ? "IP/UDP rx" : "IP/TCP rx");
+  // ip_rcv reads the IP header and tcp_v4_rcv / udp_rcv the transport header: lines of the frame
+  // the NIC's DMA wrote; those the driver's eth_type_trans did not already load are cache misses.
+  const uint32_t hdr = ip_tcp_header_bytes(d, skb->len);
   co_await k_->load_dma_lines(skb->data_phys(), hdr, j);
-  TcpEffects fx = stack_->on_ip_packet(skb->data(), skb->len, now_ns(), skb->truesize,
-                                       skb->ip_summed == CHECKSUM_UNNECESSARY);
+  const bool csum_ok = skb->ip_summed == CHECKSUM_UNNECESSARY;
+  TcpEffects fx = udp ? udp_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok)
+                      : stack_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok);
   int rc = fx.dropped ? NET_RX_DROP : NET_RX_SUCCESS;
   // Wake-ups for this packet carry its journey, so the CPU model marks the run-queue wait in it.
   bool wake_reader = fx.wake_reader;
   int sid = fx.sock;
   fx.wake_reader = false;
-  co_await apply(std::move(fx));
-  if (wake_reader && sid >= 0) co_await wake(sid, j);
+  co_await apply(std::move(fx), udp);
+  if (wake_reader && sid >= 0) co_await wake(udp ? sid + kUdpKey : sid, j);
   co_await k_->kfree_skb(std::move(skb));
   co_return rc;
 }
 
 // ---- process context ---------------------------------------------------------------------------
 
+Task<long> InetHost::udp_sendmsg(SockState& st, size_t len, JourneyId journey) {
+  const int id = st.id;
+  const UdpSocket& us = udp_->sock(id);
+  uint32_t daddr = 0;
+  uint16_t dport = 0;
+  if (!us.daddr) {  // sendto the last reader's peer (see udp_socket)
+    if (!us.last_saddr) co_return -kEdestaddrreq;
+    daddr = us.last_saddr;
+    dport = us.last_sport;
+  }
+  if (len > 65507) co_return -kEmsgsize;
+  if (journey) k_->mark(journey, "UDP tx");
+  TcpEffects fx = udp_->send(id, len, journey, now_ns(), daddr, dport);
+  co_await apply(std::move(fx), true);
+  co_return static_cast<long>(len);
+}
+
+Task<long> InetHost::udp_recvmsg(SockState& st, size_t len) {
+  for (;;) {
+    TcpEffects fx = udp_->recv(st.id, len, now_ns());
+    size_t got = fx.delivered;
+    bool block = fx.would_block;
+    JourneyId j = fx.completed_tags.empty() ? 0 : fx.completed_tags.back();
+    co_await apply(std::move(fx), true);
+    if (!block) {
+      st.sock->rx_journey = j;
+      if (j) k_->mark(j, "copy to user");
+      co_return static_cast<long>(got);
+    }
+    // skb_recv_datagram: wait_for_packet on sk->sleep
+    if (st.wake_pending) {
+      st.wake_pending = false;
+      continue;
+    }
+    co_await st.sock->wait.wait();
+    st.wake_pending = false;
+  }
+}
+
 Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
   int id = sock_id(sock);
   SockState& st = state(id);
+  if (st.udp) co_return co_await udp_sendmsg(st, len, journey);
   if (journey) k_->mark(journey, "TCP tx");
   size_t left = len;
   while (left > 0) {
@@ -270,6 +352,7 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
 Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
   int id = sock_id(sock);
   SockState& st = state(id);
+  if (st.udp) co_return co_await udp_recvmsg(st, len);
   for (;;) {
     TcpEffects fx = stack_->recv(id, len, now_ns());
     size_t got = fx.delivered;

@@ -14,6 +14,7 @@
 #pragma once
 #include "drivers-sim/kernel/kernel.h"
 #include "drivers-sim/net/tcp_stack.h"
+#include "drivers-sim/net/udp.h"
 #include <array>
 #include <functional>
 #include <map>
@@ -22,8 +23,8 @@
 namespace nicsim {
 
 /// Bytes from the start of an IPv4 packet `p` (`len` bytes) to the end of its transport header as
-/// ip_rcv and tcp_v4_rcv read them: IHL×4, plus the TCP header (data offset × 4) for TCP; clamped
-/// to `len`. The cache lines they span are what the receive path loads from a DMA'd frame.
+/// ip_rcv and tcp_v4_rcv / udp_rcv read them: IHL×4, plus the TCP header (data offset × 4) for TCP
+/// or the 8-byte UDP header for the first packet of a UDP datagram; clamped to `len`. The cache lines they span are what the receive path loads from a DMA'd frame.
 uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len);
 
 class InetHost : public SockOps {
@@ -43,6 +44,9 @@ class InetHost : public SockOps {
   uint32_t addr() const { return stack_->addr(); }
   /// The TCP socket (struct tcp_opt + sock) behind a Socket this host created (sndbuf, rcvbuf, ...).
   const TcpSocket& tcp_sock(const Socket& s) const;
+  UdpStack& udp() { return *udp_; }
+  /// The UDP socket behind a Socket made by udp_socket().
+  const UdpSocket& udp_sock(const Socket& s) const;
 
   // ---- process-context socket calls (apps) ---------------------------------------------------
   /// socket(AF_INET, SOCK_STREAM) with TCP_NODELAY when `nodelay`.
@@ -51,6 +55,15 @@ class InetHost : public SockOps {
   Task<int> connect(Socket& s, uint32_t daddr, uint16_t port);
   /// listen() on `port` + a blocking accept(); returns the connected socket.
   Task<Socket*> listen_accept(uint16_t port, const std::string& name, bool nodelay);
+  /// socket(AF_INET, SOCK_DGRAM). write() on it is send() to the connected destination, or, on an
+  /// unconnected socket, sendto() the source of the datagram the last read returned (the
+  /// recvfrom/sendto pair of a UDP server such as netserver's recv_udp_rr); read() is recv() of
+  /// one datagram.
+  Socket& udp_socket(const std::string& name);
+  /// bind() a UDP socket to `port`; throws std::runtime_error when the port is taken.
+  void udp_bind(Socket& s, uint16_t port);
+  /// connect() a UDP socket: its default destination (no packet is sent).
+  void udp_connect(Socket& s, uint32_t daddr, uint16_t port);
 
   // ---- SockOps -------------------------------------------------------------------------------
   Task<long> sendmsg(Socket& sock, size_t len, JourneyId journey) override;
@@ -62,7 +75,8 @@ class InetHost : public SockOps {
  private:
   struct SockState {
     std::unique_ptr<Socket> sock;
-    int id = -1;
+    int id = -1;                 ///< TcpStack or UdpStack socket id
+    bool udp = false;
     bool wake_pending = false;   ///< a wakeup arrived while the task was not yet asleep
     TimerList delack, retrans;
   };
@@ -72,18 +86,24 @@ class InetHost : public SockOps {
   };
 
   Task<int> ip_rcv(SkbPtr skb, NetDevice* dev);
-  /// Charge the paths, transmit the packets, apply timers and wakeups of `fx`.
-  Task<void> apply(TcpEffects fx);
+  /// Charge the paths, transmit the packets, apply timers and wakeups of `fx` (from UdpStack when
+  /// `udp`: its socket ids are UDP ones).
+  Task<void> apply(TcpEffects fx, bool udp = false);
+  Task<long> udp_sendmsg(SockState& st, size_t len, JourneyId journey);
+  Task<long> udp_recvmsg(SockState& st, size_t len);
   Task<void> charge(const TcpEffects& fx);
   Task<void> transmit(TcpTxPacket& p);
   void set_timer(const TcpTimerRequest& r);
   Task<void> wake(int sock_id, JourneyId j);
   SockState& state(int sock_id);
-  Socket& adopt(int sock_id, const std::string& name);
+  Socket& adopt(int sock_id, const std::string& name, bool udp = false);
+  /// socks_ key of a socket: TCP ids as they are, UDP ids offset by kUdpKey.
+  static constexpr int kUdpKey = 1 << 24;
   TimeNs now_ns() const;
 
   Kernel* k_;
   std::unique_ptr<TcpStack> stack_;
+  std::unique_ptr<UdpStack> udp_;
   std::map<uint32_t, Neighbour> neigh_;
   std::map<int, std::unique_ptr<SockState>> socks_;
   WaitQueue accept_wq_;

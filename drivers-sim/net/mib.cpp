@@ -37,6 +37,9 @@ const char* const kTcpExtNames[] = {
     "TCPAbortOnLinger", "TCPAbortFailed", "TCPMemoryPressures"};
 static_assert(sizeof(kTcpExtNames) / sizeof(kTcpExtNames[0]) == size_t(TcpExtMib::Count));
 
+const char* const kUdpNames[] = {"InDatagrams", "NoPorts", "InErrors", "OutDatagrams"};
+static_assert(sizeof(kUdpNames) / sizeof(kUdpNames[0]) == size_t(UdpMib::Count));
+
 // net-tools 1.60 statistics.c entry kinds.
 enum Kind { kNumber, kOptNumber, kHidden };
 struct Label {
@@ -82,6 +85,13 @@ const Label kTcpLabels[] = {
     {kNumber, "%s segments retransmited"},
     {kNumber, "%s bad segments received."},
     {kNumber, "%s resets sent"}};
+
+// Udp: labels (net-tools 1.60 statistics.c, udp_snmp).
+const Label kUdpLabels[] = {
+    {kNumber, "%s packets received"},
+    {kNumber, "%s packets to unknown port received."},
+    {kNumber, "%s packet receive errors"},
+    {kNumber, "%s packets sent"}};
 
 // TcpExt: the fields net-tools labels (up to TCPHPHitsToUser); nullptr = printed raw.
 const Label* tcpext_label(TcpExtMib f) {
@@ -164,6 +174,7 @@ void print_labelled(std::string& out, const Label& l, uint64_t v) {
 const char* mib_name(IpMib f) { return kIpNames[size_t(f)]; }
 const char* mib_name(TcpMib f) { return kTcpNames[size_t(f)]; }
 const char* mib_name(TcpExtMib f) { return kTcpExtNames[size_t(f)]; }
+const char* mib_name(UdpMib f) { return kUdpNames[size_t(f)]; }
 
 NetMib::NetMib() {
   (*this)[IpMib::Forwarding] = 2;    // 2 = not forwarding (RFC 1213 ipForwarding)
@@ -188,10 +199,7 @@ std::string netstat_s(const NetMib& m) {
   out += "Tcp:\n";
   for (size_t i = 0; i < size_t(TcpMib::Count); ++i) print_labelled(out, kTcpLabels[i], m.tcp[i]);
   out += "Udp:\n";
-  out += "    0 packets received\n";
-  out += "    0 packets to unknown port received.\n";
-  out += "    0 packet receive errors\n";
-  out += "    0 packets sent\n";
+  for (size_t i = 0; i < size_t(UdpMib::Count); ++i) print_labelled(out, kUdpLabels[i], m.udp[i]);
   out += "TcpExt:\n";
   for (size_t i = 0; i < size_t(TcpExtMib::Count); ++i) {
     const Label* l = tcpext_label(TcpExtMib(i));
@@ -213,6 +221,7 @@ void export_counters(const NetMib& m, Counters& c, const std::string& prefix) {
   c.set_signed(prefix + ".Tcp." + kTcpNames[size_t(TcpMib::MaxConn)]);
   for (size_t i = 0; i < size_t(TcpExtMib::Count); ++i)
     c.at(prefix + ".TcpExt." + kTcpExtNames[i]) = m.tcpext[i];
+  for (size_t i = 0; i < size_t(UdpMib::Count); ++i) c.at(prefix + ".Udp." + kUdpNames[i]) = m.udp[i];
 }
 
 }  // namespace nicsim

@@ -26,6 +26,9 @@ enum class TcpMib : uint8_t {
   CurrEstab, InSegs, OutSegs, RetransSegs, InErrs, OutRsts, Count
 };
 
+/// /proc/net/snmp "Udp:" fields (struct udp_mib), kernel order.
+enum class UdpMib : uint8_t { InDatagrams, NoPorts, InErrors, OutDatagrams, Count };
+
 /// /proc/net/netstat "TcpExt:" fields of Linux 2.4.20 (struct linux_mib), kernel order.
 enum class TcpExtMib : uint8_t {
   SyncookiesSent, SyncookiesRecv, SyncookiesFailed, EmbryonicRsts, PruneCalled, RcvPruned,
@@ -45,6 +48,7 @@ enum class TcpExtMib : uint8_t {
 const char* mib_name(IpMib f);
 const char* mib_name(TcpMib f);
 const char* mib_name(TcpExtMib f);
+const char* mib_name(UdpMib f);
 
 /// One host's counters. Static fields (Forwarding, DefaultTTL, RtoAlgorithm, RtoMin, RtoMax,
 /// MaxConn) hold the values Linux 2.4 reports for them.
@@ -52,22 +56,25 @@ struct NetMib {
   std::array<uint64_t, size_t(IpMib::Count)> ip{};
   std::array<uint64_t, size_t(TcpMib::Count)> tcp{};
   std::array<uint64_t, size_t(TcpExtMib::Count)> tcpext{};
+  std::array<uint64_t, size_t(UdpMib::Count)> udp{};
 
   NetMib();
   uint64_t& operator[](IpMib f) { return ip[size_t(f)]; }
   uint64_t& operator[](TcpMib f) { return tcp[size_t(f)]; }
   uint64_t& operator[](TcpExtMib f) { return tcpext[size_t(f)]; }
+  uint64_t& operator[](UdpMib f) { return udp[size_t(f)]; }
   uint64_t operator[](IpMib f) const { return ip[size_t(f)]; }
   uint64_t operator[](TcpMib f) const { return tcp[size_t(f)]; }
   uint64_t operator[](TcpExtMib f) const { return tcpext[size_t(f)]; }
+  uint64_t operator[](UdpMib f) const { return udp[size_t(f)]; }
 };
 
 /// The text `netstat -s` (net-tools 1.60 + 2.4 labels) prints for these counters: sections Ip,
-/// Icmp, Tcp, Udp, TcpExt (Icmp and Udp are not modelled and print as zero).
+/// Icmp, Tcp, Udp, TcpExt (Icmp is not modelled and prints as zero).
 std::string netstat_s(const NetMib& m);
 
 /// Copy every counter into `c` as "<prefix>.Ip.InReceives", "<prefix>.Tcp.InSegs",
-/// "<prefix>.TcpExt.DelayedACKs", ... (values overwrite, so it can be called repeatedly).
+/// "<prefix>.Udp.InDatagrams", "<prefix>.TcpExt.DelayedACKs", ... (values overwrite, so it can be called repeatedly).
 void export_counters(const NetMib& m, Counters& c, const std::string& prefix);
 
 }  // namespace nicsim

@@ -11,7 +11,8 @@ namespace nicsim {
 /// Simulated time in nanoseconds.
 using TimeNs = uint64_t;
 
-/// Linux 2.4 code paths the glue charges CPU time for. `n` in TcpPathStep is a byte count for
+/// Linux 2.4 code paths the glue charges CPU time for (TCP's, and UDP's: UdpStack reports its
+/// work in the same TcpEffects). `n` in TcpPathStep is a byte count for
 /// the *_copy / csum paths and a count of occurrences otherwise. The execution context follows
 /// from the entry point: on_ip_packet = NET_RX softirq, on_timer = timer softirq, the socket calls
 /// (send, recv, connect, close, release_sock) = process context (prequeue/backlog processing in
@@ -45,6 +46,15 @@ enum class TcpPath : uint8_t {
   tcp_delack_timer,               ///< tcp_delack_timer ran
   tcp_write_timer,                ///< tcp_write_timer ran (retransmit or zero-window probe)
   tcp_send_reset,                 ///< tcp_v4_send_reset
+  // UDP (net/ipv4/udp.c) and the IP paths only it takes here (UdpStack, udp.h); same contexts:
+  // on_ip_packet = NET_RX softirq, send/recv = process context.
+  udp_sendmsg,                    ///< udp_sendmsg + ip_build_xmit set-up (per call)
+  udp_sendmsg_copy,               ///< udp_getfrag: csum_partial_copy_fromiovecend, n bytes
+  ip_build_xmit_skb,              ///< one packet or fragment: sock_alloc_send_skb + IP header + output
+  ip_defrag,                      ///< ip_defrag queued one fragment (n = 1 per fragment)
+  udp_rcv,                        ///< udp_rcv + udp_queue_rcv_skb + sock_queue_rcv_skb + data_ready
+  udp_recvmsg,                    ///< udp_recvmsg + skb_recv_datagram (per call)
+  udp_recvmsg_copy,               ///< skb_copy_datagram_iovec, n bytes (checksum as rx_csum)
   Count
 };
 

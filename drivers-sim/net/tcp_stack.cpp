@@ -1,6 +1,7 @@
 // One host's TCP/IPv4 input, demultiplexing and socket calls (Linux 2.4 net/ipv4/ip_input.c,
 // tcp_ipv4.c, tcp.c, tcp_minisocks.c).
 #include "drivers-sim/net/tcp_stack.h"
+#include "drivers-sim/net/ip_input.h"
 
 #include <stdexcept>
 
@@ -33,7 +34,14 @@ const char* tcp_path_name(TcpPath p) {
                                   "kfree_skb_rx",
                                   "tcp_delack_timer",
                                   "tcp_write_timer",
-                                  "tcp_send_reset"};
+                                  "tcp_send_reset",
+                                  "udp_sendmsg",
+                                  "udp_sendmsg_copy",
+                                  "ip_build_xmit_skb",
+                                  "ip_defrag",
+                                  "udp_rcv",
+                                  "udp_recvmsg",
+                                  "udp_recvmsg_copy"};
   static_assert(sizeof(n) / sizeof(n[0]) == size_t(TcpPath::Count));
   return n[size_t(p)];
 }
@@ -321,21 +329,8 @@ TcpEffects TcpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint
                                   bool csum_unnecessary) {
   TcpEffects fx;
   Ctx c(*this, fx, now);
-  // ip_rcv
-  fx.path(TcpPath::ip_rcv);
-  ++mib_[IpMib::InReceives];
   Ipv4Header ip;
-  bool ip_ok = false;
-  if (!parse_ipv4_header(p, len, &ip, &ip_ok) || !ip_ok) {
-    ++mib_[IpMib::InHdrErrors];
-    fx.dropped = true;
-    return fx;
-  }
-  if (ip.daddr != addr_) {
-    ++mib_[IpMib::InAddrErrors];
-    fx.dropped = true;
-    return fx;
-  }
+  if (!ip_rcv_checks(p, len, addr_, mib_, fx, &ip)) return fx;
   if (ip.protocol != kIpProtoTcp) {
     ++mib_[IpMib::InUnknownProtos];
     fx.dropped = true;

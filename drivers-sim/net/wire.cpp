@@ -1,5 +1,6 @@
 #include "drivers-sim/net/wire.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -237,6 +238,76 @@ bool tcp_checksum_ok(const uint8_t* p, size_t len) {
   size_t tcp_len = ip.tot_len - ip.ihl_bytes;
   uint32_t s = pseudo_header_sum(ip.saddr, ip.daddr, ip.protocol, uint16_t(tcp_len));
   return csum_fold(csum_partial(t, tcp_len, s)) == 0;
+}
+
+void put_udp_header(uint8_t* p, const UdpHeader& h) {
+  put16(p, h.source);
+  put16(p + 2, h.dest);
+  put16(p + 4, h.len);
+  put16(p + 6, h.check);
+}
+
+bool parse_udp_header(const uint8_t* p, size_t len, UdpHeader* out) {
+  if (len < kUdpHeaderBytes) return false;
+  out->source = get16(p);
+  out->dest = get16(p + 2);
+  out->len = get16(p + 4);
+  out->check = get16(p + 6);
+  return out->len >= kUdpHeaderBytes && out->len <= len;
+}
+
+std::vector<std::vector<uint8_t>> build_udp_packets(Ipv4Header ip, uint16_t sport, uint16_t dport,
+                                                    size_t payload_len, uint32_t mtu) {
+  const size_t udp_len = kUdpHeaderBytes + payload_len;
+  if (udp_len + kIpv4HeaderBytes > 0xffff) throw std::invalid_argument("UDP datagram larger than 65535 bytes (EMSGSIZE)");
+  if (mtu < kIpv4HeaderBytes + kUdpHeaderBytes + 8) throw std::invalid_argument("MTU too small for a UDP datagram");
+  ip.protocol = kIpProtoUdp;
+  // The datagram's bytes: header + zero payload, checksum over both and the pseudo header.
+  std::vector<uint8_t> udp(udp_len, 0);
+  UdpHeader uh{sport, dport, uint16_t(udp_len), 0};
+  put_udp_header(udp.data(), uh);
+  uint16_t check = csum_fold(csum_partial(udp.data(), kUdpHeaderBytes,
+                                          pseudo_header_sum(ip.saddr, ip.daddr, kIpProtoUdp, uint16_t(udp_len))));
+  put16(udp.data() + 6, check == 0 ? 0xffff : check);
+  std::vector<std::vector<uint8_t>> out;
+  auto emit = [&](size_t off, size_t n, bool mf) {
+    std::vector<uint8_t> pkt(kIpv4HeaderBytes + n);
+    Ipv4Header h = ip;
+    h.tot_len = uint16_t(pkt.size());
+    h.frag_off = uint16_t((ip.frag_off & kIpDf) | (mf ? kIpMf : 0) | ((off >> 3) & kIpOffsetMask));
+    put_ipv4_header(pkt.data(), h);
+    std::memcpy(pkt.data() + kIpv4HeaderBytes, udp.data() + off, n);
+    out.push_back(std::move(pkt));
+  };
+  if (udp_len + kIpv4HeaderBytes <= mtu) {
+    emit(0, udp_len, false);
+    return out;
+  }
+  const size_t per = (mtu - kIpv4HeaderBytes) & ~size_t(7);
+  // ip_build_xmit_slow: offset = length - length % per (the last fragment's start; a multiple
+  // of per when the data divides evenly, then the last fragment is a full one).
+  size_t off = udp_len - udp_len % per;
+  if (off == udp_len) off -= per;
+  bool mf = false;
+  for (;;) {
+    emit(off, std::min(per, udp_len - off), mf);
+    mf = true;
+    if (off == 0) break;
+    off -= per;
+  }
+  return out;
+}
+
+bool udp_checksum_ok(const uint8_t* p, size_t len) {
+  Ipv4Header ip;
+  if (!parse_ipv4_header(p, len, &ip, nullptr)) return false;
+  const uint8_t* u = p + ip.ihl_bytes;
+  size_t udp_len = ip.tot_len - ip.ihl_bytes;
+  UdpHeader uh;
+  if (!parse_udp_header(u, udp_len, &uh)) return false;
+  if (uh.check == 0) return true;
+  uint32_t s = pseudo_header_sum(ip.saddr, ip.daddr, kIpProtoUdp, uh.len);
+  return csum_fold(csum_partial(u, uh.len, s)) == 0;
 }
 
 bool parse_tcp_packet(const uint8_t* p, size_t len, ParsedTcpPacket* out) {

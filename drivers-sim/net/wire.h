@@ -23,6 +23,10 @@ constexpr size_t kTcpSackPerBlockBytes = 8;     ///< TCPOLEN_SACK_PERBLOCK
 constexpr uint16_t kEtherTypeIpv4 = 0x0800;
 constexpr uint8_t kIpProtoTcp = 6;
 constexpr uint16_t kIpDf = 0x4000;              ///< IP_DF in frag_off (host order)
+constexpr uint16_t kIpMf = 0x2000;              ///< IP_MF in frag_off (host order)
+constexpr uint16_t kIpOffsetMask = 0x1fff;      ///< IP_OFFSET: fragment offset in 8-byte units
+constexpr uint8_t kIpProtoUdp = 17;
+constexpr size_t kUdpHeaderBytes = 8;           ///< RFC 768 header
 
 // TCP header flag bits (RFC 793 / RFC 3168), in the 13th byte of the header.
 constexpr uint8_t kTcpFin = 0x01, kTcpSyn = 0x02, kTcpRst = 0x04, kTcpPsh = 0x08, kTcpAck = 0x10,
@@ -151,6 +155,32 @@ struct ParsedTcpPacket {
 /// Parse an IPv4 packet carrying TCP. Returns false when either header is malformed or the
 /// protocol is not TCP. Checksums are not verified here.
 bool parse_tcp_packet(const uint8_t* p, size_t len, ParsedTcpPacket* out);
+
+/// RFC 768 UDP header (host order).
+struct UdpHeader {
+  uint16_t source = 0;
+  uint16_t dest = 0;
+  uint16_t len = 0;    ///< header + payload, bytes
+  uint16_t check = 0;  ///< 0: no checksum (a computed 0 is sent as 0xffff, udp_sendmsg)
+};
+void put_udp_header(uint8_t* p, const UdpHeader& h);
+/// Parse the 8-byte UDP header; false when `len` < 8 or the header's len is outside [8, len].
+bool parse_udp_header(const uint8_t* p, size_t len, UdpHeader* out);
+
+/// The IPv4 packets of one UDP datagram as Linux 2.4's ip_build_xmit emits them
+/// (net/ipv4/ip_output.c, LH@2.4.16 liexusong/Linux-2.4.16): one packet when 20 + 8 +
+/// `payload_len` fits `mtu`; otherwise ip_build_xmit_slow's fragments of (mtu - 20) & ~7 data
+/// bytes each, built and returned LAST FRAGMENT FIRST ("Start at the end of the frame by handling
+/// the remainder"), MF on all but the last, `ip.frag_off`'s DF bit kept on every fragment as the
+/// code does. `ip.id` is written into every packet; `ip.protocol` is set to UDP. The UDP checksum
+/// (pseudo header included, udp_getfrag's csum_partial_copy_fromiovecend) covers the whole
+/// datagram; the payload is zeros. Throws std::invalid_argument when the datagram exceeds 65535
+/// bytes of IP (EMSGSIZE) or `mtu` < 28 + 8.
+std::vector<std::vector<uint8_t>> build_udp_packets(Ipv4Header ip, uint16_t sport, uint16_t dport,
+                                                    size_t payload_len, uint32_t mtu);
+/// The UDP checksum of a complete (unfragmented or reassembled) IPv4/UDP datagram verifies, or it
+/// carries none (check 0).
+bool udp_checksum_ok(const uint8_t* ip_packet, size_t len);
 
 /// "10.0.0.1" -> host-order address; throws std::invalid_argument on malformed input.
 uint32_t ipv4_from_string(const std::string& s);

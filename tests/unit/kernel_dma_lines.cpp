@@ -84,7 +84,7 @@ TEST_CASE("kernel: DMA'd lines miss once per line and CPU, stall for the line fi
   CHECK(back);
 }
 
-TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4, clamped to the packet", "[net][dma]") {
+TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4 or the UDP header, clamped to the packet", "[net][dma]") {
   uint8_t p[80] = {};
   p[0] = 0x45;  // IPv4, IHL 5
   p[9] = 6;     // TCP
@@ -94,7 +94,12 @@ TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4, clamped to t
   p[0] = 0x46;                              // IHL 6 (one option word): TCP header moves by 4
   p[24 + 12] = 5 << 4;
   CHECK(ip_tcp_header_bytes(p, 80) == 24 + 20);
-  p[9] = 17;  // UDP: only the IP header
+  p[9] = 17;  // UDP: the IP header and udp_rcv's 8-byte UDP header
+  CHECK(ip_tcp_header_bytes(p, 80) == 24 + 8);
+  p[7] = 185;  // a later fragment (offset 1480): no UDP header in it, only the IP header is read
+  CHECK(ip_tcp_header_bytes(p, 80) == 24);
+  p[9] = 1;  // another protocol: only the IP header
+  p[7] = 0;
   CHECK(ip_tcp_header_bytes(p, 80) == 24);
   CHECK(ip_tcp_header_bytes(p, 10) == 10);
 }

@@ -34,3 +34,14 @@ TEST_CASE("netperf_rr: a size listed twice is refused", "[workload][netperf]") {
   CHECK(key == "workload.sizes");
   CHECK(msg.find("appears twice") != std::string::npos);
 }
+
+TEST_CASE("netperf_rr: UDP_RR loads, refuses a datagram past 65507 B and the TCP-only nodelay", "[workload][netperf]") {
+  CHECK(load_error({"workload.test=\"UDP_RR\""}).empty());
+  std::string key;
+  std::string msg = load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,70000\""}, &key);
+  CHECK(key == "workload.sizes");
+  CHECK(msg.find("65507") != std::string::npos);
+  msg = load_error({"workload.test=\"UDP_RR\"", "workload.nodelay=true"}, &key);
+  CHECK(key == "workload.nodelay");
+  CHECK(msg.find("TCP_RR only") != std::string::npos);
+}
