@@ -83,7 +83,22 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
     if (d < best_d) { best_d = d; best = c; }
   }
   size_t limit = std::max<size_t>(2, word.size() / 3);
-  return best_d <= limit ? best : std::string();
+  if (best_d <= limit) return best;
+  // A truncated name ("linux-2.4.20" for "linux-2.4.20-i386", "xeon" for "xeon-prestonia"): the
+  // one candidate it is a prefix of (case-insensitive, at least 3 characters).
+  if (word.size() < 3) return {};
+  auto lower = [](std::string x) {
+    for (auto& ch : x) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return x;
+  };
+  const std::string w = lower(word);
+  std::string only;
+  for (auto& c : candidates)
+    if (lower(c).rfind(w, 0) == 0) {
+      if (!only.empty()) return {};
+      only = c;
+    }
+  return only;
 }
 
 }  // namespace nicsim

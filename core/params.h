@@ -71,7 +71,8 @@ class ParamValues {
 /// Levenshtein distance (for "did you mean" suggestions).
 size_t edit_distance(const std::string& a, const std::string& b);
 /// The candidate closest to `word` (case-insensitive edit distance), or "" when none is close
-/// enough to be a plausible misspelling (distance > max(2, len/3)).
+/// enough to be a plausible misspelling (distance > max(2, len/3)); failing that, the only
+/// candidate `word` (3 characters or more) is a case-insensitive prefix of (a truncated name).
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace nicsim

@@ -84,6 +84,7 @@ std::vector<NetperfRrSizes> invocations(const ParamValues& p) {
         throw std::invalid_argument(fmt::format("size {} appears twice (each size reports rtt_us.<N>B once)", t));
     out.push_back(*v);
   }
+  if (sizes.back() == ',') throw std::invalid_argument("'' is not a size in bytes (1 ... 2^30): the list ends with a comma");
   if (out.empty()) throw std::invalid_argument("no sizes given");
   return out;
 }

@@ -119,6 +119,13 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   return s;
 }
 
+/// `choices` with an empty entry shown as "" (so "one of: , x" reads "one of: \"\", x").
+std::vector<std::string> quoted_empty(std::vector<std::string> choices) {
+  for (auto& c : choices)
+    if (c.empty()) c = "\"\"";
+  return choices;
+}
+
 std::string path_join(const std::string& prefix, const std::string& k) { return prefix.empty() ? k : prefix + "." + k; }
 
 /// "integer 5", "string \"x\"", "a table", ... — how a value reads in an error message.
@@ -411,7 +418,12 @@ size_t Loader::set_walk(toml::node& at, const std::vector<std::string>& segs, si
 
 ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std::string& key) const {
   auto wrong = [&]() {
-    return error(key, n.source(), fmt::format("wrong type: expected {}, got {}", kind_name(spec.kind), describe_node(n)));
+    std::string hint;  // a number where a string is expected: TOML needs the quotes
+    if (spec.kind == ParamKind::String && (n.is_integer() || n.is_floating_point()))
+      hint = fmt::format(" (a string needs quotes: \"{}\")",
+                         n.is_integer() ? std::to_string(n.as_integer()->get()) : fmt_num(n.as_floating_point()->get()));
+    return error(key, n.source(),
+                 fmt::format("wrong type: expected {}, got {}{}", kind_name(spec.kind), describe_node(n), hint));
   };
   auto range = [&](double v) {
     std::string unit = spec.unit.empty() ? "" : " [" + spec.unit + "]";
@@ -441,7 +453,7 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
       if (!n.is_string()) throw wrong();
       std::string v = n.as_string()->get();
       if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
-        fail(key, n.source(), fmt::format("'{}' is not one of: {}", v, join(spec.choices)),
+        fail(key, n.source(), fmt::format("'{}' is not one of: {}", v, join(quoted_empty(spec.choices))),
              nearest_name(v, spec.choices));
       return v;
     }

@@ -47,3 +47,12 @@ TEST_CASE("ParamValues overlays values on schema defaults", "[core][params]") {
   CHECK(j["clock_ppm"] == 0.0);
   CHECK(j["fc"] == "full");
 }
+
+TEST_CASE("nearest_name suggests the one name a truncated spelling is the start of", "[core][params]") {
+  const std::vector<std::string> kernels = {"linux-2.4.20-i386", "linux-2.6.11-i386"};
+  CHECK(nearest_name("linux-2.4.20", kernels) == "linux-2.4.20-i386");
+  CHECK(nearest_name("Linux-2.6", kernels) == "linux-2.6.11-i386");
+  CHECK(nearest_name("linux", kernels).empty());  // the start of both: no single suggestion
+  CHECK(nearest_name("xeon", {"xeon-prestonia"}) == "xeon-prestonia");
+  CHECK(nearest_name("xe", {"xeon-prestonia"}).empty());  // too short to be a name
+}

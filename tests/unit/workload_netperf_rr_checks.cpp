@@ -45,3 +45,12 @@ TEST_CASE("netperf_rr: UDP_RR loads, refuses a datagram past 65507 B and the TCP
   CHECK(key == "workload.nodelay");
   CHECK(msg.find("TCP_RR only") != std::string::npos);
 }
+
+TEST_CASE("netperf_rr: an empty size anywhere in the list is refused, a bare number says it needs quotes",
+          "[workload][netperf]") {
+  std::string key;
+  CHECK(load_error({"workload.sizes=\"16,32,\""}, &key).find("ends with a comma") != std::string::npos);
+  CHECK(key == "workload.sizes");
+  CHECK(load_error({"workload.sizes=\"16,,32\""}, &key).find("'' is not a size") != std::string::npos);
+  CHECK(load_error({"workload.sizes=64"}, &key).find("a string needs quotes: \"64\"") != std::string::npos);
+}
