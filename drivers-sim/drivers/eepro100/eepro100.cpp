@@ -318,6 +318,26 @@ Task<void> Speedo::speedo_resume() {
   co_await scb_outw(uint16_t(CUStart | SCBMaskEarlyRx | SCBMaskFlowCtl), SCBCmd);
 }
 
+Task<void> Speedo::queue_command(uint32_t cmd_status, const uint8_t* params, size_t n) {
+  // set_rx_mode's pattern for a non-transmit command: the next TxFD, clear_suspend on the previous
+  // command, CU Resume, all under spin_lock_irqsave.
+  const bool was = irq_save();
+  const unsigned entry = cur_tx_++ % TX_RING_SIZE;
+  const uint64_t last = last_cmd_;
+  last_cmd_ = txfd(entry);
+  tx_skbuff_[entry].reset();
+  write_txfd(entry, cmd_status, uint32_t(txfd(entry + 1)), params, n);
+  co_await wait_for_cmd_done();
+  clear_suspend(last);
+  co_await scb_outb(uint8_t(CUResume), SCBCmd);
+  ++*c_cu_resumes_;
+  if (int(cur_tx_ - dirty_tx_) >= int(TX_QUEUE_LIMIT)) {
+    netif_stop_queue();
+    tx_full_ = true;
+  }
+  irq_restore(was);
+}
+
 Task<void> Speedo::set_rx_mode() {
   const int new_rx_mode = 0;  // no IFF_PROMISC / IFF_ALLMULTI, mc_count 0
   if (int(cur_tx_ - dirty_tx_) > int(TX_RING_SIZE - TX_MULTICAST_SIZE)) {
@@ -325,11 +345,6 @@ Task<void> Speedo::set_rx_mode() {
     co_return;
   }
   if (new_rx_mode != rx_mode_) {
-    const bool was = irq_save();
-    const unsigned entry = cur_tx_++ % TX_RING_SIZE;
-    const uint64_t last = last_cmd_;
-    last_cmd_ = txfd(entry);
-    tx_skbuff_[entry].reset();
     std::array<uint8_t, CONFIG_DATA_SIZE> c = i82558_config_cmd;
     c[1] = uint8_t((opt_.txfifo << 4) | opt_.rxfifo);
     c[4] = uint8_t(opt_.rxdmacount);
@@ -342,35 +357,11 @@ Task<void> Speedo::set_rx_mode() {
       c[8] = 0;
     }
     // The 22 configure bytes from tx_desc_addr (offset 8) fit in the 32-byte TxFD.
-    write_txfd(entry, CmdSuspend | CmdConfigure, uint32_t(txfd(entry + 1)), c.data(), c.size());
-    co_await wait_for_cmd_done();
-    clear_suspend(last);
-    co_await scb_outb(uint8_t(CUResume), SCBCmd);
-    ++*c_cu_resumes_;
-    if (int(cur_tx_ - dirty_tx_) >= int(TX_QUEUE_LIMIT)) {
-      netif_stop_queue();
-      tx_full_ = true;
-    }
-    irq_restore(was);
+    co_await queue_command(CmdSuspend | CmdConfigure, c.data(), c.size());
   }
-  {  // 0-3 multicast addresses fit in one TxFD: CmdMulticastList with count 0
-    const bool was = irq_save();
-    const unsigned entry = cur_tx_++ % TX_RING_SIZE;
-    const uint64_t last = last_cmd_;
-    last_cmd_ = txfd(entry);
-    tx_skbuff_[entry].reset();
-    const uint8_t count[4] = {0, 0, 0, 0};
-    write_txfd(entry, CmdSuspend | CmdMulticastList, uint32_t(txfd(entry + 1)), count, 4);
-    co_await wait_for_cmd_done();
-    clear_suspend(last);
-    co_await scb_outb(uint8_t(CUResume), SCBCmd);
-    ++*c_cu_resumes_;
-    if (int(cur_tx_ - dirty_tx_) >= int(TX_QUEUE_LIMIT)) {
-      netif_stop_queue();
-      tx_full_ = true;
-    }
-    irq_restore(was);
-  }
+  // 0-3 multicast addresses fit in one TxFD: CmdMulticastList with count 0.
+  const uint8_t count[4] = {0, 0, 0, 0};
+  co_await queue_command(CmdSuspend | CmdMulticastList, count, 4);
   rx_mode_ = new_rx_mode;
 }
 

@@ -224,6 +224,7 @@ class Speedo : public NetDevice {
   Task<void> speedo_resume();
   void speedo_init_rx_ring(Kernel& k, std::vector<SkbPtr> skbs);
   Task<void> set_rx_mode();
+  Task<void> queue_command(uint32_t cmd_status, const uint8_t* params, size_t n);
   Task<void> speedo_interrupt();
   Task<void> speedo_rx(sc_time t_pass);
   Task<void> speedo_refill_rx_buffers(bool force);
