@@ -1,8 +1,11 @@
-// Test host for the e1000 driver model: the real 8254x model (models/nic/e1000) in a host whose
-// chipset is reduced to fixed, known rules — CPU MMIO reaches a device's BAR `mmio_to_device` after
+// Test host for the driver models (e1000 with the real 8254x model, eepro100 with the real 8255x
+// model): a host whose chipset is reduced to fixed, known rules — CPU MMIO reaches a device's BAR `mmio_to_device` after
 // issue, a read stalls the CPU `mmio_read_stall`, a posted write `mmio_write_release`; device DMA
 // goes to flat DRAM over one bus at `dma_overhead` + `dma_ns_per_byte` per transaction; each PCI
-// function's INTx is a level-triggered I/OxAPIC line that re-sends after EOI while asserted.
+// function's INTx is a level-triggered I/OxAPIC line that re-sends after EOI while asserted. A
+// device with an I/O BAR (PciDeviceInfo::io_bar_size) gets one at 0x1000 + 0x100 per device; x86
+// IN/OUT (PciSpaceExt) decode only against I/O BARs and stall the CPU `mmio_read_stall` both ways
+// (an I/O write is not posted).
 // Every MMIO access and every interrupt message is logged, so tests can check what the driver wrote
 // and when. A fake Ethernet peer records frames and sends frames at given times.
 #pragma once
@@ -15,6 +18,7 @@
 #include "models/ether/link.h"
 #include "models/nic/e1000/e1000.h"
 #include "platforms/testbed.h"
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -33,6 +37,8 @@ struct MmioRec {
   bool write;
   uint64_t addr;
   uint32_t v;  ///< value written, or value read
+  bool io = false;   ///< an I/O-space cycle (IN/OUT)
+  unsigned len = 4;  ///< access width in bytes
 };
 
 class TestHost;
@@ -87,6 +93,7 @@ class TestHost : public sc_core::sc_module, public HostHw, public eoi_if {
     std::vector<unsigned> v;
     for (unsigned fn = 0; fn < dev.info().functions; ++fn) {
       dev.set_bar(fn, 0xF0000000ull + 0x100000ull * idx + 0x20000ull * fn);
+      if (dev.info().io_bar_size) dev.set_io_bar(fn, 0x1000ull + 0x100ull * idx + 0x80ull * fn);
       auto l = std::make_unique<IrqLine>();
       l->host = this;
       l->vector = 0x41 + 8 * idx + fn;
@@ -137,10 +144,14 @@ class TestHost : public sc_core::sc_module, public HostHw, public eoi_if {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     const uint64_t a = gp.get_address();
+    const bool io = is_io_space(gp);
     DevBus* target = nullptr;
     for (auto& d : devs)
-      for (unsigned fn = 0; fn < d->dev->info().functions; ++fn)
-        if (a >= d->dev->bar(fn) && a < d->dev->bar(fn) + d->dev->info().bar_size) target = d.get();
+      for (unsigned fn = 0; fn < d->dev->info().functions; ++fn) {
+        const uint64_t base = io ? d->dev->io_bar(fn) : d->dev->bar(fn);
+        const uint64_t size = io ? d->dev->info().io_bar_size : d->dev->info().bar_size;
+        if (base && a >= base && a < base + size) target = d.get();
+      }
     if (!target) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
@@ -148,10 +159,11 @@ class TestHost : public sc_core::sc_module, public HostHw, public eoi_if {
     const sc_time issued = now() + delay;
     sc_time at_dev = delay + mmio_to_device;
     target->to_dev->b_transport(gp, at_dev);
+    const unsigned len = gp.get_data_length();
     uint32_t v = 0;
-    std::memcpy(&v, gp.get_data_ptr(), 4);
-    mmio.push_back({issued, gp.is_write(), a, v});
-    delay += gp.is_write() ? mmio_write_release : mmio_read_stall;
+    std::memcpy(&v, gp.get_data_ptr(), std::min(4u, len));
+    mmio.push_back({issued, gp.is_write(), a, v, io, len});
+    delay += gp.is_write() && !io ? mmio_write_release : mmio_read_stall;
   }
   friend struct DevBus;
   std::string name_;

@@ -31,7 +31,9 @@ TEST_CASE("i8255x CU: simplified TxCB with EL and I: wire timing at 100 Mb/s, C/
   CHECK(b.peer.rx[0].t == end + propagation_delay(Bench::kCableM, 5.0));
   CHECK(b.get16(0x2000) == (cb::C | cb::OK));
   REQUIRE(b.irq.assertions().size() == 1);
-  CHECK(b.irq.assertions()[0] == end + txn_time(2));  // the status write-back, then CX|CNA
+  // The status write-back, the re-read of the command word and link (EL/S sampled at completion),
+  // then CX|CNA.
+  CHECK(b.irq.assertions()[0] == end + txn_time(2) + txn_time(6));
   CHECK(b.nic->cu_state() == Cus::Idle);
   CHECK(b.nic->stat(XmtGoodFrames) == 1);
   // 100 Mb/s: a 100-byte frame is 8 + 104 bytes of 80 ns on the wire.

@@ -605,8 +605,22 @@ void I8255x::cu_transmit(uint32_t addr, uint16_t cmd, uint32_t link, const std::
 void I8255x::cu_complete(uint32_t addr, uint16_t cmd, uint32_t link, bool ok) {
   auto r = make_req(true, addr, 2, "CB status", "write-back");
   st16(r->buf.data(), uint16_t(cb::C | (ok ? cb::OK : 0)));
-  r->done = [=, this](DmaReq&) {
-    uint16_t bits = (cmd & cb::I) ? stat::CX : 0;
+  (void)link;  // the link is re-read with EL and S (cu_next)
+  r->done = [=, this](DmaReq&) { cu_next(addr, cmd); };
+  submit(std::move(r));
+}
+
+void I8255x::cu_next(uint32_t addr, uint16_t fetched_cmd) {
+  // EL, S and the link are sampled when the CB completes, not when it was fetched: the driver may
+  // clear S (eepro100 clear_suspend, e100 "clear S-bit in previous") while the CB executes and then
+  // issue CU Resume, which the CU ignores while active. eepro100.c Theory of Operation IIIB: after
+  // "erasing the previous suspend" the chip "processes the previous command" and goes on to the final
+  // one, i.e. it does not suspend on the CB whose S was cleared under it.
+  auto r = make_req(false, uint64_t(addr) + 2, 6, "CB command re-read", "descriptor fetch");
+  r->done = [=, this](DmaReq& q) {
+    const uint16_t cmd = ld16(q.buf.data());
+    const uint32_t link = ld32(q.buf.data() + 2);
+    uint16_t bits = (fetched_cmd & cb::I) ? stat::CX : 0;
     if (cmd & cb::EL) {
       cus_ = Cus::Idle;
       bits |= stat::CNA;

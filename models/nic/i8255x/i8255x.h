@@ -20,10 +20,14 @@
 //  * Interrupts: INTA# is asserted while STAT/ACK & enabled ≠ 0 and M = 0; on 82558+ the specific
 //    mask bits of the interrupt control byte disable CX, FR, CNA, RNR, ER, FCP individually. The
 //    driver acknowledges by writing 1s to the STAT/ACK byte. SI raises SWI.
-//  * CU: each CB header (status, command, link) is read by DMA when the CU reaches it; the command
-//    word read then decides (EL, S, I). A CB completes by writing C (+OK) into its status word;
-//    I → CX; EL → idle, S → suspended, both raise CNA (the CU left the active state); otherwise the
-//    CU follows the link. Commands: NOP, Individual Address Setup, Configure (bytes used: 3 MWI and
+//  * CU: each CB header (status, command, link) is read by DMA when the CU reaches it; that command
+//    word decides what the CB does and I. A CB completes by writing C (+OK) into its status word,
+//    then the CU reads the command word and link again ("CB command re-read") and those decide what
+//    follows: EL → idle, S → suspended, both raise CNA (the CU left the active state); otherwise the
+//    CU follows the link; I (as fetched) → CX. So an S bit a driver clears while the CB executes
+//    (eepro100 clear_suspend + CU Resume, which is ignored while the CU is active) does not suspend
+//    the CU: eepro100.c Theory of Operation IIIB describes the chip going on past the CB whose S was
+//    erased. estimate: the re-read's size (6 bytes) and moment; the OpenSDM was not consulted on it. Commands: NOP, Individual Address Setup, Configure (bytes used: 3 MWI and
 //    read align, 15 promiscuous / broadcast disable, 18 padding, 21 multicast all), Multicast Setup
 //    (exact address list, not the hash filter), Transmit, Load Microcode, Dump.
 //  * Transmit: simplified mode (data after the 16-byte TCB, TBD address 0xFFFFFFFF) and flexible
@@ -172,6 +176,8 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   void cu_exec(uint32_t addr, uint16_t status, uint16_t cmd, uint32_t link);
   void cu_transmit(uint32_t addr, uint16_t cmd, uint32_t link, const std::vector<uint8_t>& tcb);
   void cu_complete(uint32_t addr, uint16_t cmd, uint32_t link, bool ok);
+  /// After a CB's status write: re-read its command word and link, then EL/S/next (see the header).
+  void cu_next(uint32_t addr, uint16_t fetched_cmd);
   void cu_resume();
   void dump_counters(bool reset);
   void load_microcode(const std::vector<uint8_t>& payload);
