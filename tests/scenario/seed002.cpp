@@ -75,3 +75,38 @@ TEST_CASE("seed002 e1000 UDP_RR alongside TCP_RR: one datagram per message, frag
   CHECK(du > 0.3);
   CHECK(du < 3.0);
 }
+
+namespace {
+nlohmann::json seed002_metrics(const char* scenario, const char* sizes) {
+  std::string cmd = std::string("'") + NICSIM_BIN + "' run scenarios/seed002/" + scenario +
+                    " --set 'workload.sizes=\"" + sizes + "\"' --format json 2>/dev/null";
+  auto j = nlohmann::json::parse(run_stdout(cmd));
+  REQUIRE(j["status"] == "ok");
+  return j["metrics"];
+}
+}  // namespace
+
+TEST_CASE("seed002 shapes: e100 jumps at 64 B, eepro100 rises smoothly, gigabit e1000 is slower than eepro100 below 256 B",
+          "[scenario][seed002]") {
+  const char* sizes = "16,48,64,128,256,1024";
+  auto e100 = seed002_metrics("e100-82559-pci33.toml", sizes);
+  auto eepro = seed002_metrics("eepro100-82559-pci33.toml", sizes);
+  auto e1000 = seed002_metrics("e1000-82544gc-pci66.toml", sizes);
+  auto at = [](const nlohmann::json& m, int n) { return m["rtt_us." + std::to_string(n) + "B"].get<double>(); };
+  // e100: 48 B frames (114 B) pass the CPU-Saver min-size mask and interrupt at once; 64 B frames
+  // (130 B) are bundled and wait for the dead-man timer (IntDelay 0x600 ~ 1.02 ms per direction).
+  CHECK(at(e100, 48) < 1.2 * at(eepro, 48));
+  CHECK(at(e100, 64) - at(e100, 48) > 800.0);
+  // eepro100: an interrupt per frame, no step anywhere; the RTT grows with size.
+  const int steps[] = {16, 48, 64, 128, 256, 1024};
+  for (size_t i = 1; i < std::size(steps); ++i) {
+    INFO(steps[i] << " B");
+    CHECK(at(eepro, steps[i]) > at(eepro, steps[i - 1]));
+    CHECK(at(eepro, steps[i]) - at(eepro, steps[i - 1]) < 0.6 * (steps[i] - steps[i - 1]) + 20.0);
+  }
+  // Gigabit with RDTR 64 waits out its timers; Fast Ethernet without mitigation does not.
+  for (int n : {16, 48, 64, 128}) {
+    INFO(n << " B");
+    CHECK(at(e1000, n) > at(eepro, n));
+  }
+}

@@ -89,7 +89,9 @@ TEST_CASE("i8255x CPU-Saver alone: timer, bundle and min-size rules", "[i8255x][
   CHECK(s.deadline() == us(10) + s.delay());
   CHECK(s.frame(us(20), 127));  // 127 & 0xFF80 == 0: at once, the bundle untouched
   CHECK(s.bundled() == 1);
+  CHECK(s.deadline() == us(10) + s.delay());  // a small frame does not re-arm the timer
   CHECK_FALSE(s.frame(us(30), 128));
+  CHECK(s.deadline() == us(30) + s.delay());  // "reset each time a new packet is received"
   CHECK(s.frame(us(40), 1514));  // the third: BundleMax
   CHECK(std::string(s.last_cause()) == "BundleMax");
   CHECK_FALSE(s.deadline());
@@ -141,13 +143,14 @@ TEST_CASE("i8255x CPU-Saver on the 82559: BundleMax frames interrupt before the 
   CHECK(sim().counters.get("nic.cpusaver.BundleMax") == 1);
 }
 
-TEST_CASE("i8255x CPU-Saver on the 82558 B0: timer only, small frames bundled too", "[i8255x][cpusaver]") {
+TEST_CASE("i8255x CPU-Saver on the 82558 B0: timer only, small frames bundled too, the timer re-armed by each", "[i8255x][cpusaver]") {
   I8255xParams p;
   Bench b("82558B0", p);
   auto uc = image(*b.nic->variant().cpusaver, 0x200, 0, 0);
   Rx r = receive(b, {64, 64, 64, 64, 64, 64, 64}, us(20), &uc);
   REQUIRE(r.fr.size() == 1);
-  CHECK(r.fr[0] == rx_done(rx_fifo_time(p, r.sent[0], 64), 64) + sec(0x200 / 1.5e6));
+  // The dead-man timer is re-armed by each bundled frame: FR one delay after the last.
+  CHECK(r.fr[0] == rx_done(rx_fifo_time(p, r.sent[6], 64), 64) + sec(0x200 / 1.5e6));
 }
 
 TEST_CASE("i8255x without microcode: one FR interrupt per frame", "[i8255x][cpusaver]") {

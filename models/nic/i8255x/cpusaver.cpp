@@ -26,7 +26,7 @@ bool CpuSaver::frame(const sc_time& t, unsigned bytes) {
     return true;  // "does not affect the current bundle in any way"
   }
   ++bundled_;
-  if (bundled_ == 1) deadline_ = t + delay();
+  deadline_ = t + delay();  // "the timer is reset each time a new packet is received"
   if (p_.bundle_max && bundled_ >= *p_.bundle_max) {
     bundled_ = 0;
     deadline_.reset();

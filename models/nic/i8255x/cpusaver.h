@@ -5,9 +5,12 @@
 // e100_load_microcode): the dead-man timer's initial value (IntDelay), the bundle limit
 // (BundleMax) and the minimum-size mask (0xFF80, or 0xFFFF with BundleSmallFr). e100_ucode.h
 // documents what they do:
-//  * timer (CPUSAVER_DWORD): "the dead-man timer with its initial value"; started here by the first
-//    frame of a bundle and not restarted by later ones [inference: the comment names only the
-//    initial value]; at expiry the bundled frames are indicated with one FR interrupt.
+//  * timer (CPUSAVER_DWORD): "This loads the dead-man timer with its initial value. When this timer
+//    expires the interrupt is asserted, and the timer is reset each time a new packet is received"
+//    (the same comment block in later e100 drivers, e.g. Linux 2.6 drivers/net/e100.c "CPUSaver
+//    parameters"): armed by a bundled frame and re-armed by every further bundled one (a frame the
+//    min-size mask lets through "does not affect the current bundle", so it does not re-arm it);
+//    at expiry the bundled frames are indicated with one FR interrupt.
 //  * BundleMax: "the maximum number of frames that will be bundled"; 1 = an interrupt per frame.
 //  * min-size mask: a frame whose length ANDed with the mask is zero ("any frame which is x7F (127)
 //    bytes or smaller" for 0xFF80) "will not be bundled, but will instead immediately generate an
@@ -52,7 +55,8 @@ class CpuSaver {
   /// The dead-man timer's length.
   sc_time delay() const { return clk_.cycles(p_.int_delay_ticks); }
   /// A frame of `bytes` (RFD actual count) completed at `t`. True: raise FR now (the frame was
-  /// small, or it filled the bundle); false: it joined the bundle (the timer is armed by the first).
+  /// small, or it filled the bundle); false: it joined the bundle (the timer is (re-)armed to
+  /// t + delay()).
   bool frame(const sc_time& t, unsigned bytes);
   /// When the dead-man timer expires, if armed.
   std::optional<sc_time> deadline() const { return deadline_; }
