@@ -55,7 +55,8 @@ TestbedSoftware* built_software(Testbed& tb);
 ///    "levels": {"hardirq", "softirq", "process", "idle"},
 ///    "contexts": [{"context", "level", "ps"}] (hardirq, softirq, process rows, then
 ///                "idle (halted)" and "idle (waking from halt)"),
-///    "entries": [{"symbol", "kind" ("cost"|"stall"|"untagged"), "context", "level", "ps"}] largest first}
+///    "entries": [{"symbol", "kind" ("cost"|"stall"|"untagged"|"small"), "context", "level", "ps"}]
+///               largest first; rows under 1e-5 of wall_ps are one "small" row per context}
 nlohmann::json cpu_profile_json(Kernel& k, uint64_t packets);
 /// Frames the host's NIC ports sent plus those they accepted for the host so far (EthPort::tally:
 /// the counters the frame accounting balances, e.g. 8254x TPT and GPRC).
