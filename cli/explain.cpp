@@ -4,6 +4,7 @@
 #include "cli/executor.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
+#include "core/cpu_report.h"
 #include "platforms/scenario.h"
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -21,7 +22,8 @@ namespace fs = std::filesystem;
 
 const char* kUsage =
     "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--kind PREFIX]\n"
-    "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n\n"
+    "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n"
+    "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n\n"
     "Runs SCENARIO and prints the one-way latency of its traced messages broken down by stage\n"
     "(TCP tx, driver xmit, doorbell, descriptor fetch, data DMA, wire, RX DMA, write-back,\n"
     "moderation wait (ITR/RDTR/RADV/TIDV/TADV), IRQ delivery, ISR, softirq, TCP rx, wakeup, ...):\n"
@@ -30,6 +32,13 @@ const char* kUsage =
     "attributes the gap to stages and causes, largest first, with a summary in plain words.\n"
     "--kind PREFIX keeps only messages whose kind starts with PREFIX (e.g. \"netpipe 24 B\").\n"
     "--trace FILE writes the (first) run's Chrome/Perfetto trace-event JSON.\n\n"
+    "--cpu: where each host's CPUs spent the run instead: per CPU the time by context (hard IRQ per\n"
+    "line, softirq per vector, process per task, idle halted / waking) with its share of the run\n"
+    "and cycles per packet (frames received + sent by the host's NICs), then a flat profile like\n"
+    "OProfile's or perf report's: cycles, % of busy time, cumulative %, cycles per packet, symbol\n"
+    "(kernel cost entry, driver path [module], 'MMIO read eth1+0x00c0', 'cache miss: RX\n"
+    "descriptor'), context; --top N entries per CPU (default 25). With --vs/--vs-set: both\n"
+    "profiles and the difference in cycles per packet, largest first.\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -72,6 +81,7 @@ Breakdown breakdown_of(const nlohmann::json& result, const std::string& kind) {
 int explain_main(int argc, char** argv) {
   po::options_description opts("options");
   std::string scenario, vs, seed_text, trace, format, kind;
+  size_t top = 25;
   std::vector<std::string> sets, vs_sets;
   opts.add_options()("scenario", po::value<std::string>(&scenario)->required(), "scenario file (also positional)")(
       "set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")(
@@ -81,7 +91,9 @@ int explain_main(int argc, char** argv) {
       "compare with SCENARIO under these extra overrides (repeatable)")(
       "kind", po::value<std::string>(&kind), "only messages whose kind starts with PREFIX")(
       "trace", po::value<std::string>(&trace), "write the first run's trace-event JSON to FILE")(
-      "format", po::value<std::string>(&format)->default_value("text"), "text or json");
+      "format", po::value<std::string>(&format)->default_value("text"), "text or json")(
+      "cpu", "CPU time by context and by cost entry (a flat profile) instead of latency")(
+      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -169,6 +181,29 @@ int explain_main(int argc, char** argv) {
     return n;
   };
   std::string an = name_of(a, {}), bn = vs.empty() ? name_of(b, vs_sets) : name_of(b, {});
+  if (vm.count("cpu")) {
+    const nlohmann::json pa = results[0].result.value("cpu_profile", nlohmann::json::object());
+    if (!compare) {
+      if (format == "json") std::cout << nlohmann::json{{"scenario", scenario}, {"cpu_profile", pa}}.dump(2) << "\n";
+      else fmt::print("{}\n\n{}", scenario, format_cpu_profile(pa, top));
+    } else {
+      const nlohmann::json pb = results[1].result.value("cpu_profile", nlohmann::json::object());
+      if (format == "json") {
+        nlohmann::json jr = nlohmann::json::array();
+        for (auto& r : cpu_gap(pa, pb))
+          jr.push_back({{"host", r.host}, {"cpu", r.cpu}, {"symbol", r.symbol}, {"context", r.context},
+                        {"a_cycles_per_packet", r.a_per_pkt}, {"b_cycles_per_packet", r.b_per_pkt}, {"delta", r.delta}});
+        std::cout << nlohmann::json{{"a", {{"name", an}, {"cpu_profile", pa}}}, {"b", {{"name", bn}, {"cpu_profile", pb}}}, {"gap", jr}}
+                         .dump(2)
+                  << "\n";
+      } else {
+        fmt::print("A: {}\n\n{}B: {}\n\n{}{}", an, format_cpu_profile(pa, top), bn, format_cpu_profile(pb, top),
+                   format_cpu_gap(pa, pb, an, bn, top));
+      }
+    }
+    if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);
+    return kExitOk;
+  }
   if (!compare) {
     if (format == "json") {
       std::cout << nlohmann::json{{"scenario", scenario}, {"breakdown", ba.to_json()}}.dump(2) << "\n";

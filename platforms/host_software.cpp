@@ -121,10 +121,87 @@ nlohmann::json kernel_params_json(const TestbedHost& h) {
           {"hz", p.hz}, {"netdev_max_backlog", p.netdev_max_backlog}, {"tick_phase_us", to_us(p.tick_phase)}};
 }
 
-TestbedSoftware& build_software(Testbed& tb) {
-  // One software build per testbed. The testbed's keepalive owns it; a weak reference here expires
-  // with the testbed, so a later testbed at the same address is never handed a stale build.
+namespace {
+// One software build per testbed. The testbed's keepalive owns it; a weak reference here expires
+// with the testbed, so a later testbed at the same address is never handed a stale build.
+std::map<const Testbed*, std::weak_ptr<TestbedSoftware>>& builds() {
   static std::map<const Testbed*, std::weak_ptr<TestbedSoftware>> built;
+  return built;
+}
+}  // namespace
+
+TestbedSoftware* built_software(Testbed& tb) {
+  auto it = builds().find(&tb);
+  if (it == builds().end()) return nullptr;
+  auto live = it->second.lock();
+  return live.get();  // the testbed's keepalive holds it
+}
+
+uint64_t host_frames(const TestbedHost& h) {
+  uint64_t n = 0;
+  for (auto& nic : h.nics) {
+    PciDevice* d = nic.dev();
+    if (!d) continue;
+    for (unsigned i = 0; i < d->eth_ports(); ++i)
+      if (EthPort* p = d->eth_port(i))
+        if (auto t = p->tally()) n += t->sent + t->accepted;
+  }
+  return n;
+}
+
+nlohmann::json cpu_profile_json(Kernel& k, uint64_t packets) {
+  nlohmann::json host = nlohmann::json::object();
+  for (unsigned c = 0; c < k.num_cpus(); ++c) {
+    const CpuTimeProfile p = k.cpu_time(c);
+    auto ps = [](const sc_core::sc_time& t) { return static_cast<uint64_t>(t.value()); };  // 1 ps resolution
+    nlohmann::json contexts = nlohmann::json::array(), entries = nlohmann::json::array();
+    std::map<std::pair<int, std::string>, sc_core::sc_time> by_ctx;  // (level, context) -> time
+    // Rows below 0.001% of the run (e.g. the hundreds of one-off MMIO writes of the e1000's init
+    // tables) are summed per context into one row, so the sums stay exact and result.json small.
+    const sc_core::sc_time floor = p.wall / 100000.0;
+    std::map<std::pair<int, std::string>, std::pair<sc_core::sc_time, size_t>> small;
+    for (const CpuTimeRow& r : p.rows) {
+      by_ctx[{static_cast<int>(r.level), r.context}] += r.time;
+      if (r.time < floor) {
+        auto& sm = small[{static_cast<int>(r.level), r.context}];
+        sm.first += r.time, ++sm.second;
+        continue;
+      }
+      entries.push_back({{"symbol", r.what}, {"kind", r.kind}, {"context", r.context}, {"level", level_name(r.level)},
+                         {"ps", ps(r.time)}});
+    }
+    for (auto& e : small)
+      entries.push_back({{"symbol", fmt::format("({} {} below 0.001% each)", e.second.second, e.second.second == 1 ? "entry" : "entries")},
+                         {"kind", "small"},
+                         {"context", e.first.second},
+                         {"level", level_name(static_cast<ExecLevel>(e.first.first))},
+                         {"ps", ps(e.second.first)}});
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const nlohmann::json& x, const nlohmann::json& y) { return x["ps"].get<uint64_t>() > y["ps"].get<uint64_t>(); });
+    std::vector<std::pair<std::pair<int, std::string>, sc_core::sc_time>> ctx(by_ctx.begin(), by_ctx.end());
+    std::stable_sort(ctx.begin(), ctx.end(), [](const auto& a, const auto& b) {
+      if (a.first.first != b.first.first) return a.first.first > b.first.first;  // hardirq, softirq, process
+      return a.second > b.second;
+    });
+    for (auto& e : ctx)
+      contexts.push_back({{"context", e.first.second}, {"level", level_name(static_cast<ExecLevel>(e.first.first))},
+                          {"ps", ps(e.second)}});
+    contexts.push_back({{"context", "idle (halted)"}, {"level", "idle"}, {"ps", ps(p.halted)}});
+    contexts.push_back({{"context", "idle (waking from halt)"}, {"level", "idle"}, {"ps", ps(p.waking)}});
+    host["cpu" + std::to_string(c)] = {
+        {"mhz", p.mhz},
+        {"wall_ps", ps(p.wall)},
+        {"packets", packets},
+        {"levels",
+         {{"hardirq", ps(p.busy[2])}, {"softirq", ps(p.busy[1])}, {"process", ps(p.busy[0])}, {"idle", ps(p.halted + p.waking)}}},
+        {"contexts", contexts},
+        {"entries", entries}};
+  }
+  return host;
+}
+
+TestbedSoftware& build_software(Testbed& tb) {
+  auto& built = builds();
   if (auto it = built.find(&tb); it != built.end())
     if (auto live = it->second.lock()) return *live;
 
@@ -153,6 +230,7 @@ TestbedSoftware& build_software(Testbed& tb) {
       auto devs = nic.driver_entry->probe(*hs->kernel, *nic.dev(), nic.vectors, ProbeTarget{nic.config->name, nic.config->device},
                                           nic.config->driver_params);
       for (size_t p = 0; p < devs.size(); ++p) hs->netdevs[netdev_name(nic.config->name, static_cast<unsigned>(p))] = devs[p];
+      hs->kernel->name_pci_regions(*nic.dev(), nic.config->name);  // MMIO stalls by register offset
     }
     // The host's address: its link end's. The TCP/IP model gives a host one address and one
     // route, so a host with several cabled ports is refused rather than silently misrouted.

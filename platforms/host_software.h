@@ -45,6 +45,22 @@ struct TestbedSoftware {
 /// per host that opens every net_device at time 0. Throws std::runtime_error when a driver has
 /// no probe or a platform lacks CPU parameters.
 TestbedSoftware& build_software(Testbed& tb);
+/// The software build_software made for `tb`, nullptr when it made none (a hardware-only workload).
+TestbedSoftware* built_software(Testbed& tb);
+
+/// result.json's `cpu_profile.<host>`: per CPU ("cpu0", ...) its time so far by context and by
+/// cost entry / stall (Kernel::cpu_time), times in integer picoseconds (exact: per CPU the
+/// `contexts` sum to `wall_ps`; per level the `entries` sum to `levels.<level>`):
+///   {"mhz", "wall_ps", "packets" (`packets`: the host's frames, host_frames),
+///    "levels": {"hardirq", "softirq", "process", "idle"},
+///    "contexts": [{"context", "level", "ps"}] (hardirq, softirq, process rows, then
+///                "idle (halted)" and "idle (waking from halt)"),
+///    "entries": [{"symbol", "kind" ("cost"|"stall"|"untagged"|"small"), "context", "level", "ps"}]
+///               largest first; rows under 1e-5 of wall_ps are one "small" row per context}
+nlohmann::json cpu_profile_json(Kernel& k, uint64_t packets);
+/// Frames the host's NIC ports sent plus those they accepted for the host so far (EthPort::tally:
+/// the counters the frame accounting balances, e.g. 8254x TPT and GPRC).
+uint64_t host_frames(const TestbedHost& h);
 
 /// Load-time checks (WorkloadEntry::check) of a workload that runs a TCP connection between the
 /// NIC endpoints in its parameters `transmitter` and `receiver` on the software build_software

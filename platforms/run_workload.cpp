@@ -24,6 +24,9 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
   if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
   int rc = w->run(tb, out, result);
+  // Where each host's CPUs spent the run (nicsim explain --cpu reads it).
+  if (TestbedSoftware* sw = built_software(tb))
+    for (auto& h : tb.hosts()) result["cpu_profile"][h.name()] = cpu_profile_json(*sw->host(h.name()).kernel, host_frames(h));
   result["accounting"] = tb.frame_accounting();
   return rc;
 }

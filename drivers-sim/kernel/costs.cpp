@@ -1,4 +1,5 @@
 #include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/cpu_time.h"
 #include <map>
 #include <stdexcept>
 
@@ -124,6 +125,7 @@ std::map<std::string, CostProfile>& profiles() {
   static std::map<std::string, CostProfile> m = [] {
     std::map<std::string, CostProfile> r;
     auto p = make_p4xeon_2420();
+    for (size_t i = 0; i < kCostCount; ++i) p.entries[i].what = what_tag(static_cast<CostId>(i));
     r.emplace(p.name, p);
     return r;
   }();

@@ -8,6 +8,7 @@
 // the core clock (a copy limited by DRAM takes the same time, so fewer cycles on a slower core).
 #pragma once
 #include <array>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ struct CostEntry {
   double cycles_per_byte = 0;
   bool memory_bound = false;  ///< per-byte part scales with core MHz / ref_mhz
   const char* source = "";    ///< research note / source key, or "estimate: ..."
+  /// CPU-profile tag of the entry (drivers-sim/kernel/cpu_time.h): a kernel entry's is
+  /// what_tag(CostId), a driver entry's is set when DriverCosts resolves it; 0 untagged.
+  uint16_t what = 0;
 };
 
 struct CostProfile {

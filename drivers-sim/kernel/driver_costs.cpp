@@ -1,5 +1,6 @@
 #include "drivers-sim/kernel/driver_costs.h"
 #include "core/registry.h"
+#include "drivers-sim/kernel/cpu_time.h"
 #include <set>
 #include <stdexcept>
 
@@ -45,6 +46,7 @@ DriverCosts::DriverCosts(const std::string& driver, const CostProfile& profile, 
       throw std::invalid_argument("driver " + driver + ": cost profile '" + profile.name + "' has no entry '" + p +
                                   "' (table " + t->name + ")");
     entries_.push_back(found->cost);
+    entries_.back().what = what_tag(p + " [" + driver + "]");  // the module in brackets, as perf report shows it
   }
 }
 

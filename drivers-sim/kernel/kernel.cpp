@@ -1,6 +1,8 @@
 // Kernel core: contexts, interrupts, softirqs, scheduler, timers, memory (see kernel.h).
 #include "drivers-sim/kernel/kernel.h"
 #include "core/sim_context.h"
+#include "drivers-sim/kernel/cpu_time.h"
+#include <fmt/format.h>
 #include "models/host/host_face.h"
 #include <algorithm>
 #include <cstdio>
@@ -212,6 +214,12 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
   softirq_vec_[HI_SOFTIRQ] = [this](unsigned c) { return run_timer_list(c); };
   softirq_vec_[NET_TX_SOFTIRQ] = [this](unsigned c) { return net_tx_action(c); };
   softirq_vec_[NET_RX_SOFTIRQ] = [this](unsigned c) { return net_rx_action(c); };
+  // CPU profile rows of softirq work, by vector (TIMER_BH runs from HI_SOFTIRQ).
+  softirq_ctx_[HI_SOFTIRQ] = context_tag("softirq HI (TIMER_BH)");
+  softirq_ctx_[NET_TX_SOFTIRQ] = context_tag("softirq NET_TX");
+  softirq_ctx_[NET_RX_SOFTIRQ] = context_tag("softirq NET_RX");
+  softirq_ctx_[TASKLET_SOFTIRQ] = context_tag("softirq TASKLET");
+  softirq_ctx_[kNrSoftirqs] = context_tag("softirq do_softirq");
 
   for (unsigned i = 0; i < p_.cpus; ++i) percpu_.emplace_back();
   const sc_time period = tick_period(p_.hz);
@@ -292,12 +300,77 @@ Kernel::IrqLine& Kernel::line(unsigned vector) {
 
 CpuBurn Kernel::cost(CostId id, size_t bytes) const {
   Cpu& c = Cpu::running_cpu();
-  return CpuBurn{c.cycles(costs_->cycles(id, bytes, c.mhz()))};
+  return CpuBurn{c.cycles(costs_->cycles(id, bytes, c.mhz())), what_tag(id)};
 }
 
 CpuBurn Kernel::cost(const CostEntry& e, size_t bytes) const {
   Cpu& c = Cpu::running_cpu();
-  return CpuBurn{c.cycles(costs_->cycles(e, bytes, c.mhz()))};
+  return CpuBurn{c.cycles(costs_->cycles(e, bytes, c.mhz())), e.what};
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU time profile
+
+uint16_t Kernel::context_tag(const std::string& name) {
+  auto it = ctx_index_.find(name);
+  if (it != ctx_index_.end()) return it->second;
+  if (ctx_names_.size() >= 0xffff) throw std::length_error("CPU profile: more than 65535 context names");
+  ctx_names_.push_back(name);
+  return ctx_index_[name] = static_cast<uint16_t>(ctx_names_.size() - 1);
+}
+
+void Kernel::name_pci_regions(const PciDevice& dev, const std::string& name) {
+  const PciDeviceInfo& info = dev.info();
+  for (unsigned fn = 0; fn < info.functions; ++fn) {
+    const std::string n = fn == 0 ? name : name + ":" + std::to_string(fn);
+    if (dev.bar(fn)) regions_[dev.bar(fn)] = Region{info.bar_size, false, n};
+    if (info.io_bar_size && dev.io_bar(fn)) regions_[dev.io_bar(fn)] = Region{info.io_bar_size, true, n};
+  }
+  stall_tags_.clear();  // names may have changed
+}
+
+uint16_t Kernel::stall_what(Cpu&, bool write, uint64_t addr, PciSpace space) {
+  const bool io = space == PciSpace::Io;
+  const uint64_t key = addr << 2 | (write ? 2u : 0u) | (io ? 1u : 0u);
+  auto it = stall_tags_.find(key);
+  if (it != stall_tags_.end()) return it->second;
+  std::string where;
+  auto r = regions_.upper_bound(addr);
+  if (r != regions_.begin()) {
+    --r;
+    if (r->second.io == io && addr - r->first < r->second.size)
+      where = fmt::format("{}+0x{:04x}", r->second.name, addr - r->first);
+  }
+  if (where.empty()) where = fmt::format("0x{:x}", addr);
+  const uint16_t tag = what_tag(fmt::format("{} {} {}", io ? "I/O" : "MMIO", write ? "write" : "read", where));
+  stall_tags_.emplace(key, tag);
+  return tag;
+}
+
+CpuTimeProfile Kernel::cpu_time(unsigned cpu) {
+  Cpu& c = complex_->cpu(cpu);
+  CpuTimeProfile p;
+  p.cpu = cpu;
+  p.mhz = c.mhz();
+  p.wall = now();
+  p.halted = c.halted_time();
+  p.waking = c.waking_time();
+  for (int l = 0; l < 3; ++l) p.busy[l] = c.busy(static_cast<ExecLevel>(l));
+  for (const CpuProfileCell& cell : c.profile()) {
+    CpuTimeRow r;
+    r.context = cell.ctx < ctx_names_.size() ? ctx_names_[cell.ctx] : "(untagged)";
+    r.level = cell.level;
+    r.what = what_name(cell.what);
+    r.kind = what_kind(cell.what);
+    r.time = cell.time;
+    p.rows.push_back(std::move(r));
+  }
+  std::sort(p.rows.begin(), p.rows.end(), [](const CpuTimeRow& a, const CpuTimeRow& b) {
+    if (a.time != b.time) return a.time > b.time;
+    if (a.what != b.what) return a.what < b.what;
+    return a.context < b.context;
+  });
+  return p;
 }
 
 Process* Kernel::current() const {
@@ -360,6 +433,7 @@ int Kernel::request_irq(unsigned vector, IrqHandler handler, unsigned flags, con
   if (!l.actions.empty() && !((flags & SA_SHIRQ) && (l.actions.front().flags & SA_SHIRQ))) return -kEBUSY;
   l.actions.push_back({std::move(handler), flags, devname});
   l.label = l.label.empty() ? devname : l.label + ", " + devname;
+  l.prof_ctx = 0;  // the profile row follows the label
   return 0;
 }
 
@@ -390,6 +464,8 @@ ExecContext* Kernel::interrupt(Cpu& cpu, const IrqStamp& st) {
   }
   ++*l.counts[c];
   auto k = std::make_unique<KCtx>(ExecLevel::Hardirq, l.label.empty() ? "spurious" : l.label);
+  if (!l.prof_ctx) l.prof_ctx = context_tag("hardirq " + k->name);
+  k->prof_ctx = l.prof_ctx;
   k->irqs_enabled = false;  // interrupt gate clears IF
   k->stamp = st;
   k->task = do_irq(c, k.get());
@@ -477,6 +553,7 @@ Task<void> Kernel::local_bh_enable() {
 
 Task<void> Kernel::run_softirq_child(unsigned c) {
   auto k = std::make_unique<KCtx>(ExecLevel::Softirq, "do_softirq");
+  k->prof_ctx = softirq_ctx_[kNrSoftirqs];
   k->irqs_enabled = true;
   k->task = do_softirq(c);
   k->root = k->task.handle();
@@ -488,6 +565,7 @@ Task<void> Kernel::run_softirq_child(unsigned c) {
 Task<void> Kernel::do_softirq(unsigned c) {
   PerCpu& q = percpu_[c];
   if (!q.pending) co_return;
+  ExecContext* self = q.cpu->running();  // this softirq context: its profile row follows the vector
   co_await cost(CostId::softirq_entry);
   uint32_t pending = q.pending;
   uint32_t mask = ~pending;
@@ -496,7 +574,9 @@ Task<void> Kernel::do_softirq(unsigned c) {
     for (unsigned nr = 0; pending; ++nr, pending >>= 1)
       if ((pending & 1) && softirq_vec_[nr]) {
         SoftirqAction a = softirq_vec_[nr];
+        self->prof_ctx = softirq_ctx_[nr];
         co_await a(c);
+        self->prof_ctx = softirq_ctx_[kNrSoftirqs];
       }
     pending = q.pending;
     if (pending & mask) {  // raised meanwhile and not yet run in this invocation: restart
@@ -526,6 +606,7 @@ Process& Kernel::spawn_process(const std::string& name, unsigned cpu, Task<void>
   if (cpu >= p_.cpus) throw std::invalid_argument("spawn_process: CPU " + std::to_string(cpu) + " does not exist");
   if (!main.valid()) throw std::invalid_argument("spawn_process: empty task");
   auto p = std::make_unique<Process>(*this, name, cpu, nice);
+  p->prof_ctx = context_tag("process " + name);
   p->main_ = std::move(main);
   p->root = p->main_.handle();
   p->resume_at = p->root;
@@ -653,6 +734,7 @@ void Kernel::schedule(unsigned c) {
     } else if (next->state == State::Ready) {
       next->state = State::Preempted;
       next->remaining = cs;
+      next->prof_what = what_tag(CostId::context_switch);  // (added to a split burn it counts as that burn's entry)
     }
     if (next->wake_journey_) {
       next->journey = next->wake_journey_;
@@ -785,7 +867,7 @@ unsigned Kernel::dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) cons
   return n;
 }
 
-Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j) {
+Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j, const char* kind) {
   Cpu& c = this_cpu();
   if (!len || dma_lines_.empty()) co_return 0;
   const unsigned cpu = c.index();
@@ -807,7 +889,9 @@ Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j) {
     if (misses++ == 0 && for_journey) mark(j, kDmaMissStage);
     ++*q.dma_line_misses;
     const sc_time start = now();
-    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes)};
+    auto mt = miss_tags_.find(kind);
+    if (mt == miss_tags_.end()) mt = miss_tags_.emplace(kind, what_tag(std::string("cache miss: ") + kind)).first;
+    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes), SC_ZERO_TIME, mt->second};
     fill_end = start + stall;  // an interrupt taken at the end of the stall is not the miss's time
     q.dma_line_stall += stall;
   }

@@ -51,6 +51,28 @@ class HostFace;
 class Kernel;
 class Process;
 
+/// One row of a CPU's time profile (Kernel::cpu_time): time spent in `context` (e.g. "softirq
+/// NET_RX", at `level`) on `what` (a cost entry, a driver path, a stall; cpu_time.h names).
+struct CpuTimeRow {
+  std::string context;
+  ExecLevel level = ExecLevel::Process;
+  std::string what;
+  const char* kind = "cost";  ///< what_kind(): "cost", "stall", "untagged"
+  sc_time time = SC_ZERO_TIME;
+};
+
+/// A CPU's time so far, by context and by what consumed it. Exact to the picosecond: the rows of
+/// a level sum to busy(level) and busy + halted + waking = wall (Cpu::profile).
+struct CpuTimeProfile {
+  unsigned cpu = 0;
+  double mhz = 0;
+  sc_time wall = SC_ZERO_TIME;    ///< simulated time now
+  sc_time halted = SC_ZERO_TIME;  ///< idle in HLT
+  sc_time waking = SC_ZERO_TIME;  ///< waking from HLT (halt_exit_latency)
+  sc_time busy[3] = {SC_ZERO_TIME, SC_ZERO_TIME, SC_ZERO_TIME};  ///< by ExecLevel (Cpu::busy)
+  std::vector<CpuTimeRow> rows;   ///< largest first
+};
+
 /// Vectors the kernel uses itself (include/asm-i386/hw_irq.h, Linux 2.4).
 constexpr unsigned LOCAL_TIMER_VECTOR = 0xef;
 constexpr unsigned RESCHEDULE_VECTOR = 0xfc;
@@ -306,6 +328,16 @@ class Kernel : public CpuSoftware {
   }
   /// The CPU running software now (std::logic_error when none).
   Cpu& this_cpu() const { return Cpu::running_cpu(); }
+
+  // ---- CPU time profile --------------------------------------------------------------------
+  /// CPU `cpu`'s time so far by context and by cost entry / stall (Cpu::profile named).
+  CpuTimeProfile cpu_time(unsigned cpu);
+  /// The profile tag (ExecContext::prof_ctx) of context class `name` ("softirq NET_RX"); interned.
+  uint16_t context_tag(const std::string& name);
+  /// Name MMIO/I-O stalls on `dev`'s BARs "<name>+0x<offset>" (function fn > 0 of a multi-function
+  /// device: "<name>:<fn>+0x..."); other addresses are named by their bus address.
+  void name_pci_regions(const PciDevice& dev, const std::string& name);
+  uint16_t stall_what(Cpu& cpu, bool write, uint64_t addr, PciSpace space) override;
   unsigned smp_processor_id() const { return Cpu::running_cpu().index(); }
   /// The process running now, nullptr in interrupt/softirq context or outside a CPU.
   Process* current() const;
@@ -398,7 +430,8 @@ class Kernel : public CpuSoftware {
   /// When `j` is the running context's journey and a line misses, `j` is in stage kDmaMissStage
   /// during the stalls and back in its stage after. Returns the number of missing lines. Throws
   /// std::logic_error outside a CPU.
-  Task<unsigned> load_dma_lines(uint64_t addr, size_t len, JourneyId j = 0);
+  /// `kind` names the lines in the CPU profile ("cache miss: <kind>", e.g. "RX descriptor").
+  Task<unsigned> load_dma_lines(uint64_t addr, size_t len, JourneyId j = 0, const char* kind = "DMA'd line");
   /// Lines of [addr, addr+len) that would miss on CPU `cpu` now (no side effect; for tests).
   unsigned dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const;
 
@@ -488,6 +521,7 @@ class Kernel : public CpuSoftware {
     bool internal = false;  ///< timer/LOC/IPI: kernel's own, edge
     std::string label;      ///< /proc/interrupts name ("eth1", "eth1, eth2", "timer", "LOC")
     std::vector<uint64_t*> counts;  ///< per CPU
+    uint16_t prof_ctx = 0;          ///< context_tag("hardirq " + label), 0 until first taken
   };
   struct KCtx;  // hard IRQ / softirq context
   struct PerCpu {
@@ -538,6 +572,19 @@ class Kernel : public CpuSoftware {
   std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }
   void on_dma_write(uint64_t addr, size_t len);
   void cpu_stored(unsigned cpu, uint64_t addr, size_t len);
+
+  // CPU profile names: context tags, MMIO regions, stall tags by (address, write, space)
+  std::vector<std::string> ctx_names_{"(untagged)"};
+  std::unordered_map<std::string, uint16_t> ctx_index_;
+  uint16_t softirq_ctx_[kNrSoftirqs + 1] = {};  ///< per vector; [kNrSoftirqs]: do_softirq itself
+  struct Region {
+    uint64_t size;
+    bool io;
+    std::string name;
+  };
+  std::map<uint64_t, Region> regions_;  ///< by base
+  std::unordered_map<uint64_t, uint16_t> stall_tags_;
+  std::unordered_map<const char*, uint16_t> miss_tags_;
 
   KernelParams p_;
   HostFace* hw_;

@@ -162,11 +162,13 @@ class [[nodiscard]] Task<void> {
   handle_type h_;
 };
 
-/// Awaitable: the running context computes for `d` (preemptible when its IRQs are enabled).
+/// Awaitable: the running context computes for `d` (preemptible when its IRQs are enabled),
+/// charged in the CPU's profile to `what` (a cpu_time.h tag; 0 untagged).
 struct CpuBurn {
   sc_time d;
+  uint16_t what = 0;
   bool await_ready() const noexcept { return d == SC_ZERO_TIME; }
-  void await_suspend(std::coroutine_handle<> h) const { Cpu::running_cpu().burn(h, d); }
+  void await_suspend(std::coroutine_handle<> h) const { Cpu::running_cpu().burn(h, d, what); }
   void await_resume() const noexcept {}
 };
 
@@ -198,12 +200,14 @@ struct TypedAccess : MmioAccess {
 /// Awaitable: a cache-line fill from memory through the CPU's fsb_initiator (a cache miss). The CPU
 /// stalls, not preemptible, for the delay the chipset and memory models return; `co_await` yields
 /// that delay (an interrupt taken at the end of the stall is not part of it).
+/// `what`: the stall's profile tag (cpu_time.h).
 struct LineFill {
   uint64_t addr;
   unsigned bytes;
   sc_time stall = SC_ZERO_TIME;
+  uint16_t what = 0;
   bool await_ready() const noexcept { return false; }
-  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().line_fill(h, addr, bytes, &stall); }
+  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().line_fill(h, addr, bytes, &stall, what); }
   sc_time await_resume() const noexcept { return stall; }
 };
 

@@ -268,7 +268,7 @@ Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
   // ip_rcv reads the IP header and tcp_v4_rcv / udp_rcv the transport header: lines of the frame
   // the NIC's DMA wrote; those the driver's eth_type_trans did not already load are cache misses.
   const uint32_t hdr = ip_tcp_header_bytes(d, skb->len);
-  co_await k_->load_dma_lines(skb->data_phys(), hdr, j);
+  co_await k_->load_dma_lines(skb->data_phys(), hdr, j, "RX IP/transport header");
   const bool csum_ok = skb->ip_summed == CHECKSUM_UNNECESSARY;
   TcpEffects fx = udp ? udp_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok)
                       : stack_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok);

@@ -113,8 +113,9 @@ int Cpu::deliverable() const {
 // ---------------------------------------------------------------------------------------------
 // running software
 
-void Cpu::burn(std::coroutine_handle<> h, const sc_time& d) {
+void Cpu::burn(std::coroutine_handle<> h, const sc_time& d, uint16_t what) {
   ExecContext* c = running_;
+  c->prof_what = what;
   c->resume_at = h;
   c->state = State::Burning;
   c->until = now() + d;
@@ -156,12 +157,13 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
   c->resume_at = h;
   c->state = State::Stalled;
   c->stall_kind = io ? "I/O stall" : "MMIO stall";
+  c->prof_what = sw_ ? sw_->stall_what(*this, write, addr, space) : 0;
   c->until = now() + delay;
   c->preemptible = false;
   return true;
 }
 
-bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall) {
+bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall, uint16_t what) {
   unsigned char buf[256];
   if (bytes == 0 || bytes > sizeof buf) throw std::invalid_argument("line_fill: line size must be 1..256 bytes");
   tlm::tlm_generic_payload gp;
@@ -186,6 +188,7 @@ bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc
   c->resume_at = h;
   c->state = State::Stalled;
   c->stall_kind = "cache miss";
+  c->prof_what = what;
   c->until = now() + delay;
   c->preemptible = false;
   return true;
@@ -361,7 +364,17 @@ void Cpu::note_pending_cause(const std::string& cause) {
 void Cpu::account() {
   sc_time t = now();
   if (t > last_acc_) {
-    acc_[bucket_] += t - last_acc_;
+    const sc_time dt = t - last_acc_;
+    acc_[bucket_] += dt;
+    if (bucket_ < 3) {  // the profile cell: two array indexes, grown on a tag's first use
+      auto& rows = prof_[bucket_];
+      if (cur_ctx_ >= rows.size()) rows.resize(cur_ctx_ + 1u);
+      auto& row = rows[cur_ctx_];
+      if (cur_what_ >= row.size()) row.resize(cur_what_ + 1u, SC_ZERO_TIME);
+      row[cur_what_] += dt;
+    } else if (cur_waking_) {
+      waking_acc_ += dt;
+    }
     // One span per stretch of work in one context, on this CPU's track (--trace).
     if (bucket_ < 3 && sim().trace.enabled()) sim().trace.span(track_, span_, last_acc_, t);
     last_acc_ = t;
@@ -374,6 +387,8 @@ void Cpu::set_bucket() {
   if (halted_ || waking_ || !t) bucket_ = 3;
   else if (t->state == State::Burning || t->state == State::Stalled) bucket_ = static_cast<int>(t->level);
   else bucket_ = 3;
+  cur_waking_ = waking_;
+  if (bucket_ < 3) cur_ctx_ = t->prof_ctx, cur_what_ = t->prof_what;
   if (bucket_ < 3 && sim().trace.enabled())
     span_ = std::string(level_name(t->level)) + " " + t->name +
             (t->state == State::Stalled ? std::string(" (") + t->stall_kind + ")" : std::string());
@@ -390,6 +405,34 @@ sc_time Cpu::idle_time() const {
   if (bucket_ == 3 && now() > last_acc_) a += now() - last_acc_;
   return a;
 }
+
+std::vector<CpuProfileCell> Cpu::profile() const {
+  std::vector<CpuProfileCell> out;
+  const bool open = bucket_ < 3 && now() > last_acc_;  // the stretch since the last dispatch
+  for (int l = 0; l < 3; ++l) {
+    const auto& rows = prof_[l];
+    for (size_t c = 0; c < rows.size(); ++c)
+      for (size_t w = 0; w < rows[c].size(); ++w)
+        if (rows[c][w] > SC_ZERO_TIME || (open && l == bucket_ && c == cur_ctx_ && w == cur_what_))
+          out.push_back({static_cast<ExecLevel>(l), static_cast<uint16_t>(c), static_cast<uint16_t>(w), rows[c][w]});
+  }
+  if (open) {
+    bool found = false;
+    for (auto& cell : out)
+      if (static_cast<int>(cell.level) == bucket_ && cell.ctx == cur_ctx_ && cell.what == cur_what_)
+        cell.time += now() - last_acc_, found = true;
+    if (!found) out.push_back({static_cast<ExecLevel>(bucket_), cur_ctx_, cur_what_, now() - last_acc_});
+  }
+  return out;
+}
+
+sc_time Cpu::waking_time() const {
+  sc_time a = waking_acc_;
+  if (bucket_ == 3 && cur_waking_ && now() > last_acc_) a += now() - last_acc_;
+  return a;
+}
+
+sc_time Cpu::halted_time() const { return idle_time() - waking_time(); }
 
 double Cpu::utilisation(ExecLevel l) const {
   return now() == SC_ZERO_TIME ? 0.0 : busy(l).to_seconds() / now().to_seconds();

@@ -77,6 +77,12 @@ struct ExecContext {
   bool preemptible = true;           ///< the current burn may be split (IF=1 when it started)
   bool irqs_enabled = true;          ///< x86 IF while this context runs (software toggles it)
   const char* stall_kind = "MMIO stall";  ///< Stalled: what it waits for ("MMIO stall", "cache miss")
+  /// CPU-time profile tags (Cpu::profile), opaque to the CPU: `prof_ctx` names the class of work
+  /// this context does now (the software sets and may change it between awaits, e.g. per softirq
+  /// vector), `prof_what` what its current burn or stall is spent on (set by burn/mmio/line_fill).
+  /// 0 = untagged.
+  uint16_t prof_ctx = 0;
+  uint16_t prof_what = 0;
   ExecContext* parent = nullptr;     ///< set while a parent waits for this context (WaitChild)
   /// Journey this context is working for and its current stage: when the context must wait for
   /// the CPU (its burn is split by an interrupt) the CPU marks the wait and, on resuming, the
@@ -136,6 +142,22 @@ struct CpuSoftware {
   /// The software may call cpu.set_process(); if it does not, the CPU halts (HLT) until an
   /// interrupt arrives.
   virtual void idle(Cpu& cpu) = 0;
+  /// The profile tag (ExecContext::prof_what) of an uncached access that stalls the running
+  /// context: `write`, bus address (or I/O port) `addr`, `space`. Called only when it stalls.
+  /// Default 0 (untagged).
+  virtual uint16_t stall_what(Cpu& cpu, bool write, uint64_t addr, PciSpace space) {
+    (void)cpu, (void)write, (void)addr, (void)space;
+    return 0;
+  }
+};
+
+/// One cell of a CPU's time profile (Cpu::profile): time spent at `level` by contexts tagged
+/// `ctx` on burns/stalls tagged `what` (both tags opaque: the software names them).
+struct CpuProfileCell {
+  ExecLevel level;
+  uint16_t ctx;
+  uint16_t what;
+  sc_time time;
 };
 
 /// One processor core with its local APIC.
@@ -187,8 +209,9 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   static Cpu* running_cpu_or_null() { return current_; }
   /// The context executing now (nullptr outside dispatch).
   ExecContext* running() const { return running_; }
-  /// The running context computes for `d`; it continues at `h`.
-  void burn(std::coroutine_handle<> h, const sc_time& d);
+  /// The running context computes for `d`; it continues at `h`. `what`: its profile tag
+  /// (ExecContext::prof_what; 0 untagged).
+  void burn(std::coroutine_handle<> h, const sc_time& d, uint16_t what = 0);
   /// Uncached access of `bytes` (1, 2 or 4) on the FSB (b_transport at annotated delay 0), in
   /// memory space (MMIO: readb/readw/readl, writeb/...) or, with `space` PciSpace::Io, in I/O
   /// space (x86 IN/OUT of 8/16/32 bits: the payload carries a PciSpaceExt and the I/O port as
@@ -206,7 +229,9 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// busy_cause). Returns true when it stalls, false when the delay was 0; `*stall` (if given) gets
   /// the delay. Throws std::runtime_error when the target answers with an error response,
   /// std::invalid_argument when `bytes` is 0 or above 256.
-  bool line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall = nullptr);
+  /// `what`: the stall's profile tag (ExecContext::prof_what).
+  bool line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall = nullptr,
+                 uint16_t what = 0);
   /// The running process context sleeps; it continues at `h` once the software makes it
   /// Ready and installs it with set_process().
   void block(std::coroutine_handle<> h);
@@ -238,6 +263,13 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   sc_time idle_time() const;
   /// busy(l) / elapsed simulated time.
   double utilisation(ExecLevel l) const;
+  /// The busy time so far split by (level, context tag, burn/stall tag), cells with time only,
+  /// in no particular order. Exact: per level the cells sum to busy(level) to the picosecond.
+  std::vector<CpuProfileCell> profile() const;
+  /// Idle time so far split: halted (HLT, waiting for an interrupt) and waking from halt
+  /// (halt_exit_latency); they sum to idle_time() exactly.
+  sc_time halted_time() const;
+  sc_time waking_time() const;
   /// A description of what occupies the CPU now, e.g. "CPU busy: softirq", "CPU busy: process
   /// netpipe", "MMIO stall", "cache miss", "IRQs disabled", "CPU halted"; "" when idle and awake.
   std::string busy_cause() const;
@@ -282,6 +314,11 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
 
   // accounting buckets: 0..2 = ExecLevel, 3 = idle
   sc_time acc_[4];
+  // profile: prof_[level][ctx tag][what tag] (grown on first use); waking part of bucket 3
+  std::vector<std::vector<sc_time>> prof_[3];
+  uint16_t cur_ctx_ = 0, cur_what_ = 0;
+  bool cur_waking_ = false;
+  sc_time waking_acc_ = SC_ZERO_TIME;
   sc_time last_acc_ = SC_ZERO_TIME;
   int bucket_ = 3;
   std::string track_ = "cpu";  ///< trace track ("<host>.cpu<n>")

@@ -1,6 +1,7 @@
 // e1000_hw.c of the model: MAC identification, reset and initialisation, link and flow-control set-up,
 // PHY access through MDIC, statistics clear — as the 4.4.x driver does them (see e1000.h for the
 // sources and the deviations), plus the pure helpers of e1000_hw.h.
+#include "drivers-sim/kernel/cpu_time.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
 
 namespace nicsim::e1000drv {
@@ -117,7 +118,10 @@ uint32_t dynamic_itr_rate(uint32_t gotcl, uint32_t gorcl) {
 namespace {
 /// e1000_hw.c e1000_read_phy_reg / e1000_write_phy_reg: usec_delay(10) before each MDIC poll.
 constexpr double kMdicPollDelayUs = 10.0;
-inline CpuBurn udelay(double us_) { return CpuBurn{us(us_)}; }
+inline CpuBurn udelay(double us_) {
+  static const uint16_t tag = what_tag("udelay");  // the kernel's busy-wait (CPU profile row)
+  return CpuBurn{us(us_), tag};
+}
 }  // namespace
 
 Task<void> Adapter::flush() { (void)co_await rd(E1000_STATUS); }

@@ -357,7 +357,7 @@ Task<sc_time> Adapter::load_rx_desc(unsigned i, RxDescView& desc) {
   Kernel& k = kernel();
   const uint64_t a = rx_ring_.dma + uint64_t(i) * kDescBytes;
   const sc_time t0 = now();
-  const unsigned misses = co_await k.load_dma_lines(a, kDescBytes);
+  const unsigned misses = co_await k.load_dma_lines(a, kDescBytes, 0, "RX descriptor");
   uint8_t d[kDescBytes];
   k.mem_read(a, d, kDescBytes);
   desc = decode_rx_desc(d);
@@ -387,7 +387,7 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
     } else {
       skb->put(length - ETHERNET_FCS_SIZE);
       // eth_type_trans reads the Ethernet header: the NIC's DMA of the frame invalidated its line.
-      co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j);
+      co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j, "RX frame header");
       // e1000_rx_checksum: trust the hardware's TCP checksum on 82543+ when it computed one.
       if (mac_ < e1000_82543 || (desc.status & E1000_RXD_STAT_IXSM) || !(desc.status & E1000_RXD_STAT_TCPCS) ||
           (desc.errors & E1000_RXD_ERR_TCPE))
@@ -488,7 +488,7 @@ Task<void> Adapter::clean_tx_irq() {
   // tx_desc->upper.data: the NIC's status write-back (DD) invalidated the descriptor's line.
   auto status_of = [&](unsigned x) -> Task<uint8_t> {
     const uint64_t a = r.dma + uint64_t(x) * kDescBytes + kTxdUpperOff;
-    co_await k.load_dma_lines(a, 1);
+    co_await k.load_dma_lines(a, 1, 0, "TX descriptor write-back");
     uint8_t s = 0;
     k.mem_read(a, &s, 1);
     co_return s;

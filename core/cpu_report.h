@@ -1,0 +1,36 @@
+// The CPU time profile of a run as `nicsim explain --cpu` prints it: per host and CPU a context
+// table and a flat profile in the style of OProfile's opreport / `perf report`, read from
+// result.json's `cpu_profile` (platforms/host_software.h cpu_profile_json documents its shape).
+// Pure functions over that JSON: no SystemC.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+/// The text of `cpu_profile` (result.json's object {host: {"cpu<N>": {...}}}): for each host and
+/// CPU the context table (time ms, % of wall, cycles per packet) and the flat profile of its top
+/// `top` entries (cycles, % of busy time, cumulative %, cycles per packet, symbol, context), the
+/// rest summed in one line. Cycles are time × the CPU's clock.
+std::string format_cpu_profile(const nlohmann::json& cpu_profile, size_t top = 25);
+
+/// What does not add up in `cpu_profile`, one line each (empty when it balances): per CPU the
+/// contexts must sum to wall_ps, the contexts and the entries of each level to levels.<level>,
+/// levels to wall_ps, all exactly (integer picoseconds).
+std::vector<std::string> cpu_profile_problems(const nlohmann::json& cpu_profile);
+
+/// One row of the gap between two runs' profiles: cycles per packet of (host, cpu, symbol,
+/// context) in A and B (0 where a run lacks the row) and B - A.
+struct CpuGapRow {
+  std::string host, cpu, symbol, context;
+  double a_per_pkt = 0, b_per_pkt = 0, delta = 0;
+};
+/// Rows of every (host, cpu, symbol, context) either run has, by |delta| descending; rows
+/// with |delta| < 0.05 cycles per packet dropped.
+std::vector<CpuGapRow> cpu_gap(const nlohmann::json& a, const nlohmann::json& b);
+/// The gap table (top `top` rows) and, per host and CPU, busy cycles per packet in A and B.
+std::string format_cpu_gap(const nlohmann::json& a, const nlohmann::json& b, const std::string& a_name,
+                           const std::string& b_name, size_t top = 25);
+
+}  // namespace nicsim
