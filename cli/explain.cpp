@@ -66,16 +66,38 @@ RunResult run_child(const RunJob& job) {
   return r;
 }
 
+/// The breakdown of the traced messages whose kind starts with `kind` ("" = all). The run stores
+/// one breakdown per kind (explain_by_kind, when it has several) and the list of kinds; a prefix
+/// must name one kind: the kind equal to it, else the only kind it starts. Throws
+/// std::invalid_argument naming the kinds when none or several match (percentiles of several
+/// kinds cannot be merged from their per-kind summaries).
 Breakdown breakdown_of(const nlohmann::json& result, const std::string& kind) {
-  // The run's breakdown covers all traced messages; a kind filter needs the per-kind view, which
-  // the run stores under explain_by_kind when it has several kinds.
-  if (!kind.empty() && result.contains("explain_by_kind")) {
-    Breakdown merged;
-    for (auto& [k, v] : result["explain_by_kind"].items())
-      if (k.rfind(kind, 0) == 0) return Breakdown::from_json(v);
-    return merged;
+  const nlohmann::json all = result.value("explain", nlohmann::json::object());
+  if (kind.empty()) return Breakdown::from_json(all);
+  const nlohmann::json kinds = result.value("explain_kinds", nlohmann::json::array());
+  std::vector<std::string> match;
+  std::string listing;
+  for (const auto& k : kinds) {
+    const std::string name = k.get<std::string>();
+    listing += "\n  " + name;
+    if (name == kind) {
+      match = {name};
+      break;
+    }
+    if (name.rfind(kind, 0) == 0) match.push_back(name);
   }
-  return Breakdown::from_json(result.value("explain", nlohmann::json::object()));
+  if (match.empty())
+    throw std::invalid_argument(fmt::format("no traced message of kind '{}'{}", kind,
+                                            listing.empty() ? std::string(" (the run traced none)")
+                                                            : "; the run has:" + listing));
+  if (match.size() > 1) {
+    std::string m;
+    for (auto& k : match) m += "\n  " + k;
+    throw std::invalid_argument(
+        fmt::format("--kind '{}' matches {} kinds; give one of them in full:{}", kind, match.size(), m));
+  }
+  if (kinds.size() == 1) return Breakdown::from_json(all);
+  return Breakdown::from_json(result["explain_by_kind"].value(match[0], nlohmann::json::object()));
 }
 
 int explain_main(int argc, char** argv) {
@@ -165,14 +187,19 @@ int explain_main(int argc, char** argv) {
       return results[i].exit_code == kExitUsage ? kExitUsage : kExitRunFailed;
     }
   }
-  Breakdown ba = breakdown_of(results[0].result, kind);
-  if (!kind.empty() && ba.journeys == 0) {
-    std::string kinds;
-    // value() returns a temporary: keep it alive for the loop (items() refers into it).
-    const nlohmann::json by_kind = results[0].result.value("explain_by_kind", nlohmann::json::object());
-    for (auto& [k, v] : by_kind.items()) kinds += "\n  " + k;
-    fmt::print(stderr, "nicsim explain: no traced message of kind '{}'{}\n", kind,
-               kinds.empty() ? std::string(" (the run has a single kind: omit --kind)") : "; the run has:" + kinds);
+  Breakdown ba, bb;
+  try {
+    ba = breakdown_of(results[0].result, kind);
+    if (compare) bb = breakdown_of(results[1].result, kind);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "nicsim explain: {}\n", e.what());
+    return kExitUsage;
+  }
+  if (!vm.count("cpu") && ba.journeys == 0) {
+    fmt::print(stderr,
+               "nicsim explain: {} has no traced messages to break down (the workload records none, or "
+               "journeys_per_test / its journey count is 0)\n",
+               scenario);
     return kExitUsage;
   }
   auto name_of = [](const RunJob& j, const std::vector<std::string>& extra) {
@@ -209,12 +236,10 @@ int explain_main(int argc, char** argv) {
       std::cout << nlohmann::json{{"scenario", scenario}, {"breakdown", ba.to_json()}}.dump(2) << "\n";
     } else {
       fmt::print("{}\n\n{}", scenario, format_breakdown(ba));
-      if (ba.journeys == 0) fmt::print("\n(no traced messages: the workload records no journeys)\n");
     }
     if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);
     return kExitOk;
   }
-  Breakdown bb = breakdown_of(results[1].result, kind);
   // A gap against a run with no traced messages (another workload type, journeys switched off,
   // a kind only one run has) would be a comparison with nothing.
   for (auto [brk, name] : {std::pair{&ba, &an}, std::pair{&bb, &bn}})

@@ -143,6 +143,7 @@ int run_main(int argc, char** argv) {
     result["explain"] = breakdown(js).to_json();
     std::set<std::string> kinds;
     for (auto& j : js) kinds.insert(j.kind);
+    result["explain_kinds"] = kinds;  // every kind traced (explain --kind resolves its prefix against them)
     if (kinds.size() > 1)
       for (auto& k : kinds) result["explain_by_kind"][k] = breakdown(js, k).to_json();
   }

@@ -38,6 +38,10 @@ struct DeviceEntry {
   /// `hardware.<host>.nics.<nic>` (e.g. {"clock_ppm": -12.3}, the 8254x crystal offset after the
   /// seeded spread). Empty: nothing is reported for the device.
   std::function<nlohmann::json(const PciDevice& dev)> hardware_json{};
+  /// Ethernet speeds its PHY/MAC can link at (Mb/s), ascending. A [[links]] entry without
+  /// speed_mbps runs at the highest speed both ends have (auto-negotiation, IEEE 802.3 clause 28);
+  /// an explicit speed a port lacks is refused at load.
+  std::vector<unsigned> link_speeds_mbps{10, 100, 1000};
 };
 
 }  // namespace nicsim

@@ -18,6 +18,9 @@
 namespace nicsim {
 namespace {
 
+/// The largest request or response size (request_bytes' maximum; sizes entries alike).
+constexpr int kMaxRrBytes = 1 << 24;
+
 ParamSchema netperf_rr_schema() {
   return {
       string_param("transmitter", "", {}, "NIC netperf (the side that sends requests, -H) runs behind",
@@ -26,9 +29,9 @@ ParamSchema netperf_rr_schema() {
                    "netperf 2.2 nettest_bsd.c recv_tcp_rr"),
       string_param("test", "TCP_RR", {"TCP_RR", "UDP_RR"}, "netperf -t: the request/response test",
                    "netperf 2.2 nettest_bsd.c"),
-      int_param("request_bytes", 1, 1, 1 << 24, "bytes", "request size (first value of -r)",
+      int_param("request_bytes", 1, 1, kMaxRrBytes, "bytes", "request size (first value of -r)",
                 "netperf 2.2 nettest_bsd.c: req_size = 1 by default"),
-      int_param("response_bytes", 0, 0, 1 << 24, "bytes",
+      int_param("response_bytes", 0, 0, kMaxRrBytes, "bytes",
                 "response size (second value of -r); 0 = the same as request_bytes, as netperf -r N sets both",
                 "netperf 2.2 netsh.c break_args: one value without a comma sets both parms"),
       string_param("sizes", "", {},
@@ -78,21 +81,26 @@ std::vector<NetperfRrSizes> invocations(const ParamValues& p) {
     const std::string t = b == std::string::npos ? "" : item.substr(b, e - b + 1);
     auto v = parse_rr_sizes(t);
     if (!v || t.find(',') != std::string::npos)
-      throw std::invalid_argument(fmt::format("'{}' is not a size in bytes (1 ... 2^30)", t));
+      throw std::invalid_argument(fmt::format("'{}' is not a size in bytes (1 ... {}){}", t, kMaxRrBytes,
+                                              t.find(' ') != std::string::npos ? ": separate sizes with commas" : ""));
+    if (std::max(v->request_bytes, v->response_bytes) > kMaxRrBytes)
+      throw std::invalid_argument(fmt::format("'{}' is above {} bytes, request_bytes' maximum", t, kMaxRrBytes));
     for (const auto& o : out)
       if (o.request_bytes == v->request_bytes && o.response_bytes == v->response_bytes)
         throw std::invalid_argument(fmt::format("size {} appears twice (each size reports rtt_us.<N>B once)", t));
     out.push_back(*v);
   }
-  if (sizes.back() == ',') throw std::invalid_argument("'' is not a size in bytes (1 ... 2^30): the list ends with a comma");
+  if (sizes.back() == ',')
+    throw std::invalid_argument(fmt::format("'' is not a size in bytes (1 ... {}): the list ends with a comma", kMaxRrBytes));
   if (out.empty()) throw std::invalid_argument("no sizes given");
   return out;
 }
 
-/// The metric key suffix of an invocation: "<N>B" for -r N,N, "<req>,<resp>B" otherwise.
+/// The metric key suffix of an invocation: "<N>B" for -r N,N, "<req>x<resp>B" otherwise (no comma:
+/// sweep --metric and sweep.csv take comma-separated names).
 std::string size_key(const NetperfRrSizes& s) {
   return s.request_bytes == s.response_bytes ? fmt::format("{}B", s.request_bytes)
-                                             : fmt::format("{},{}B", s.request_bytes, s.response_bytes);
+                                             : fmt::format("{}x{}B", s.request_bytes, s.response_bytes);
 }
 
 int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
@@ -189,8 +197,19 @@ int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
       err = fmt::format("-r {},{}: {}", r.sizes.request_bytes, r.sizes.response_bytes, r.error);
       break;
     }
-  if (err.empty() && !all_done)
+  if (err.empty() && !all_done) {
     err = fmt::format("netperf did not finish within time_limit_s = {} s of simulated time", p.r("time_limit_s"));
+    // UDP_RR has no retransmission: a dropped request or response stalls the loop for good.
+    if (test == NetperfRrTest::UDP_RR)
+      for (const auto& h : {tx_ep.host, rx_ep.host}) {
+        const uint64_t drops = sim().counters.get(h + ".netstat.Udp.InErrors");
+        if (drops)
+          err += fmt::format("; {} dropped {} datagram{} (Udp.InErrors: the socket receive buffer, 65535 B, could not "
+                             "take it; a datagram near 64 KB arrives as ~45 fragments whose skbs exceed it) and UDP_RR "
+                             "never resends",
+                             h, drops, drops == 1 ? "" : "s");
+      }
+  }
   if (!err.empty()) {
     results["workload_error"] = err;
     out << "netperf_rr: " << err << "\n";
@@ -228,9 +247,13 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
   }
   if (p.s("test") == "UDP_RR") {
     for (const auto& sz : invocations_or_empty(p))
-      if (std::max(sz.request_bytes, sz.response_bytes) > 65507)
-        out.push_back({"workload.sizes", fmt::format("UDP_RR: a {} B datagram exceeds UDP's 65507 B (EMSGSIZE)",
-                                                     std::max(sz.request_bytes, sz.response_bytes))});
+      if (std::max(sz.request_bytes, sz.response_bytes) > 65507) {
+        const char* key = !p.s("sizes").empty()                ? "workload.sizes"
+                          : sz.request_bytes > 65507 ? "workload.request_bytes"
+                                                     : "workload.response_bytes";
+        out.push_back({key, fmt::format("UDP_RR: a {} B datagram exceeds UDP's 65507 B (EMSGSIZE)",
+                                        std::max(sz.request_bytes, sz.response_bytes))});
+      }
     if (p.b("nodelay"))
       out.push_back({"workload.nodelay", "nodelay (netperf -D, TCP_NODELAY) applies to TCP_RR only; UDP_RR has no Nagle"});
   }

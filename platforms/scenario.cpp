@@ -231,7 +231,10 @@ class Loader {
     if (!n.is_table()) fail(key, n.source(), "wrong type: expected a table, got " + describe_node(n));
     return *n.as_table();
   }
+  /// A string value; an integer is taken as its decimal text, since part names are numbers
+  /// (device = 82559 means "82559", as --set hosts.a.nics.eth0.device=82559 does).
   std::string need_string(const toml::node& n, const std::string& key) const {
+    if (n.is_integer()) return std::to_string(n.as_integer()->get());
     if (!n.is_string()) fail(key, n.source(), "wrong type: expected string, got " + describe_node(n));
     return n.as_string()->get();
   }
@@ -450,8 +453,9 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
       if (!n.is_boolean()) throw wrong();
       return n.as_boolean()->get();
     case ParamKind::String: {
-      if (!n.is_string()) throw wrong();
-      std::string v = n.as_string()->get();
+      // An integer is taken as its decimal text (sizes = 64, a part number), as need_string does.
+      if (!n.is_string() && !n.is_integer()) throw wrong();
+      std::string v = n.is_integer() ? std::to_string(n.as_integer()->get()) : n.as_string()->get();
       if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
         fail(key, n.source(), fmt::format("'{}' is not one of: {}", v, join(quoted_empty(spec.choices))),
              nearest_name(v, spec.choices));
@@ -746,11 +750,34 @@ void Loader::read_links(Scenario& s, const toml::node& n) {
                                "IEEE 802.3 §40.7: 1000BASE-T channel up to 100 m");
     ParamSpec spd = int_param("speed_mbps", 1000, 10, 1000, "Mb/s", "link speed");
     if (auto* x = t.get("length_m")) l.length_m = std::get<double>(convert(len, *x, prefix + ".length_m"));
+    // The speeds both ends can link at (each DeviceEntry's link_speeds_mbps).
+    std::vector<unsigned> common = {10, 100, 1000};
+    std::string limiting;  // "82559 (alpha.eth0): 10, 100" for the error
+    for (const std::string* e : {&l.a, &l.b}) {
+      auto ep = parse_endpoint(*e);
+      const NicConfig* nic = ep ? s.find_nic(ep->host, ep->nic) : nullptr;
+      const DeviceEntry* dev = nic ? Registry<DeviceEntry>::instance().find(nic->device) : nullptr;
+      if (!dev) continue;
+      std::vector<unsigned> keep;
+      for (unsigned v : common)
+        if (std::find(dev->link_speeds_mbps.begin(), dev->link_speeds_mbps.end(), v) != dev->link_speeds_mbps.end())
+          keep.push_back(v);
+      if (keep.size() < common.size()) {
+        std::string list;
+        for (unsigned v : dev->link_speeds_mbps) list += (list.empty() ? "" : ", ") + std::to_string(v);
+        limiting = fmt::format("the {} at {} links at {} Mb/s only", dev->name, *e, list);
+      }
+      common = std::move(keep);
+    }
     if (auto* x = t.get("speed_mbps")) {
       int64_t v = std::get<int64_t>(convert(spd, *x, prefix + ".speed_mbps"));
       if (v != 10 && v != 100 && v != 1000)
         fail(prefix + ".speed_mbps", x->source(), fmt::format("value {} is not one of: 10, 100, 1000", v));
+      if (std::find(common.begin(), common.end(), unsigned(v)) == common.end())
+        fail(prefix + ".speed_mbps", x->source(), fmt::format("{} Mb/s: {}", v, limiting));
       l.speed_mbps = static_cast<unsigned>(v);
+    } else if (!common.empty()) {
+      l.speed_mbps = common.back();  // auto-negotiation: the highest speed both ends have
     }
 
     std::vector<std::string> known = kLinkKeys;

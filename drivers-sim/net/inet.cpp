@@ -87,7 +87,7 @@ Task<Socket*> InetHost::listen_accept(uint16_t port, const std::string& name, bo
       stack_->set_nodelay(c, nodelay);
       co_return &adopt(c, name);
     }
-    co_await accept_wq_.wait();
+    co_await accept_wq_[l].wait();
   }
 }
 
@@ -235,7 +235,10 @@ Task<void> InetHost::apply(TcpEffects fx, bool udp) {
   }
   for (auto& p : fx.tx) co_await transmit(p);
   for (auto& r : fx.timers) set_timer(r);
-  if (fx.accept_ready >= 0 && !accept_wq_.empty()) co_await k_->wake_up(accept_wq_);
+  if (fx.accept_ready >= 0) {  // the listener's own sk->sleep: only its acceptor wakes
+    auto w = accept_wq_.find(fx.accept_ready);
+    if (w != accept_wq_.end() && !w->second.empty()) co_await k_->wake_up(w->second);
+  }
   if (fx.sock >= 0 && (fx.connected || fx.reset)) {
     auto c = connect_wq_.find(fx.sock);
     if (c != connect_wq_.end() && !c->second.empty()) co_await k_->wake_up(c->second);

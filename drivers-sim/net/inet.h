@@ -106,7 +106,7 @@ class InetHost : public SockOps {
   std::unique_ptr<UdpStack> udp_;
   std::map<uint32_t, Neighbour> neigh_;
   std::map<int, std::unique_ptr<SockState>> socks_;
-  WaitQueue accept_wq_;
+  std::map<int, WaitQueue> accept_wq_;  ///< per listening socket (its sk->sleep)
   std::map<int, WaitQueue> connect_wq_;
 };
 

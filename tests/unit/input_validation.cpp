@@ -669,3 +669,32 @@ TEST_CASE("validation: a host's kernel and CPU profile names are checked against
   CHECK(load_error(kTwoBoxes, {"hosts.*.kernel_profile=linux-2.4.20-i386", "hosts.*.cpu_profile=xeon-prestonia"}) ==
         "no error");
 }
+
+TEST_CASE("cli: explain --kind names one kind: an exact or unique prefix, else the matching kinds are listed",
+          "[cli][validation]") {
+  TempDir tmp;
+  const std::string s = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed002/e1000-82544gc-pci66.toml";
+  const std::vector<std::string> base = {"explain", s, "--set", "workload.sizes=\"16,64,1024\"", "--set",
+                                         "workload.duration_s=0.02", "--set", "workload.journeys_per_test=20"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return nicsim_bin(tmp, a);
+  };
+  auto r = with({"--kind", "TCP_RR"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("matches 3 kinds"));
+  CHECK_THAT(r.err, Catch::Contains("TCP_RR 1024 B"));
+  r = with({"--kind", "TCP_RR 1"});  // "TCP_RR 16 B" and "TCP_RR 1024 B"
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("matches 2 kinds"));
+  r = with({"--kind", "TCP_RR 10"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("40 measured messages"));  // 20 transactions x (request + response)
+  r = with({"--kind", "UDP_RR"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no traced message of kind 'UDP_RR'"));
+  r = with({"--set", "workload.journeys_per_test=0"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no traced messages"));
+}

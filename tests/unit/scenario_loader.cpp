@@ -250,8 +250,11 @@ TEST_CASE("scenario: wrong types and out-of-range values", "[scenario]") {
         "t.toml:33:14: key 'links.0.speed_mbps': value 500 is not one of: 10, 100, 1000");
   CHECK(error_of(edit("[[links]]", "[links]")) ==
         "t.toml:29:1: key 'links': wrong type: expected an array of [[links]] tables, got a table");
+  CHECK(error_of(edit("[hosts.beta]\nplatform = \"test-p4dpr-6gm+\"\n", "[hosts.beta]\nplatform = 5.5\n")) ==
+        "t.toml:22:12: key 'hosts.beta.platform': wrong type: expected string, got number 5.5");
+  // A number where a name is expected is that name's text (part numbers such as 82559).
   CHECK(error_of(edit("[hosts.beta]\nplatform = \"test-p4dpr-6gm+\"\n", "[hosts.beta]\nplatform = 5\n")) ==
-        "t.toml:22:12: key 'hosts.beta.platform': wrong type: expected string, got integer 5");
+        "t.toml:22:12: key 'hosts.beta.platform': unknown platform '5'");
 }
 
 TEST_CASE("scenario: unknown registry names suggest the nearest registered one", "[scenario]") {

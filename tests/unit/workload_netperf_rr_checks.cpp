@@ -46,11 +46,16 @@ TEST_CASE("netperf_rr: UDP_RR loads, refuses a datagram past 65507 B and the TCP
   CHECK(msg.find("TCP_RR only") != std::string::npos);
 }
 
-TEST_CASE("netperf_rr: an empty size anywhere in the list is refused, a bare number says it needs quotes",
+TEST_CASE("netperf_rr: an empty size anywhere in the list is refused, a bare number is one size, limits name their key",
           "[workload][netperf]") {
   std::string key;
   CHECK(load_error({"workload.sizes=\"16,32,\""}, &key).find("ends with a comma") != std::string::npos);
   CHECK(key == "workload.sizes");
   CHECK(load_error({"workload.sizes=\"16,,32\""}, &key).find("'' is not a size") != std::string::npos);
-  CHECK(load_error({"workload.sizes=64"}, &key).find("a string needs quotes: \"64\"") != std::string::npos);
+  CHECK(load_error({"workload.sizes=64"}).empty());  // a bare number is that one size
+  CHECK(load_error({"workload.sizes=\"64 128\""}, &key).find("separate sizes with commas") != std::string::npos);
+  CHECK(load_error({"workload.sizes=\"20000000\""}, &key).find("above 16777216") != std::string::npos);
+  CHECK(load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"\"", "workload.request_bytes=65508"}, &key)
+            .find("65507") != std::string::npos);
+  CHECK(key == "workload.request_bytes");
 }

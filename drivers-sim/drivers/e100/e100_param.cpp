@@ -116,6 +116,13 @@ std::vector<ParamProblem> check_params(const ParamValues& v) {
   range("TxDescriptors", E100_MIN_TCB, E100_MAX_TCB);
   range("RxDescriptors", E100_MIN_RFD, E100_MAX_RFD);
   range("BundleMax", 1, 0xFFFF);
+  // Forcing 10 Mb/s or half duplex would need the PHY model to act on BMCR; the 8255x model links
+  // full duplex at the cable's speed, so such a value would be silently ignored: refuse it.
+  if (const int64_t sd = v.i("e100_speed_duplex"); sd >= 1 && sd <= 3)
+    out.push_back({"e100_speed_duplex",
+                   fmt::format("{} forces {} on the PHY, which the 8255x model does not act on (it links full duplex at "
+                               "the cable's speed): use 0 (auto) or 4 (100F) and set links.N.speed_mbps",
+                               sd, sd == 1 ? "10 Mb/s half duplex" : sd == 2 ? "10 Mb/s full duplex" : "100 Mb/s half duplex")});
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The eepro100 module parameters (names, defaults, ranges, units, sources) and the DriverEntry.
 #include "drivers-sim/drivers/eepro100/eepro100.h"
 #include "drivers-sim/driver_entry.h"
+#include <fmt/format.h>
 
 namespace nicsim::eepro100drv {
 
@@ -65,6 +66,19 @@ DriverEntry entry() {
   e.devices = {"82557", "82558A4", "82558B0", "82559"};
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
+  // Forcing the PHY (options bits 4/5 -> BMCR at probe) or half duplex is not acted on by the 8255x
+  // model (it links full duplex at the cable's speed): refuse it rather than ignore it.
+  e.check = [](const ParamValues& v) {
+    std::vector<ParamProblem> out;
+    const int64_t o = v.i("options");
+    if (o >= 0 && (o & 0x30) != 0 && (o & 0x30) != 0x30)
+      out.push_back({"options", fmt::format("{} forces {} on the PHY, which the 8255x model does not act on (it links "
+                                            "full duplex at the cable's speed): set links.N.speed_mbps instead",
+                                            o, (o & 0x20) ? "100 Mb/s half duplex" : "10 Mb/s full duplex")});
+    if (v.i("full_duplex") == 0)
+      out.push_back({"full_duplex", "0 (half duplex) is not modelled: the 8255x model and the cable are full duplex"});
+    return out;
+  };
   return e;
 }
 Registrar<DriverEntry> reg{entry()};

@@ -838,6 +838,7 @@ struct RegisterVariants {
       e.params = I8255xParams::schema();
       e.info = device_info(v);
       e.ports = 1;
+      e.link_speeds_mbps = {10, 100};  // a 10/100 MAC (OpenSDM §1: 10BASE-T / 100BASE-TX)
       e.check = [](const ParamValues& pv) {
         std::vector<ParamProblem> out;
         if (!pv.s("mac_address").empty())
