@@ -111,3 +111,18 @@ TEST_CASE("seed002 shapes: e100 jumps at 64 B, eepro100 rises smoothly, gigabit 
     CHECK(at(e1000, n) > at(eepro, n));
   }
 }
+
+TEST_CASE("seed002 netperf_rr: a size's result does not depend on how many sizes follow it", "[scenario][seed002]") {
+  // Every invocation's netserver listens from the start; a SYN must wake only its own listener's
+  // acceptor (one wait queue per listening socket), not all of them.
+  auto rtt1 = [](const std::string& sizes) {
+    std::string cmd = std::string("'") + NICSIM_BIN + "' run scenarios/seed002/eepro100-82559-pci33.toml --set 'workload.sizes=\"" +
+                      sizes + "\"' --set workload.duration_s=0.01 --format json 2>/dev/null";
+    auto j = nlohmann::json::parse(run_stdout(cmd));
+    REQUIRE(j["status"] == "ok");
+    return j["metrics"]["transactions.1B"].get<uint64_t>();
+  };
+  std::string many = "1";
+  for (int n = 2; n <= 60; ++n) many += "," + std::to_string(n);
+  CHECK(rtt1("1") == rtt1(many));
+}

@@ -59,3 +59,46 @@ TEST_CASE("netperf_rr: an empty size anywhere in the list is refused, a bare num
             .find("65507") != std::string::npos);
   CHECK(key == "workload.request_bytes");
 }
+
+namespace {
+std::string load_error_of(const std::string& scenario, const std::vector<std::string>& sets, std::string* key = nullptr) {
+  try {
+    load_scenario(std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed002/" + scenario, sets);
+  } catch (const ScenarioError& e) {
+    if (key) *key = e.key;
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("links: an 8255x refuses 1000 Mb/s, and a link without speed_mbps negotiates the highest common speed",
+          "[scenario][i8255x]") {
+  std::string key;
+  const std::string msg = load_error_of("eepro100-82559-pci33.toml", {"links.0.speed_mbps=1000"}, &key);
+  CHECK(key == "links.0.speed_mbps");
+  CHECK(msg.find("82559") != std::string::npos);
+  CHECK(msg.find("10, 100 Mb/s only") != std::string::npos);
+  CHECK(load_error_of("eepro100-82559-pci33.toml", {"links.0.speed_mbps=10"}).empty());
+  // Without the key: 100 with an 8255x at either end, 1000 between two 8254x.
+  const std::string dir = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed002/";
+  auto s = load_scenario(dir + "eepro100-82559-pci33.toml", {"links.0.speed_mbps=100"});
+  CHECK(s.links.at(0).speed_mbps == 100);
+  auto g = load_scenario(dir + "e1000-82544gc-pci66.toml");
+  CHECK(g.links.at(0).speed_mbps == 1000);
+}
+
+TEST_CASE("8255x drivers refuse PHY-forcing options the model would ignore", "[scenario][i8255x]") {
+  std::string key;
+  CHECK(load_error_of("eepro100-82559-pci33.toml", {"hosts.alpha.nics.eth0.options=16"}, &key).find("10 Mb/s full duplex") !=
+        std::string::npos);
+  CHECK(key == "hosts.alpha.nics.eth0.options");
+  CHECK(load_error_of("eepro100-82559-pci33.toml", {"hosts.alpha.nics.eth0.options=48"}).empty());  // 100 FD: as linked
+  CHECK(load_error_of("eepro100-82559-pci33.toml", {"hosts.alpha.nics.eth0.full_duplex=0"}, &key).find("half duplex") !=
+        std::string::npos);
+  CHECK(load_error_of("e100-82559-pci33.toml", {"hosts.beta.nics.eth0.e100_speed_duplex=1"}, &key).find("does not act") !=
+        std::string::npos);
+  CHECK(key == "hosts.beta.nics.eth0.e100_speed_duplex");
+  CHECK(load_error_of("e100-82559-pci33.toml", {"hosts.beta.nics.eth0.e100_speed_duplex=4"}).empty());
+  CHECK(load_error_of("e100-82559-pci33.toml", {"hosts.beta.nics.eth0.device=82559"}).empty());  // a bare part number
+}
