@@ -141,7 +141,14 @@ int list_main(int argc, char** argv) {
   }
   if (want("links")) {
     sep();
-    print_category<LinkEntry>("links", verbose, [](const LinkEntry&) {});
+    print_category<LinkEntry>("links", verbose, [](const LinkEntry&) {
+      // The keys every [[links]] entry has (read by the scenario loader, docs/scenarios.md).
+      say("      a, b: the two ports, \"host.nic\" or \"host.nic:port\" (required)\n"
+          "      length_m: real, default 2, range [0, 100], unit m (cable length: propagation delay)\n"
+          "      speed_mbps: 10|100|1000, default the highest speed both ports' devices support "
+          "(auto-negotiation); a speed a device lacks is refused\n"
+          "      type-specific parameters:\n");
+    });
   }
   if (want("kernels")) {
     sep();

@@ -143,6 +143,13 @@ std::string E7500Host::slot_bus(const std::string& s) const {
   return "P64H2 " + top_->bridge.segment(sl.segment).summary();
 }
 
+nlohmann::json E7500Host::params_json() const {
+  nlohmann::json j = params_;
+  P64H2& b = const_cast<E7500Host*>(this)->bridge();  // segment() is non-const; mode() only reads
+  for (unsigned i = 0; i < 2; ++i) j["segments"][i == 0 ? "segA" : "segB"] = b.segment(i).mode().describe();
+  return j;
+}
+
 bool E7500Host::same_segment(const std::string& a, const std::string& b) const {
   return slot(a).segment == slot(b).segment;
 }

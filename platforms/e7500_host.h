@@ -82,7 +82,9 @@ class E7500Host : public HostHw, public SlotIntrospection {
   void mem_read(uint64_t addr, void* dst, size_t len) const override;
   uint64_t dram_bytes() const override;
   void set_dma_write_observer(std::function<void(uint64_t addr, size_t len)> observer) override;
-  nlohmann::json params_json() const override { return params_; }
+  /// The platform parameters, plus `segments`: the mode each P64H2 segment resolved to from what
+  /// is plugged in (e.g. {"segA": "PCI 66 MHz", "segB": "PCI 33 MHz"} with a 33 MHz card in B).
+  nlohmann::json params_json() const override;
 
   // SlotIntrospection
   PciDevice* device_in(const std::string& slot) const override;

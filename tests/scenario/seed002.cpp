@@ -126,3 +126,14 @@ TEST_CASE("seed002 netperf_rr: a size's result does not depend on how many sizes
   for (int n = 2; n <= 60; ++n) many += "," + std::to_string(n);
   CHECK(rtt1("1") == rtt1(many));
 }
+
+TEST_CASE("seed002 8255x: the 32-bit 33 MHz card drops P64H2 segment B to PCI 33, segment A stays PCI 66",
+          "[scenario][seed002]") {
+  std::string cmd = std::string("'") + NICSIM_BIN +
+                    "' run scenarios/seed002/eepro100-82559-pci33.toml --set 'workload.sizes=\"16\"' --set workload.duration_s=0.01"
+                    " --format json 2>/dev/null";
+  auto j = nlohmann::json::parse(run_stdout(cmd));
+  REQUIRE(j["status"] == "ok");
+  CHECK(j["hardware"]["alpha"]["segments"]["segB"] == "PCI 33 MHz");
+  CHECK(j["hardware"]["alpha"]["segments"]["segA"] == "PCI 66 MHz");  // the onboard 82544GC's segment, untouched
+}
