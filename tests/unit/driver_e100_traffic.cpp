@@ -61,12 +61,11 @@ TEST_CASE("e100 TX: a burst of 8 frames sets S on every TCB as queued, I on the 
   // Only the last queued TCB keeps S: each xmit cleared its predecessor's.
   for (unsigned i = 1; i < 8; ++i) CHECK_FALSE((tcb_cmd(r, i) & CB_S_BIT));
   CHECK((tcb_cmd(r, 8) & CB_S_BIT));
-  // The first frame reaches the wire. KNOWN MODEL GAP (report of the e100 branch): the 8255x model
-  // decides S from the command word it read when it fetched the TCB and ignores CU Resume while the
-  // CU is active, so the frames queued while TCB 1 was on the wire stay until the next resume; the
-  // real part completes the burst (e100 2.x relies on it). Not asserted here until the model is fixed.
-  REQUIRE(r.peer.rx.size() >= 1);
-  CHECK(r.peer.rx[0].f.bytes.size() == 200);
+  // Every frame reaches the wire, in order: the CU samples S at each TCB's completion, so the S a
+  // later xmit cleared while the TCB was on the wire does not suspend it (a regression test: the
+  // model once decided S at fetch time and only the first frame of the burst left).
+  REQUIRE(r.peer.rx.size() == 8);
+  for (unsigned i = 0; i < 8; ++i) CHECK(r.peer.rx[i].f.bytes.size() == 200);
 }
 
 TEST_CASE("e100 TX: frames sent one at a time each raise CNA, whose ISR pass resets tx_count, so no TCB gets I",
