@@ -124,7 +124,7 @@ std::vector<CpuGapRow> cpu_gap(const json& a, const json& b) {
         for (auto& e : c.at("entries")) {
           const std::string sym = e.value("symbol", ""), ctx = e.value("context", "");
           CpuGapRow& r = rows[Key{host, cpu, sym, ctx}];
-          r.host = host, r.cpu = cpu, r.symbol = sym, r.context = ctx;
+          r.host = host, r.cpu = cpu, r.symbol = sym, r.context = ctx, r.level = e.value("level", "");
           (is_b ? r.b_per_pkt : r.a_per_pkt) += cycles_of(ps_of(e), mhz) / static_cast<double>(packets);
         }
       }
@@ -259,7 +259,7 @@ std::vector<CpuSummaryHost> cpu_gap_summary(const json& ra, const json& rb) {
     std::map<std::string, CpuSummaryHost::Context> ctx;
     for (auto& r : rows) {
       if (r.host != host) continue;
-      lv[level_of(r.context)] += r.delta;
+      lv[r.level.empty() ? level_of(r.context) : r.level] += r.delta;
       CpuSummaryHost::Context& c = ctx[r.context];
       c.context = r.context;
       c.delta += r.delta;

@@ -24,7 +24,7 @@ std::vector<std::string> cpu_profile_problems(const nlohmann::json& cpu_profile)
 /// One row of the gap between two runs' profiles: cycles per packet of (host, cpu, symbol,
 /// context) in A and B (0 where a run lacks the row) and B - A.
 struct CpuGapRow {
-  std::string host, cpu, symbol, context;
+  std::string host, cpu, symbol, context, level;  // level: the entry's (hardirq, softirq, process)
   double a_per_pkt = 0, b_per_pkt = 0, delta = 0;
 };
 /// Rows of every (host, cpu, symbol, context) either run has, by |delta| descending; rows
