@@ -38,7 +38,9 @@ const char* kUsage =
     "OProfile's or perf report's: cycles, % of busy time, cumulative %, cycles per packet, symbol\n"
     "(kernel cost entry, driver path [module], 'MMIO read eth1+0x00c0', 'cache miss: RX\n"
     "descriptor'), context; --top N entries per CPU (default 25). With --vs/--vs-set: both\n"
-    "profiles and the difference in cycles per packet, largest first.\n\n"
+    "profiles, the difference in cycles per packet, largest first, and per host a paragraph: each\n"
+    "run's interrupts/s where they moved, CPU per packet, the contexts and entries that carry the\n"
+    "difference, busy %.\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -215,17 +217,22 @@ int explain_main(int argc, char** argv) {
       else fmt::print("{}\n\n{}", scenario, format_cpu_profile(pa, top));
     } else {
       const nlohmann::json pb = results[1].result.value("cpu_profile", nlohmann::json::object());
+      const std::vector<CpuSummaryHost> summary = cpu_gap_summary(results[0].result, results[1].result);
       if (format == "json") {
         nlohmann::json jr = nlohmann::json::array();
         for (auto& r : cpu_gap(pa, pb))
           jr.push_back({{"host", r.host}, {"cpu", r.cpu}, {"symbol", r.symbol}, {"context", r.context},
                         {"a_cycles_per_packet", r.a_per_pkt}, {"b_cycles_per_packet", r.b_per_pkt}, {"delta", r.delta}});
-        std::cout << nlohmann::json{{"a", {{"name", an}, {"cpu_profile", pa}}}, {"b", {{"name", bn}, {"cpu_profile", pb}}}, {"gap", jr}}
+        std::cout << nlohmann::json{{"a", {{"name", an}, {"cpu_profile", pa}}},
+                                    {"b", {{"name", bn}, {"cpu_profile", pb}}},
+                                    {"gap", jr},
+                                    {"summary", format_cpu_gap_summary(summary)},
+                                    {"summary_hosts", cpu_gap_summary_json(summary)}}
                          .dump(2)
                   << "\n";
       } else {
-        fmt::print("A: {}\n\n{}B: {}\n\n{}{}", an, format_cpu_profile(pa, top), bn, format_cpu_profile(pb, top),
-                   format_cpu_gap(pa, pb, an, bn, top));
+        fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an, format_cpu_profile(pa, top), bn,
+                   format_cpu_profile(pb, top), format_cpu_gap(pa, pb, an, bn, top), an, bn, format_cpu_gap_summary(summary));
       }
     }
     if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);

@@ -209,3 +209,97 @@ TEST_CASE("cpu profile: the gap between two profiles is sorted by cycles per pac
   CHECK(rows[1].delta == Approx(20.0));
   CHECK(format_cpu_gap(a, b, "A", "B").find("tcp_v4_rcv") != std::string::npos);
 }
+
+namespace {
+// A result.json with one host "beta" (one CPU at 2000 MHz, 0.1 s, 1000 packets) whose hardirq eth1
+// context spends `isr_ps` in `MMIO read eth1+0x00c0` and 1 ms in irq_entry, and took `eth1_irqs`
+// eth1 and 100 timer interrupts.
+nlohmann::json fake_run(uint64_t isr_ps, uint64_t eth1_irqs) {
+  const uint64_t wall = 100'000'000'000, soft = 20'000'000'000, proc = 10'000'000'000, entry = 1'000'000'000;
+  const uint64_t hard = isr_ps + entry;
+  nlohmann::json cpu = {
+      {"mhz", 2000.0},
+      {"wall_ps", wall},
+      {"packets", 1000},
+      {"levels", {{"hardirq", hard}, {"softirq", soft}, {"process", proc}, {"idle", wall - hard - soft - proc}}},
+      {"contexts",
+       {{{"context", "hardirq eth1"}, {"level", "hardirq"}, {"ps", hard}},
+        {{"context", "softirq NET_RX"}, {"level", "softirq"}, {"ps", soft}},
+        {{"context", "process netserver"}, {"level", "process"}, {"ps", proc}},
+        {{"context", "idle (halted)"}, {"level", "idle"}, {"ps", wall - hard - soft - proc}}}},
+      {"entries",
+       {{{"symbol", "tcp_v4_rcv"}, {"kind", "cost"}, {"context", "softirq NET_RX"}, {"level", "softirq"}, {"ps", soft}},
+        {{"symbol", "copy_user_uncached"}, {"kind", "cost"}, {"context", "process netserver"}, {"level", "process"}, {"ps", proc}},
+        {{"symbol", "MMIO read eth1+0x00c0"}, {"kind", "stall"}, {"context", "hardirq eth1"}, {"level", "hardirq"}, {"ps", isr_ps}},
+        {{"symbol", "irq_entry"}, {"kind", "cost"}, {"context", "hardirq eth1"}, {"level", "hardirq"}, {"ps", entry}}}}};
+  return {{"cpu_profile", {{"beta", {{"cpu0", cpu}}}}},
+          {"counters", {{"beta.interrupts.CPU0.eth1", eth1_irqs}, {"beta.interrupts.CPU0.timer", 100}, {"beta.netstat.Tcp.InSegs", 1000}}}};
+}
+}  // namespace
+
+TEST_CASE("cpu summary: names the interrupt rates of both runs and the hardirq entry that differs", "[cpu][explain]") {
+  const nlohmann::json a = fake_run(2'000'000'000, 800), b = fake_run(8'000'000'000, 8100);
+  REQUIRE(cpu_profile_problems(a["cpu_profile"]).empty());
+  REQUIRE(cpu_profile_problems(b["cpu_profile"]).empty());
+  auto s = cpu_gap_summary(a, b);
+  REQUIRE(s.size() == 1);
+  const CpuSummaryHost& h = s[0];
+  CHECK(h.host == "beta");
+  // Interrupts over 0.1 s: 8,000/s vs 81,000/s; the timer did not move and is not named.
+  REQUIRE(h.irqs.size() == 1);
+  CHECK(h.irqs[0].label == "eth1");
+  CHECK(h.irqs[0].a_per_s == Approx(8000));
+  CHECK(h.irqs[0].b_per_s == Approx(81000));
+  // Busy: (2 + 1 + 20 + 10) ms = 33 ms of 100 ms = 66,000,000 cycles / 1000 pkts; B has 6 ms more.
+  CHECK(h.a_per_pkt == Approx(66000));
+  CHECK(h.b_per_pkt == Approx(78000));
+  CHECK(h.a_busy_pct == Approx(33));
+  CHECK(h.b_busy_pct == Approx(39));
+  REQUIRE(h.contexts.size() == 1);
+  CHECK(h.contexts[0].context == "hardirq eth1");
+  CHECK(h.contexts[0].delta == Approx(12000));
+  REQUIRE(h.contexts[0].entries.size() == 1);
+  CHECK(h.contexts[0].entries[0].symbol == "MMIO read eth1+0x00c0");
+  REQUIRE(h.levels.size() == 1);
+  CHECK(h.levels[0].first == "hardirq");
+  CHECK_FALSE(h.no_difference);
+  const std::string& t = h.text;
+  INFO(t);
+  CHECK(t.find("8,000 vs 81,000 eth1 interrupts/s") != std::string::npos);
+  CHECK(t.find("66.0 k vs 78.0 k cycles (+12.0 k = +6.00 µs at 2000 MHz)") != std::string::npos);
+  CHECK(t.find("mostly hardirq eth1 (+12.0 k: MMIO read eth1+0x00c0 +12.0 k)") != std::string::npos);
+  CHECK(t.find("Busy 33% vs 39%") != std::string::npos);
+  CHECK(t.find("timer") == std::string::npos);
+  CHECK(t.find("irq_entry") == std::string::npos);  // the same in both runs
+  CHECK(t.find("tcp_v4_rcv") == std::string::npos);
+  CHECK(format_cpu_gap_summary(s) == t + "\n");
+  const nlohmann::json j = cpu_gap_summary_json(s);
+  CHECK(j[0]["interrupts_per_s"][0]["label"] == "eth1");
+  CHECK(j[0]["contexts"][0]["entries"][0]["symbol"] == "MMIO read eth1+0x00c0");
+  CHECK(j[0]["text"] == t);
+  // Reversed, the signs turn.
+  auto r = cpu_gap_summary(b, a);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].text.find("81,000 vs 8,000 eth1 interrupts/s") != std::string::npos);
+  CHECK(r[0].text.find("-12.0 k = -6.00 µs") != std::string::npos);
+}
+
+TEST_CASE("cpu summary: two runs with the same profile and interrupts say there is no difference", "[cpu][explain]") {
+  const nlohmann::json a = fake_run(2'000'000'000, 800);
+  auto s = cpu_gap_summary(a, a);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].no_difference);
+  CHECK(s[0].irqs.empty());
+  CHECK(s[0].contexts.empty());
+  INFO(s[0].text);
+  CHECK(s[0].text.find("no difference in CPU per packet (66.0 k cycles in both)") != std::string::npos);
+  CHECK(s[0].text.find("8,000 eth1 interrupts/s") != std::string::npos);
+  // Only the interrupt count differs: the rates are named, the CPU per packet unchanged.
+  auto o = cpu_gap_summary(a, fake_run(2'000'000'000, 1600));
+  REQUIRE(o.size() == 1);
+  CHECK_FALSE(o[0].no_difference);
+  CHECK(o[0].text.find("8,000 vs 16,000 eth1 interrupts/s") != std::string::npos);
+  // No profile at all: said so.
+  CHECK(format_cpu_gap_summary(cpu_gap_summary(nlohmann::json::object(), nlohmann::json::object())).find("no host") !=
+        std::string::npos);
+}
