@@ -145,8 +145,8 @@ std::string E7500Host::slot_bus(const std::string& s) const {
 
 nlohmann::json E7500Host::params_json() const {
   nlohmann::json j = params_;
-  P64H2& b = const_cast<E7500Host*>(this)->bridge();  // segment() is non-const; mode() only reads
-  for (unsigned i = 0; i < 2; ++i) j["segments"][i == 0 ? "segA" : "segB"] = b.segment(i).mode().describe();
+  P64H2& b = const_cast<E7500Host*>(this)->bridge();  // segment() is non-const; current_mode() only reads
+  for (unsigned i = 0; i < 2; ++i) j["segments"][i == 0 ? "segA" : "segB"] = b.segment(i).current_mode().describe();
   return j;
 }
 

@@ -24,6 +24,10 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
   if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
   int rc = w->run(tb, out, result);
+  // Segment modes as the run had them (a workload such as busbench plugs its devices itself).
+  const nlohmann::json after = tb.hardware_json();  // a local: items() of a temporary dangles
+  for (auto& [host, hw] : after.items())
+    if (hw.contains("segments")) result["hardware"][host]["segments"] = hw["segments"];
   // Where each host's CPUs spent the run (nicsim explain --cpu reads it).
   if (TestbedSoftware* sw = built_software(tb))
     for (auto& h : tb.hosts()) result["cpu_profile"][h.name()] = cpu_profile_json(*sw->host(h.name()).kernel, host_frames(h));

@@ -46,6 +46,10 @@ unsigned PciSegment::plug(PciDevice& dev) {
   return idx;
 }
 
+PciSegmentMode PciSegment::current_mode() const {
+  return resolved_ ? mode_ : resolve_segment_mode(infos_, p_.max_pcix_mhz, p_.max_pci_mhz);
+}
+
 const PciSegmentMode& PciSegment::mode() const {
   if (!resolved_) {
     mode_ = resolve_segment_mode(infos_, p_.max_pcix_mhz, p_.max_pci_mhz);

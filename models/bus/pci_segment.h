@@ -76,6 +76,9 @@ class PciSegment : public sc_core::sc_module {
   /// Plug a device in (before sc_start): binds its dma_initiator and pci_target. Its master
   /// number is the plug order. Throws std::logic_error once the mode has been resolved.
   unsigned plug(PciDevice& dev);
+  /// The mode the devices plugged so far give, without fixing it (mode() once resolved). For
+  /// reports: it never stops a later plug.
+  PciSegmentMode current_mode() const;
   /// The mode, resolved from the plugged devices on first use.
   const PciSegmentMode& mode() const;
   const PciSegmentParams& params() const { return p_; }
