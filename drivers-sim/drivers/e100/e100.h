@@ -268,7 +268,6 @@ class Adapter : public NetDevice {
   Task<unsigned> rx_srv();
   Task<void> tx_srv();
   Task<void> watchdog();
-  void mark_rx_journey(JourneyId j, sc_time t_isr, sc_time miss_at);
   std::string where() const;
 
   uint8_t rev_id_;

@@ -4,6 +4,7 @@
 #include "drivers-sim/drivers/e100/e100.h"
 #include "drivers-sim/drivers/e100/e100_ucode.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/kernel/rx_journey.h"
 #include "models/bus/pci.h"
 #include <algorithm>
 #include <cstring>
@@ -623,24 +624,6 @@ Task<void> Adapter::tx_srv() {
 // ---------------------------------------------------------------------------------------------
 // receive
 
-void Adapter::mark_rx_journey(JourneyId j, sc_time t_isr, sc_time miss_at) {
-  if (!j) return;
-  Kernel& k = kernel();
-  const Journey* jr = sim().journeys.find(j);
-  const sc_time last = jr && !jr->marks.empty() ? jr->marks.back().t : SC_ZERO_TIME;
-  const IrqStamp* st = k.current_irq();
-  sc_time isr_at;
-  if (st && st->arrived >= last) {
-    k.mark_irq(j);
-    isr_at = std::max(t_isr, st->accepted);
-    sim().journeys.mark(j, isr_at, "ISR", where());
-  } else {
-    isr_at = std::max(last, t_isr);
-    sim().journeys.mark(j, isr_at, "ISR", where(), "ISR already running");
-  }
-  if (miss_at != SC_ZERO_TIME && miss_at >= isr_at) sim().journeys.mark(j, miss_at, Kernel::kDmaMissStage, where());
-  k.mark(j, "driver rx");
-}
 
 Task<unsigned> Adapter::rx_srv() {
   Kernel& k = kernel();
@@ -663,7 +646,7 @@ Task<unsigned> Adapter::rx_srv() {
     }
     const unsigned data_sz = std::min<unsigned>(get16(h + 12) & RFD_ACT_COUNT_MASK, RFD_DATA_SIZE);
     const JourneyId j = dma_tags().take(space_, rfd + kRfdHeaderBytes);
-    mark_rx_journey(j, t_isr, misses ? t0 : SC_ZERO_TIME);
+    mark_rx_journey(kernel(), j, t_isr, misses ? t0 : SC_ZERO_TIME);
     co_await k.cost(costs_[Path::e100_rx_srv]);
     SkbPtr skb = std::move(e.skb);
     k.pci_unmap_single(*skb, data_sz, DmaDir::FromDevice);

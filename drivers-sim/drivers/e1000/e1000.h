@@ -251,9 +251,6 @@ class Adapter : public NetDevice {
   Task<void> clean_tx_irq();
   Task<void> watchdog();
   Task<void> update_stats();
-  /// Marks the RX frame `j` that the ISR pass starting at `t_pass` found; `desc_miss_at` is when the
-  /// CPU started stalling on the descriptor's cache line (SC_ZERO_TIME: it was cached).
-  void mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at);
   std::string where() const;
 
   const DriverProfile* profile_;

@@ -4,6 +4,7 @@
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "models/bus/pci.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/kernel/rx_journey.h"
 #include <algorithm>
 #include <stdexcept>
 #include <systemc>
@@ -329,29 +330,6 @@ Task<void> Adapter::alloc_rx_buffers() {
   r.next_to_use = i;
 }
 
-void Adapter::mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at) {
-  if (!j) return;
-  Kernel& k = kernel();
-  const Journey* jr = sim().journeys.find(j);
-  const sc_time last = jr && !jr->marks.empty() ? jr->marks.back().t : SC_ZERO_TIME;
-  const IrqStamp* st = k.current_irq();
-  sc_time isr_at;
-  if (st && st->arrived >= last) {
-    // This interrupt was raised for the frame (or after it was in memory): its delivery is the
-    // frame's wait; the ISR pass that found it starts its "ISR" stage.
-    k.mark_irq(j);
-    isr_at = std::max(t_pass, st->accepted);
-    sim().journeys.mark(j, isr_at, "ISR", where());
-  } else {
-    // The frame completed while the handler was already running (an earlier interrupt's loop).
-    isr_at = std::max(last, t_pass);
-    sim().journeys.mark(j, isr_at, "ISR", where(), "ISR already running");
-  }
-  // The load of the frame's descriptor missed (the NIC's write-back invalidated the line): that
-  // stall, after the ICR read, was for this frame.
-  if (desc_miss_at != SC_ZERO_TIME && desc_miss_at >= isr_at) sim().journeys.mark(j, desc_miss_at, Kernel::kDmaMissStage, where());
-  k.mark(j, "driver rx");
-}
 
 Task<sc_time> Adapter::load_rx_desc(unsigned i, RxDescView& desc) {
   Kernel& k = kernel();
@@ -376,7 +354,7 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
     const bool good = (desc.status & E1000_RXD_STAT_EOP) && !(desc.errors & E1000_RXD_ERR_FRAME_ERR_MASK) &&
                       length >= ENET_HEADER_SIZE + ETHERNET_FCS_SIZE;
     const JourneyId j = dma_tags().take(space_, b.dma);
-    if (good) mark_rx_journey(j, t_pass, desc_miss_at);  // the driver has reached this frame's descriptor
+    if (good) mark_rx_journey(kernel(), j, t_pass, desc_miss_at);  // the driver has reached this frame's descriptor
     co_await k.cost(costs_[Path::e1000_clean_rx_irq]);
     SkbPtr skb = std::move(b.skb);
     k.pci_unmap_single(*skb, std::min<uint32_t>(length, b.length), DmaDir::FromDevice);

@@ -2,6 +2,7 @@
 // handler, receive and refill, TX reclaim and the media timer (see eepro100.h for what is modelled
 // and the sources).
 #include "drivers-sim/drivers/eepro100/eepro100.h"
+#include "drivers-sim/kernel/rx_journey.h"
 #include "core/sim_context.h"
 #include "models/bus/pci.h"
 #include <algorithm>
@@ -545,27 +546,6 @@ Task<void> Speedo::speedo_refill_rx_buffers(bool force) {
   }
 }
 
-void Speedo::mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at) {
-  if (!j) return;
-  Kernel& k = kernel();
-  const Journey* jr = sim().journeys.find(j);
-  const sc_time last = jr && !jr->marks.empty() ? jr->marks.back().t : SC_ZERO_TIME;
-  const IrqStamp* st = k.current_irq();
-  Cpu* c = Cpu::running_cpu_or_null();
-  const std::string where = k.host() + (c ? ".cpu" + std::to_string(c->index()) : std::string());
-  sc_time isr_at;
-  if (st && st->arrived >= last) {
-    k.mark_irq(j);
-    isr_at = std::max(t_pass, st->accepted);
-    sim().journeys.mark(j, isr_at, "ISR", where);
-  } else {
-    isr_at = std::max(last, t_pass);
-    sim().journeys.mark(j, isr_at, "ISR", where, "ISR already running");
-  }
-  if (desc_miss_at != SC_ZERO_TIME && desc_miss_at >= isr_at)
-    sim().journeys.mark(j, desc_miss_at, Kernel::kDmaMissStage, where);
-  k.mark(j, "driver rx");
-}
 
 Task<void> Speedo::speedo_rx(sc_time t_pass) {
   Kernel& k = kernel();
@@ -592,7 +572,7 @@ Task<void> Speedo::speedo_rx(sc_time t_pass) {
       if (!(status & RxErrTooBig) && !(status & RxOK)) stats.rx_errors++;
     } else {
       const JourneyId j = dma_tags().take(space_, rxf + kRxFDBytes);
-      mark_rx_journey(j, t_pass, desc_miss_at);
+      mark_rx_journey(kernel(), j, t_pass, desc_miss_at);
       SkbPtr skb;
       if (int(pkt_len) < opt_.rx_copybreak) {
         // A right-sized skb, the frame copied (eth_copy_and_sum = memcpy in 2.4); the RxFD stays.

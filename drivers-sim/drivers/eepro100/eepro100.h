@@ -237,7 +237,6 @@ class Speedo : public NetDevice {
   Task<void> speedo_timeout();
   void clear_suspend(uint64_t cmd_dma);
   void write_txfd(unsigned entry, uint32_t cmd_status, uint32_t link, const uint8_t* params, size_t n);
-  void mark_rx_journey(JourneyId j, sc_time t_pass, sc_time desc_miss_at);
   uint64_t txfd(unsigned entry) const { return tx_ring_dma_ + uint64_t(entry % TX_RING_SIZE) * kTxFDBytes; }
   /// Disable/restore IF on the running context (spin_lock_irqsave / spin_unlock_irqrestore).
   bool irq_save();
