@@ -251,6 +251,12 @@ int TcpSocket::sacktag_write_queue(const Seg& s, uint32_t prior_snd_una) {
     ++m[TcpExtMib::TCPDSACKOfoRecv];
     ++xfer_.ev.dsacks_received;
   }
+  // "D-SACK for already forgotten data... Do dumb counting." (2.4.20 tcp_sacktag_write_queue, as
+  // imported in ReactOS's transport/tcp/tcp_input.c): a late original of a segment whose
+  // retransmission is already cumulatively ACKed (no longer on the write queue) still counts
+  // against undo_retrans, so try_undo_dsack can undo the spurious recovery.
+  if (dup_sack && !seq_after(o.sacks[0].end_seq, prior_snd_una) && seq_after(o.sacks[0].end_seq, tp.undo_marker))
+    --tp.undo_retrans;
   for (unsigned b = 0; b < o.num_sacks; ++b) {
     uint32_t start_seq = o.sacks[b].start_seq;
     uint32_t end_seq = o.sacks[b].end_seq;
