@@ -25,7 +25,7 @@ struct TransferPlot {
 
 /// The scripts for `series` (result.json "series"); empty when it holds nothing to draw.
 /// `svg_placeholder` in each script is replaced by render_gnuplot with the output path.
-std::vector<TransferPlot> transfer_plot_scripts(const nlohmann::json& series, size_t max_segments = 600);
+std::vector<TransferPlot> transfer_plot_scripts(const nlohmann::json& series, size_t max_segments = 250);
 
 /// Write the scripts and SVGs into `dir` (created) with gnuplot (PATH lookup when `gnuplot` is
 /// nullopt and `search` is true). Returns the SVGs written; `messages` gets a line per plot
