@@ -5,6 +5,7 @@
 #include "cli/verbs.h"
 #include "core/breakdown.h"
 #include "core/cpu_report.h"
+#include "core/transfer_report.h"
 #include "platforms/scenario.h"
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -41,6 +42,17 @@ const char* kUsage =
     "profiles, the difference in cycles per packet, largest first, and per host a paragraph: each\n"
     "run's interrupts/s where they moved, CPU per packet, the contexts and entries that carry the\n"
     "difference, busy %.\n\n"
+    "--transfer: where each TCP connection's time went instead (bulk transfers: TCP_STREAM,\n"
+    "NetPIPE's large messages): per socket the sender's time sending, blocked on the congestion\n"
+    "window, on the receive window, on the send buffer, in fast recovery, after an RTO, idle; the\n"
+    "receiver's reading, waiting for data, waiting with a delayed ACK held; the events behind them\n"
+    "(dupacks, fast retransmits, timeouts, undone retransmissions, reordering) and each NIC's\n"
+    "frames per RX interrupt / per NAPI poll. With --vs/--vs-set: the shares side by side, largest\n"
+    "change first, and a paragraph. A run without traced messages (tcp_stream) prints this by\n"
+    "default; --cpu and latency comparisons add the transfer paragraph when a transfer moved.\n\n"
+    "--plots DIR: pictures of the (first) run in DIR (B's in DIR/b): throughput over time with\n"
+    "retransmissions marked, a time-sequence plot of the busiest stream, CPU utilisation over\n"
+    "time per context (SVG by gnuplot; see nicsim run --help).\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -104,7 +116,7 @@ Breakdown breakdown_of(const nlohmann::json& result, const std::string& kind) {
 
 int explain_main(int argc, char** argv) {
   po::options_description opts("options");
-  std::string scenario, vs, seed_text, trace, format, kind;
+  std::string scenario, vs, seed_text, trace, format, kind, plots;
   size_t top = 25;
   std::vector<std::string> sets, vs_sets;
   opts.add_options()("scenario", po::value<std::string>(&scenario)->required(), "scenario file (also positional)")(
@@ -117,6 +129,8 @@ int explain_main(int argc, char** argv) {
       "trace", po::value<std::string>(&trace), "write the first run's trace-event JSON to FILE")(
       "format", po::value<std::string>(&format)->default_value("text"), "text or json")(
       "cpu", "CPU time by context and by cost entry (a flat profile) instead of latency")(
+      "transfer", "TCP transfer-time attribution per socket and NIC batch sizes instead of latency")(
+      "plots", po::value<std::string>(&plots), "draw pictures of the run into DIR")(
       "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU");
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -133,6 +147,16 @@ int explain_main(int argc, char** argv) {
   if (vm.count("trace") && trace.empty()) {  // not silently "no trace"
     fmt::print(stderr, "nicsim explain: --trace: the output file name is empty\n");
     return kExitUsage;
+  }
+  if (vm.count("cpu") && vm.count("transfer")) {
+    fmt::print(stderr, "nicsim explain: give --cpu or --transfer, not both\n");
+    return kExitUsage;
+  }
+  if (vm.count("plots")) {
+    if (auto why = out_dir_problem(plots); !why.empty()) {
+      fmt::print(stderr, "nicsim explain: --plots: {}\n", why);
+      return kExitUsage;
+    }
   }
   std::optional<uint64_t> seed;
   if (vm.count("seed")) {
@@ -159,6 +183,11 @@ int explain_main(int argc, char** argv) {
   const bool compare = !vs.empty() || !vs_sets.empty();
   RunJob b{"B", vs.empty() ? scenario : vs, sets, seed, tmp / "b", {}};
   for (auto& s : vs_sets) b.sets.push_back(s);
+  if (!plots.empty()) {
+    a.extra_args.push_back("--plots");
+    a.extra_args.push_back(fs::absolute(plots).string());
+    b.extra_args = {"--plots", (fs::absolute(plots) / "b").string()};
+  }
 
   // Both scenarios and every override are checked before anything runs (exit 2 at once, not
   // after the first run has taken its time).
@@ -197,6 +226,54 @@ int explain_main(int argc, char** argv) {
     fmt::print(stderr, "nicsim explain: {}\n", e.what());
     return kExitUsage;
   }
+  const nlohmann::json ta = results[0].result.value("transfer", nlohmann::json::object());
+  const nlohmann::json tb = compare ? results[1].result.value("transfer", nlohmann::json::object()) : nlohmann::json::object();
+  auto has_transfer = [](const nlohmann::json& t) {
+    for (auto& [h, x] : t.items())
+      if (!x.value("sockets", nlohmann::json::array()).empty()) return true;
+    return false;
+  };
+  // The pictures the runs drew (nicsim run --plots), listed after the report.
+  auto list_plots = [&] {
+    for (size_t i = 0; i < results.size(); ++i)
+      for (auto& p : results[i].result.value("plots", nlohmann::json::array()))
+        fmt::print("picture ({}): {}\n", i == 0 ? "A" : "B", p.get<std::string>());
+  };
+  // A bulk workload traces no messages: its explanation is where the transfer time went.
+  const bool transfer_mode =
+      vm.count("transfer") || (!vm.count("cpu") && ba.journeys == 0 && has_transfer(ta) && (!compare || bb.journeys == 0));
+  auto name_of0 = [](const RunJob& j, const std::vector<std::string>& extra) {
+    std::string n = fs::path(j.scenario).stem().string();
+    for (auto& s : extra) n += " " + s;
+    return n;
+  };
+  if (transfer_mode) {
+    const std::string an0 = name_of0(a, {}), bn0 = vs.empty() ? name_of0(b, vs_sets) : name_of0(b, {});
+    if (format == "json") {
+      nlohmann::json j = {{"a", {{"name", an0}, {"transfer", ta}}}};
+      if (compare) {
+        nlohmann::json jr = nlohmann::json::array();
+        for (auto& r : transfer_gap(ta, tb))
+          jr.push_back({{"host", r.host}, {"socket", r.socket}, {"side", r.side}, {"state", r.state},
+                        {"a_pct", r.a_pct}, {"b_pct", r.b_pct}, {"a_ms", r.a_ms}, {"b_ms", r.b_ms}});
+        j["b"] = {{"name", bn0}, {"transfer", tb}};
+        j["gap"] = jr;
+        j["summary"] = transfer_gap_summary(ta, tb);
+      }
+      std::cout << j.dump(2) << "\n";
+    } else if (!compare) {
+      fmt::print("{}\n\n{}", scenario, format_transfer(ta));
+    } else {
+      std::string words;
+      for (auto& l : transfer_gap_summary(ta, tb)) words += l + "\n";
+      fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an0, format_transfer(ta), bn0,
+                 format_transfer(tb), format_transfer_gap(ta, tb, an0, bn0), an0, bn0,
+                 words.empty() ? "(the transfers did not move by a point of lifetime or 10% of a batch size)\n" : words);
+    }
+    if (format != "json") list_plots();
+    if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);
+    return kExitOk;
+  }
   if (!vm.count("cpu") && ba.journeys == 0) {
     fmt::print(stderr,
                "nicsim explain: {} has no traced messages to break down (the workload records none, or "
@@ -227,14 +304,18 @@ int explain_main(int argc, char** argv) {
                                     {"b", {{"name", bn}, {"cpu_profile", pb}}},
                                     {"gap", jr},
                                     {"summary", format_cpu_gap_summary(summary)},
+                                    {"transfer_summary", transfer_gap_summary(ta, tb)},
                                     {"summary_hosts", cpu_gap_summary_json(summary)}}
                          .dump(2)
                   << "\n";
       } else {
+        std::string words = format_cpu_gap_summary(summary);
+        for (auto& l : transfer_gap_summary(ta, tb)) words += l + "\n";  // when a transfer moved too
         fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an, format_cpu_profile(pa, top), bn,
-                   format_cpu_profile(pb, top), format_cpu_gap(pa, pb, an, bn, top), an, bn, format_cpu_gap_summary(summary));
+                   format_cpu_profile(pb, top), format_cpu_gap(pa, pb, an, bn, top), an, bn, words);
       }
     }
+    if (format != "json") list_plots();
     if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);
     return kExitOk;
   }
@@ -243,6 +324,7 @@ int explain_main(int argc, char** argv) {
       std::cout << nlohmann::json{{"scenario", scenario}, {"breakdown", ba.to_json()}}.dump(2) << "\n";
     } else {
       fmt::print("{}\n\n{}", scenario, format_breakdown(ba));
+      list_plots();
     }
     if (!trace.empty()) fmt::print(stderr, "trace written to {}\n", trace);
     return kExitOk;
@@ -257,6 +339,7 @@ int explain_main(int argc, char** argv) {
     }
   auto rows = gap(ba, bb);
   std::string summary = gap_summary(ba, bb, rows, an, bn);
+  for (auto& l : transfer_gap_summary(ta, tb)) summary += "\n" + l;  // when a transfer moved too
   if (format == "json") {
     nlohmann::json jr = nlohmann::json::array();
     for (auto& r : rows)
@@ -271,6 +354,7 @@ int explain_main(int argc, char** argv) {
   } else {
     fmt::print("A: {}\n{}\nB: {}\n{}\nGap (B - A), largest first:\n{}\n{}\n", an, format_breakdown(ba), bn,
                format_breakdown(bb), format_gap(rows, "A µs", "B µs"), summary);
+    list_plots();
   }
   return kExitOk;
 }

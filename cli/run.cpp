@@ -1,6 +1,7 @@
 // `nicsim run SCENARIO`: load and validate the scenario, build its Testbed, run its workload (which
 // runs the simulation), print the workload's own output (or the result JSON) and optionally write
 // DIR/result.json.
+#include "cli/transfer_plot.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
 #include "core/result_names.h"
@@ -51,6 +52,11 @@ const char* kUsage =
     "testbed and run its workload. Prints the benchmark's own output (text) or the result JSON\n"
     "(json). With --out, writes DIR/result.json atomically (scenario with every value used,\n"
     "seed, metrics, counters, nicsim version).\n\n"
+    "--plots DIR samples time series while the run goes (every --plot-interval-ms, default 1) and\n"
+    "draws them with gnuplot into DIR: throughput.svg (Mb/s read per interval, retransmissions\n"
+    "marked), tseq.svg (time-sequence of the busiest stream: segments, ACKs, window, SACK\n"
+    "blocks, retransmissions), cpu_<host>.cpu<N>.svg (utilisation by context); the data is\n"
+    "DIR/series.json and each plot's gnuplot script is kept beside it.\n\n"
     "--set PATH=VALUE uses the scenario's dotted key paths (hosts.alpha.nics.eth1.RxIntDelay=8,\n"
     "workload.upper=1024, links.0.length_m=5, seed=3); '*' matches any one segment\n"
     "(hosts.*.nics.eth1.RxIntDelay=8). VALUE is a TOML value; anything else is a bare string.\n\n"
@@ -58,7 +64,8 @@ const char* kUsage =
 
 int run_main(int argc, char** argv) {
   po::options_description opts("options");
-  std::string scenario_path, seed_text, out_dir, format, trace_path;
+  std::string scenario_path, seed_text, out_dir, format, trace_path, plots_dir;
+  double plot_interval_ms = 1.0;
   std::vector<std::string> sets;
   opts.add_options()
       ("scenario", po::value<std::string>(&scenario_path)->required(), "scenario file (TOML); also positional")
@@ -67,6 +74,9 @@ int run_main(int argc, char** argv) {
       ("out", po::value<std::string>(&out_dir), "write DIR/result.json")
       ("trace", po::value<std::string>(&trace_path),
        "write the run's hardware and software spans as Chrome/Perfetto trace-event JSON to FILE")
+      ("plots", po::value<std::string>(&plots_dir), "draw throughput, time-sequence and CPU pictures into DIR")
+      ("plot-interval-ms", po::value<double>(&plot_interval_ms)->default_value(1.0),
+       "with --plots: sample interval of the time series (ms)")
       ("format", po::value<std::string>(&format)->default_value("text"),
        "text: the workload's output; json: the result JSON on stdout");
   po::positional_options_description pos;
@@ -100,6 +110,10 @@ int run_main(int argc, char** argv) {
     if (auto why = out_dir_problem(out_dir); !why.empty()) return usage_error("--out: " + why);
   if (vm.count("trace"))
     if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
+  if (vm.count("plots"))
+    if (auto why = out_dir_problem(plots_dir); !why.empty()) return usage_error("--plots: " + why);
+  if (!(plot_interval_ms > 0) || plot_interval_ms > 1e6)
+    return usage_error(fmt::format("--plot-interval-ms must be > 0 and at most 1e6, not {}", plot_interval_ms));
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.
@@ -118,7 +132,9 @@ int run_main(int argc, char** argv) {
   auto wall0 = std::chrono::steady_clock::now();
   if (!trace_path.empty()) sim().trace.set_enabled(true);
   try {
-    rc = run_workload(scenario, out, result) == 0 ? kExitOk : kExitRunFailed;
+    RunOptions ro;
+    if (!plots_dir.empty()) ro.series_interval_s = plot_interval_ms * 1e-3;
+    rc = run_workload(scenario, out, result, ro) == 0 ? kExitOk : kExitRunFailed;
     if (rc != kExitOk) {
       error = "the workload reported a failed run";
       // The workload's own reason (e.g. NetPIPE's time limit) belongs on stderr too, so sweep's
@@ -172,6 +188,26 @@ int run_main(int argc, char** argv) {
       fmt::print(stderr, "nicsim run: {}\n", e.what());
       rc = kExitRunFailed;
     }
+  }
+  // Pictures from the time series; the series itself goes beside them (it grows with the run).
+  if (result.contains("series")) {
+    if (!plots_dir.empty()) {
+      try {
+        std::vector<std::string> msgs;
+        write_file_atomic(std::filesystem::path(plots_dir) / "series.json", result["series"].dump() + "\n");
+        nlohmann::json listed = nlohmann::json::array();
+        for (auto& svg : write_transfer_plots(plots_dir, result["series"], &msgs)) {
+          listed.push_back(svg.string());
+          fmt::print(stderr, "plot written: {}\n", svg.string());
+        }
+        for (auto& m : msgs) fmt::print(stderr, "nicsim run: --plots: {}\n", m);
+        result["plots"] = listed;
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "nicsim run: --plots: {}\n", e.what());
+        rc = kExitRunFailed;
+      }
+    }
+    result.erase("series");
   }
   // Files a workload produces (e.g. NetPIPE.out) go beside result.json, not inside it.
   nlohmann::json files = result.contains("files") ? result["files"] : nlohmann::json::object();

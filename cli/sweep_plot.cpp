@@ -27,9 +27,7 @@ std::string metric_file_stem(const std::string& metric) {
   return s;
 }
 
-namespace {
-/// A gnuplot double-quoted string literal.
-std::string gq(const std::string& s) {
+std::string gnuplot_quote(const std::string& s) {
   std::string o = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') o += '\\';
@@ -37,6 +35,9 @@ std::string gq(const std::string& s) {
   }
   return o + "\"";
 }
+
+namespace {
+std::string gq(const std::string& s) { return gnuplot_quote(s); }
 
 std::string last_segment(const std::string& key) {
   size_t p = key.rfind('.');
@@ -170,32 +171,38 @@ PlotReport write_plots(const fs::path& dir, const SweepPlan& plan, const std::ve
                                        pdir.string()));
   for (size_t k = 0; k < plan.metrics.size(); ++k) {
     std::string stem = metric_file_stem(plan.metrics[k]);
-    fs::path svg = pdir / (stem + ".svg"), tmp = pdir / (stem + ".svg.tmp." + std::to_string(::getpid()));
-    // The kept script writes the final name; the one we run writes the temporary one.
-    auto kept = gnuplot_script(plan, rows, k, stem + ".svg");
-    if (!kept) {
+    if (!gnuplot_script(plan, rows, k, stem + ".svg")) {
       rep.messages.push_back(fmt::format("{}: no point has a value; plot skipped", plan.metrics[k]));
       continue;
     }
-    write_file_atomic(pdir / (stem + ".gp"), *kept);
-    if (!gnuplot) continue;
-    fs::path script = pdir / (stem + ".gp.tmp." + std::to_string(::getpid()));
-    fs::path log = pdir / (stem + ".gnuplot.log");
-    write_file_atomic(script, *gnuplot_script(plan, rows, k, tmp));
-    int rc = run_gnuplot(*gnuplot, script, log);
-    std::error_code ec;
-    fs::remove(script, ec);
-    if (rc == 0 && fs::exists(tmp) && fs::file_size(tmp, ec) > 0) {
-      fs::rename(tmp, svg);
-      fs::remove(log, ec);
-      rep.svgs.push_back(svg);
-    } else {
-      fs::remove(tmp, ec);
-      rep.messages.push_back(fmt::format("{}: gnuplot failed (exit {}): {}", plan.metrics[k], rc,
-                                         tail_of(read_text(log), 3, 400)));
-    }
+    std::string why = render_gnuplot(pdir, stem, [&](const fs::path& svg) { return *gnuplot_script(plan, rows, k, svg); },
+                                      gnuplot);
+    if (!why.empty()) rep.messages.push_back(plan.metrics[k] + ": " + why);
+    else if (gnuplot) rep.svgs.push_back(pdir / (stem + ".svg"));
   }
   return rep;
+}
+
+std::string render_gnuplot(const fs::path& dir, const std::string& stem,
+                           const std::function<std::string(const fs::path& svg)>& script,
+                           const std::optional<fs::path>& gnuplot) {
+  fs::path svg = dir / (stem + ".svg"), tmp = dir / (stem + ".svg.tmp." + std::to_string(::getpid()));
+  // The kept script writes the final name; the one we run writes the temporary one.
+  write_file_atomic(dir / (stem + ".gp"), script(stem + ".svg"));
+  if (!gnuplot) return "";
+  fs::path run = dir / (stem + ".gp.tmp." + std::to_string(::getpid()));
+  fs::path log = dir / (stem + ".gnuplot.log");
+  write_file_atomic(run, script(tmp));
+  int rc = run_gnuplot(*gnuplot, run, log);
+  std::error_code ec;
+  fs::remove(run, ec);
+  if (rc == 0 && fs::exists(tmp) && fs::file_size(tmp, ec) > 0) {
+    fs::rename(tmp, svg);
+    fs::remove(log, ec);
+    return "";
+  }
+  fs::remove(tmp, ec);
+  return fmt::format("gnuplot failed (exit {}): {}", rc, tail_of(read_text(log), 3, 400));
 }
 
 }  // namespace nicsim

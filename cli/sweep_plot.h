@@ -5,11 +5,15 @@
 #pragma once
 #include "cli/sweep_plan.h"
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nicsim {
+
+/// A gnuplot double-quoted string literal of `s` (quotes and backslashes escaped).
+std::string gnuplot_quote(const std::string& s);
 
 /// A filesystem-safe file stem for a metric name ("one_way_us.1B" stays, '/' and spaces -> '_').
 std::string metric_file_stem(const std::string& metric);
@@ -28,6 +32,14 @@ struct PlotReport {
   std::vector<std::filesystem::path> svgs;   ///< plots written
   std::vector<std::string> messages;         ///< skipped plots and gnuplot failures, one line each
 };
+
+/// Write `dir`/<stem>.gp (the script `script(svg)` returns for svg = "<stem>.svg", kept so a user
+/// can restyle the plot) and, when `gnuplot` is given, run it on a copy writing a temporary SVG that
+/// is renamed to `dir`/<stem>.svg once complete. Returns "" when the SVG was written (or gnuplot is
+/// not given), else why not (gnuplot's exit status and the tail of its output).
+std::string render_gnuplot(const std::filesystem::path& dir, const std::string& stem,
+                           const std::function<std::string(const std::filesystem::path& svg)>& script,
+                           const std::optional<std::filesystem::path>& gnuplot);
 
 /// For each metric, write DIR/plots/<stem>.gp and run `gnuplot` on it to produce DIR/plots/<stem>.svg
 /// (through a temporary file and rename). `gnuplot` = nullopt: write only the scripts and say so.

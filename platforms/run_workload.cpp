@@ -1,6 +1,8 @@
 #include "platforms/run_workload.h"
 #include "platforms/host_software.h"
 #include "platforms/testbed.h"
+#include "platforms/transfer_report.h"
+#include "core/sim_context.h"
 #include <stdexcept>
 #include <systemc>
 
@@ -13,7 +15,7 @@ void set_model_error_reporting() {
   sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
 
-int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result) {
+int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result, const RunOptions& opts) {
   Testbed tb(scenario);
   result["hardware"] = tb.hardware_json();
   // What each kernel actually runs with, not the "profile's value" placeholders of the echo.
@@ -23,6 +25,10 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   }
   const WorkloadEntry* w = Registry<WorkloadEntry>::instance().find(scenario.workload.type);
   if (!w) throw std::runtime_error("unknown workload '" + scenario.workload.type + "'");
+  std::unique_ptr<RunSeries> series;
+  if (opts.series_interval_s > 0 || sim().trace.enabled())
+    series = std::make_unique<RunSeries>(
+        tb, sc_core::sc_time(opts.series_interval_s > 0 ? opts.series_interval_s : 1e-3, sc_core::SC_SEC));
   int rc = w->run(tb, out, result);
   // Segment modes as the run had them (a workload such as busbench plugs its devices itself).
   const nlohmann::json after = tb.hardware_json();  // a local: items() of a temporary dangles
@@ -30,7 +36,16 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     if (hw.contains("segments")) result["hardware"][host]["segments"] = hw["segments"];
   // Where each host's CPUs spent the run (nicsim explain --cpu reads it).
   if (TestbedSoftware* sw = built_software(tb))
-    for (auto& h : tb.hosts()) result["cpu_profile"][h.name()] = cpu_profile_json(*sw->host(h.name()).kernel, host_frames(h));
+    for (auto& h : tb.hosts()) {
+      result["cpu_profile"][h.name()] = cpu_profile_json(*sw->host(h.name()).kernel, host_frames(h));
+      // Where each TCP connection's time went, and each NIC's frames per interrupt (explain --transfer).
+      result["transfer"][h.name()] =
+          transfer_json(sw->host(h.name()), static_cast<uint64_t>(sc_core::sc_time_stamp().value() / 1000));
+    }
+  if (series) {
+    if (opts.series_interval_s > 0) result["series"] = series->to_json();
+    if (sim().trace.enabled()) series->to_trace();
+  }
   result["accounting"] = tb.frame_accounting();
   return rc;
 }

@@ -11,11 +11,20 @@ namespace nicsim {
 /// model error does not print into the benchmark's output. Call before building modules.
 void set_model_error_reporting();
 
+/// What a run records beyond its results. `series_interval_s` > 0: sample time series every that
+/// many seconds (platforms/transfer_report.h RunSeries) into result["series"]; a run with tracing
+/// on (sim().trace) samples them too (every 1 ms unless given) and adds them to the trace.
+struct RunOptions {
+  double series_interval_s = 0;
+};
+
 /// Build the Testbed of `scenario` (elaboration: once per process), store its hardware
 /// description in result["hardware"] and run the scenario's workload, which prints its own
 /// output to `out` and fills result["metrics"], then store the frame accounting of its links in
-/// result["accounting"] (Testbed::frame_accounting). Returns the workload's code (0 ok, 1 failed).
-/// Throws what the models throw (std::exception), std::runtime_error for an unknown workload.
-int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result);
+/// result["accounting"] (Testbed::frame_accounting), each host's CPU profile (cpu_profile) and
+/// TCP transfer attribution and NIC batch sizes (transfer). Returns the workload's code (0 ok,
+/// 1 failed). Throws what the models throw (std::exception), std::runtime_error for an unknown
+/// workload.
+int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result, const RunOptions& opts = {});
 
 }  // namespace nicsim

@@ -1,5 +1,6 @@
 // Kernel core: contexts, interrupts, softirqs, scheduler, timers, memory (see kernel.h).
 #include "drivers-sim/kernel/kernel.h"
+#include "drivers-sim/kernel/rx_batches.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/cpu_time.h"
 #include <fmt/format.h>
@@ -487,8 +488,12 @@ Task<void> Kernel::do_irq(unsigned c, KCtx* ctx) {
   }
   for (size_t i = 0; i < l.actions.size(); ++i) {
     IrqHandler h = l.actions[i].handler;
+    // Frames per interrupt (rx_batches.h): what this action's device passed to netif_rx meanwhile.
+    const NetDevice* dev = l.internal ? nullptr : dev_get(l.actions[i].devname);
+    const uint64_t frames0 = dev ? rx_batches_frames(*dev) : 0;
     ctx->irqs_enabled = !(l.actions[i].flags & SA_INTERRUPT);  // handle_IRQ_event's __sti()
     co_await h(v);
+    if (dev) rx_batches_irq(*dev, rx_batches_frames(*dev) - frames0);
   }
   ctx->irqs_enabled = false;
   if (!edge) {  // end_level_ioapic_irq: local APIC EOI; the I/OxAPIC re-sends if still asserted

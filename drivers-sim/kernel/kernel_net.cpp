@@ -2,9 +2,11 @@
 // protocol-agnostic socket system calls (see kernel.h).
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/kernel.h"
+#include "drivers-sim/kernel/rx_batches.h"
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace nicsim {
 
@@ -99,7 +101,37 @@ void Kernel::pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir) {
 void Kernel::register_netdev(NetDevice& dev) {
   if (&dev.kernel() != this) throw std::invalid_argument("register_netdev: device belongs to another kernel");
   devs_[dev.name()] = &dev;
+  rx_batches_reset(dev);
 }
+
+namespace {
+struct RxBatchState {
+  uint64_t frames = 0;
+  RxBatches b;
+};
+std::unordered_map<const NetDevice*, RxBatchState>& rx_batch_table() {
+  static std::unordered_map<const NetDevice*, RxBatchState> t;
+  return t;
+}
+void count_batch(std::vector<uint64_t>& h, uint64_t n) {
+  if (h.size() <= n) h.resize(size_t(n) + 1, 0);
+  ++h[size_t(n)];
+}
+}  // namespace
+
+const RxBatches& rx_batches(const NetDevice& dev) {
+  static const RxBatches none;
+  auto it = rx_batch_table().find(&dev);
+  return it == rx_batch_table().end() ? none : it->second.b;
+}
+void rx_batches_reset(const NetDevice& dev) { rx_batch_table()[&dev] = RxBatchState{}; }
+void rx_batches_frame(const NetDevice& dev) { ++rx_batch_table()[&dev].frames; }
+uint64_t rx_batches_frames(const NetDevice& dev) {
+  auto it = rx_batch_table().find(&dev);
+  return it == rx_batch_table().end() ? 0 : it->second.frames;
+}
+void rx_batches_irq(const NetDevice& dev, uint64_t frames) { count_batch(rx_batch_table()[&dev].b.per_irq, frames); }
+void rx_batches_poll(const NetDevice& dev, uint64_t frames) { count_batch(rx_batch_table()[&dev].b.per_poll, frames); }
 
 NetDevice* Kernel::dev_get(const std::string& name) const {
   auto it = devs_.find(name);
@@ -133,6 +165,7 @@ Task<int> Kernel::netif_rx(SkbPtr skb) {
   unsigned c = smp_processor_id();
   PerCpu& q = percpu_[c];
   co_await cost(CostId::netif_rx);
+  if (skb->dev) rx_batches_frame(*skb->dev);
   if (skb->stamp == SC_ZERO_TIME) skb->stamp = now();
   ++*q.rx_total;
   if (q.backlog.size() <= p_.netdev_max_backlog) {
@@ -289,7 +322,11 @@ Task<void> Kernel::net_rx_action_napi(unsigned c) {
     }
     NetDevice* dev = q.poll_list.front();
     bool more = dev->quota <= 0;
-    if (!more) more = co_await dev->poll(budget);
+    if (!more) {
+      const int budget0 = budget;
+      more = co_await dev->poll(budget);
+      rx_batches_poll(*dev, uint64_t(budget0 - budget));  // poll() lowers budget by what it delivered
+    }
     if (more) {  // list_move_tail; refill the quota for the next round
       auto it = std::find(q.poll_list.begin(), q.poll_list.end(), dev);
       if (it != q.poll_list.end()) q.poll_list.erase(it);

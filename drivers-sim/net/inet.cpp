@@ -356,6 +356,7 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
   int id = sock_id(sock);
   SockState& st = state(id);
   if (st.udp) co_return co_await udp_recvmsg(st, len);
+  stack_->set_in_recv(id, true, now_ns());  // the receiver's transfer attribution (tcp_transfer.h)
   for (;;) {
     TcpEffects fx = stack_->recv(id, len, now_ns());
     size_t got = fx.delivered;
@@ -365,9 +366,13 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
     if (got > 0) {
       sock.rx_journey = j;
       if (j) k_->mark(j, "copy to user");
+      stack_->set_in_recv(id, false, now_ns());
       co_return static_cast<long>(got);
     }
-    if (eof) co_return 0;
+    if (eof) {
+      stack_->set_in_recv(id, false, now_ns());
+      co_return 0;
+    }
     if (!block) continue;
     if (st.wake_pending) {
       st.wake_pending = false;

@@ -203,6 +203,11 @@ int TcpSocket::ack(const Seg& s, int flag) {
     if (s.pkt.opt.num_sacks && tp.sack_ok) flag |= sacktag_write_queue(s, prior_snd_una);
   }
   tp.rcv_tstamp = jiffies();
+  if (stack_.recording_) {  // tcptrace's ACK line and window edge, and each SACK block
+    record(TcpSeqEvent::ack, rel_seq(ack_no), rel_seq(ack_no) + tp.snd_wnd);
+    for (unsigned b = 0; b < s.pkt.opt.num_sacks; ++b)
+      record(TcpSeqEvent::sack, rel_seq(s.pkt.opt.sacks[b].start_seq), rel_seq(s.pkt.opt.sacks[b].end_seq));
+  }
   if (tp.packets_out == 0) {
     // no_queue
     tp.probes_out = 0;
@@ -238,12 +243,20 @@ int TcpSocket::sacktag_write_queue(const Seg& s, uint32_t prior_snd_una) {
     dup_sack = true;
     tp.sack_ok |= 4;
     ++m[TcpExtMib::TCPDSACKRecv];
+    ++xfer_.ev.dsacks_received;
   } else if (o.num_sacks > 1 && !seq_after(o.sacks[0].end_seq, o.sacks[1].end_seq) &&
              !seq_before(o.sacks[0].start_seq, o.sacks[1].start_seq)) {
     dup_sack = true;
     tp.sack_ok |= 4;
     ++m[TcpExtMib::TCPDSACKOfoRecv];
+    ++xfer_.ev.dsacks_received;
   }
+  // "D-SACK for already forgotten data... Do dumb counting." (2.4.20 tcp_sacktag_write_queue, as
+  // imported in ReactOS's transport/tcp/tcp_input.c): a late original of a segment whose
+  // retransmission is already cumulatively ACKed (no longer on the write queue) still counts
+  // against undo_retrans, so try_undo_dsack can undo the spurious recovery.
+  if (dup_sack && !seq_after(o.sacks[0].end_seq, prior_snd_una) && seq_after(o.sacks[0].end_seq, tp.undo_marker))
+    --tp.undo_retrans;
   for (unsigned b = 0; b < o.num_sacks; ++b) {
     uint32_t start_seq = o.sacks[b].start_seq;
     uint32_t end_seq = o.sacks[b].end_seq;
@@ -315,6 +328,8 @@ void TcpSocket::update_reordering(uint32_t metric, bool ts) {
   NetMib& m = stack_.mib_;
   if (metric > tp.reordering) {
     tp.reordering = std::min(stack_.params().tcp_max_reordering, metric);
+    ++xfer_.ev.reordering;
+    record(TcpSeqEvent::reorder, tp.reordering);
     if (ts) ++m[TcpExtMib::TCPTSReorder];
     else if (is_reno()) ++m[TcpExtMib::TCPRenoReorder];
     else if (is_fack()) ++m[TcpExtMib::TCPFACKReorder];
@@ -464,6 +479,8 @@ bool TcpSocket::try_undo_recovery() {
   if (may_undo()) {
     undo_cwr(true);
     ++m[tp.ca_state == TcpCaState::Loss ? TcpExtMib::TCPLossUndo : TcpExtMib::TCPFullUndo];
+    ++(tp.ca_state == TcpCaState::Loss ? xfer_.ev.undo_loss : xfer_.ev.undo_full);
+    record(TcpSeqEvent::undo, rel_seq(tp.snd_una));
     tp.undo_marker = 0;
   }
   if (tp.snd_una == tp.high_seq && is_reno()) {
@@ -480,6 +497,8 @@ void TcpSocket::try_undo_dsack() {
     undo_cwr(true);
     tp.undo_marker = 0;
     ++stack_.mib_[TcpExtMib::TCPDSACKUndo];
+    ++xfer_.ev.undo_dsack;
+    record(TcpSeqEvent::undo, rel_seq(tp.snd_una));
   }
 }
 
@@ -491,6 +510,8 @@ bool TcpSocket::try_undo_partial(uint32_t acked) {
     update_reordering(fackets_metric() + acked, true);
     undo_cwr(false);
     ++stack_.mib_[TcpExtMib::TCPPartialUndo];
+    ++xfer_.ev.undo_partial;
+    record(TcpSeqEvent::undo, rel_seq(tp.snd_una));
     failed = false;
   }
   return failed;
@@ -504,6 +525,8 @@ bool TcpSocket::try_undo_loss() {
     tp.left_out = tp.sacked_out;
     undo_cwr(true);
     ++stack_.mib_[TcpExtMib::TCPLossUndo];
+    ++xfer_.ev.undo_loss;
+    record(TcpSeqEvent::undo, rel_seq(tp.snd_una));
     tp.retransmits = 0;
     tp.undo_marker = 0;
     if (!is_reno()) tp.ca_state = TcpCaState::Open;
@@ -516,6 +539,10 @@ void TcpSocket::fastretrans_alert(uint32_t prior_snd_una, uint32_t prior_packets
   // tcp_fastretrans_alert (tcp_input.c)
   NetMib& m = stack_.mib_;
   bool is_dupack = tp.snd_una == prior_snd_una && !(flag & FLAG_NOT_DUP);
+  if (is_dupack) {
+    ++xfer_.ev.dupacks;
+    record(TcpSeqEvent::dupack, rel_seq(tp.snd_una));
+  }
   if (!tp.packets_out) tp.sacked_out = 0;
   if (tp.sacked_out == 0) tp.fackets_out = 0;
   if (flag & FLAG_ECE) tp.prior_ssthresh = 0;
@@ -597,6 +624,8 @@ void TcpSocket::fastretrans_alert(uint32_t prior_snd_una, uint32_t prior_packets
       }
       // Enter Recovery.
       ++m[is_reno() ? TcpExtMib::TCPRenoRecovery : TcpExtMib::TCPSackRecovery];
+      ++xfer_.ev.recoveries;
+      record(TcpSeqEvent::recovery, rel_seq(tp.snd_nxt));
       tp.high_seq = tp.snd_nxt;
       tp.prior_ssthresh = 0;
       tp.undo_marker = tp.snd_una;

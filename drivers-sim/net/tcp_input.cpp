@@ -608,6 +608,7 @@ void TcpSocket::data_queue(const Seg& s) {
   tp.pred_flags = 0;
   tp.ack.pending |= TCP_ACK_SCHED;
   fx().path(TcpPath::tcp_ofo_queue);
+  ++xfer_.ev.ofo_segs;
   ofo_insert(skb);
 }
 

@@ -91,6 +91,7 @@ void TcpSocket::transmit(size_t idx, bool retrans) {
   uint64_t off = skb.off;
   fx().path(TcpPath::tcp_transmit_skb);
   if (retrans) fx().path(TcpPath::tcp_retransmit_skb);
+  if (len) record(retrans ? TcpSeqEvent::retrans : TcpSeqEvent::tx, rel_seq(seq), rel_seq(seq + len));
   emit(flags, seq, len, (flags & kTcpSyn) != 0, off, retrans);
 }
 
@@ -256,6 +257,7 @@ int TcpSocket::retransmit_skb(size_t idx) {
   TcpTxSkb& skb = write_queue_[idx];
   ++stack_.mib_[TcpMib::RetransSegs];
   ++tp.total_retrans;
+  ++xfer_.ev.retrans_segs;
   skb.sacked |= TCPCB_RETRANS;
   ++tp.retrans_out;
   if (!tp.retrans_stamp) tp.retrans_stamp = skb.when;
@@ -275,6 +277,7 @@ void TcpSocket::xmit_retransmit_queue() {
         if (!(sacked & (TCPCB_SACKED_ACKED | TCPCB_SACKED_RETRANS))) {
           if (retransmit_skb(i)) return;
           ++m[tp.ca_state != TcpCaState::Loss ? TcpExtMib::TCPFastRetrans : TcpExtMib::TCPSlowStartRetrans];
+          if (tp.ca_state != TcpCaState::Loss) ++xfer_.ev.fast_retrans;
           if (i == 0) reset_xmit_timer(TCP_TIME_RETRANS, tp.rto);
         }
         if (--packet_cnt <= 0) break;
@@ -293,6 +296,7 @@ void TcpSocket::xmit_retransmit_queue() {
     if (retransmit_skb(i)) break;
     if (i == 0) reset_xmit_timer(TCP_TIME_RETRANS, tp.rto);
     ++m[TcpExtMib::TCPForwardRetrans];
+    ++xfer_.ev.fast_retrans;
   }
 }
 

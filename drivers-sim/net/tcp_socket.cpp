@@ -310,6 +310,7 @@ void TcpSocket::delack_timer() {
     }
     send_ack();
     ++m[TcpExtMib::DelayedACKs];
+    ++xfer_.ev.delayed_acks;
   }
 }
 
@@ -338,6 +339,8 @@ void TcpSocket::retransmit_timer() {
   const TcpParams& p = stack_.params();
   NetMib& m = stack_.mib_;
   if (tp.packets_out == 0) return;
+  ++xfer_.ev.timeouts;
+  record(TcpSeqEvent::timeout, rel_seq(tp.snd_una));
   if (tp.retransmits == 0) {
     if (tp.ca_state == TcpCaState::Disorder || tp.ca_state == TcpCaState::Recovery) {
       if (tp.sack_ok) {

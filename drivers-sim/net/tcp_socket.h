@@ -19,8 +19,10 @@
 #include "drivers-sim/net/msg_tags.h"
 #include "drivers-sim/net/tcp_effects.h"
 #include "drivers-sim/net/tcp_params.h"
+#include "drivers-sim/net/tcp_transfer.h"
 #include "drivers-sim/net/wire.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <string>
@@ -187,6 +189,17 @@ class TcpSocket {
   size_t backlog_len() const { return backlog_.size(); }
   /// In-flight packets as tcp_packets_in_flight() counts them.
   uint32_t packets_in_flight() const { return tp.packets_out - tp.left_out + tp.retrans_out; }
+  /// Transfer-time attribution and events so far (tcp_transfer.h); TcpStack::transfer_finish
+  /// charges the time up to a given instant.
+  const TcpTransfer& transfer() const { return xfer_; }
+  /// Stream bytes the application wrote (tp->write_seq - ISN - 1, 64-bit) and read.
+  uint64_t bytes_written() const { return write_off_; }
+  uint64_t bytes_read() const { return copied_off_; }
+  /// Stream bytes the peer acknowledged (bytes_written minus what is still unacknowledged).
+  uint64_t bytes_acked() const { return write_off_ - std::min<uint64_t>(write_off_, uint32_t(tp.write_seq - tp.snd_una)); }
+  /// The sender / receiver state the socket is in now (tcp_transfer.h, first match wins).
+  TcpSendState send_state() const;
+  TcpRecvState recv_state() const;
 
   TcpOpt tp;  ///< Linux state, public for inspection; only the socket writes it.
 
@@ -342,6 +355,11 @@ class TcpSocket {
   void probe_timer();
   void set_state(TcpState s);
 
+  // --- transfer attribution (tcp_transfer.cpp) ---
+  void transfer_update(TimeNs now);  ///< classify now; charge the time since the last call
+  void record(TcpSeqEvent::Kind k, uint32_t a, uint32_t b = 0);  ///< when the stack records
+  uint32_t rel_seq(uint32_t seq) const { return seq - tp.iss - 1; }
+
   TcpStack& stack_;
   int id_;
   uint32_t saddr_ = 0, daddr_ = 0;
@@ -364,6 +382,10 @@ class TcpSocket {
   uint64_t copied_off_ = 0;      ///< stream offset of copied_seq
   bool fin_received_ = false;
   bool eof_reported_ = false;
+  bool in_recv_ = false;          ///< the application is inside recv() (InetHost::recvmsg)
+  bool was_established_ = false;  ///< reached ESTABLISHED once (closed vs connecting)
+  TcpTransfer xfer_;
+  uint32_t rec_cwnd_ = 0, rec_ssthresh_ = 0;  ///< last recorded snd_cwnd / snd_ssthresh
 
   // Per-call context lives in the stack (set by each TcpStack entry point).
   TcpEffects& fx() const;

@@ -66,15 +66,20 @@ void TcpEffects::merge(TcpEffects&& o) {
 
 class TcpStack::Ctx {
  public:
-  Ctx(TcpStack& s, TcpEffects& fx, TimeNs now) : s_(s) {
+  Ctx(TcpStack& s, TcpEffects& fx, TimeNs now) : s_(s), fx_(fx) {
     s.fx_ = &fx;
     s.now_ = now;
     s.jiffies_ = uint32_t(s.jiffies64(now));
   }
-  ~Ctx() { s_.fx_ = nullptr; }
+  ~Ctx() {
+    // The socket this call served changed state only here: classify it (tcp_transfer.h).
+    if (fx_.sock >= 0 && size_t(fx_.sock) < s_.socks_.size()) s_.socks_[size_t(fx_.sock)]->transfer_update(s_.now_);
+    s_.fx_ = nullptr;
+  }
 
  private:
   TcpStack& s_;
+  TcpEffects& fx_;
 };
 
 TcpStack::TcpStack(uint32_t addr, const TcpParams& params, MessageTags* tags, std::string name)

@@ -72,6 +72,17 @@ class TcpStack {
   /// A timer requested through TcpEffects::timers expired.
   TcpEffects on_timer(int sock, TcpTimer timer, TimeNs now);
 
+  // --- transfer attribution (tcp_transfer.h) ----------------------------------------------------
+  /// The syscall layer: the application entered (`in`) or left recv() on `sock` at `now`.
+  void set_in_recv(int sock, bool in, TimeNs now);
+  /// Charge every socket's time up to `now` (end of a run) to its current states.
+  void transfer_finish(TimeNs now);
+  /// Keep a time-sequence record of every socket (TcpSeqEvent: segments, ACKs, SACK blocks,
+  /// retransmissions, cwnd); off by default (it grows with the run).
+  void set_recording(bool on) { recording_ = on; }
+  bool recording() const { return recording_; }
+  const std::vector<TcpSeqEvent>& seq_events() const { return seq_events_; }
+
   // --- inspection ------------------------------------------------------------------------------
   TcpSocket& sock(int id) { return *socks_.at(size_t(id)); }
   const TcpSocket& sock(int id) const { return *socks_.at(size_t(id)); }
@@ -134,6 +145,8 @@ class TcpStack {
   TcpEffects* fx_ = nullptr;  ///< effects of the call in progress
   TimeNs now_ = 0;            ///< time of the call in progress
   uint32_t jiffies_ = 0;      ///< tcp_time_stamp of the call in progress
+  bool recording_ = false;
+  std::vector<TcpSeqEvent> seq_events_;
 };
 
 }  // namespace nicsim

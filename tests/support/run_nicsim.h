@@ -1,7 +1,13 @@
-// Running the real nicsim binary from scenario tests (NICSIM_BIN, compiled in by CMake).
+// Running the real nicsim binary from tests (NICSIM_BIN, compiled in by CMake): its stdout as a
+// string or JSON, or its exit code with stdout and stderr captured in files.
 #pragma once
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -26,6 +32,37 @@ inline std::string run_stdout(const std::string& cmd) {
 /// `nicsim ARGS --format json` (stderr discarded): the run's result JSON; REQUIREs exit code 0.
 inline nlohmann::json run_json(const std::string& args) {
   return nlohmann::json::parse(run_stdout(std::string(NICSIM_BIN) + " " + args + " --format json 2>/dev/null"));
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// `s` in single quotes for /bin/sh.
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct BinResult {
+  int code;
+  std::string out, err;
+};
+
+/// Run NICSIM_BIN with `args` (each shell-quoted), stdin from /dev/null; `dir` receives the
+/// captured stdout and stderr. REQUIREs a normal exit.
+inline BinResult run_nicsim_bin(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+  std::string cmd = shell_quote(NICSIM_BIN);
+  for (auto& a : args) cmd += " " + shell_quote(a);
+  auto out = dir / "stdout", err = dir / "stderr";
+  cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
+  int st = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(st));
+  return {WEXITSTATUS(st), slurp(out), slurp(err)};
 }
 
 }  // namespace nicsim::test

@@ -7,6 +7,7 @@
 #include "cli/verbs.h"
 #include "core/sim_context.h"
 #include "tests/unit/fake_entries.h"
+#include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -35,34 +36,11 @@ struct TempDir {
   }
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Result {
-  int code;
-  std::string out, err;
-};
+using test::slurp;
+using Result = test::BinResult;
 
 /// Run the nicsim binary with `args` (each shell-quoted); capture exit code, stdout, stderr.
-Result nicsim_bin(const TempDir& dir, const std::vector<std::string>& args) {
-  std::string cmd = quote(NICSIM_BIN);
-  for (auto& a : args) cmd += " " + quote(a);
-  auto out = dir.path / "stdout", err = dir.path / "stderr";
-  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
-  int st = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(st));
-  return {WEXITSTATUS(st), slurp(out), slurp(err)};
-}
+Result nicsim_bin(const TempDir& dir, const std::vector<std::string>& args) { return test::run_nicsim_bin(dir.path, args); }
 
 const char* kScenarioHead = "name = \"cli\"\nseed = 1\n\n[hosts.alpha]\nplatform = \"no-such-board\"\n\n[workload]\ntype = \"x\"\n";
 

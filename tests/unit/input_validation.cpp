@@ -7,6 +7,7 @@
 #include "models/ether/frame.h"
 #include "platforms/busbench.h"
 #include "platforms/scenario.h"
+#include "tests/support/run_nicsim.h"
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -19,26 +20,8 @@ using namespace nicsim::test;
 
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct BinResult {
-  int code;
-  std::string out, err;
-};
-
 /// Run the real nicsim binary with `args`; stdout/stderr captured in `tmp`.
-BinResult nicsim_bin(const TempDir& tmp, const std::vector<std::string>& args) {
-  std::string cmd = shell_quote(NICSIM_BIN);
-  for (auto& a : args) cmd += " " + shell_quote(a);
-  cmd += " >" + shell_quote((tmp / "stdout").string()) + " 2>" + shell_quote((tmp / "stderr").string()) + " </dev/null";
-  int st = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(st));
-  return {WEXITSTATUS(st), read_text(tmp / "stdout"), read_text(tmp / "stderr")};
-}
+BinResult nicsim_bin(const TempDir& tmp, const std::vector<std::string>& args) { return run_nicsim_bin(tmp.path, args); }
 
 /// The seed-000 82544GC scenario (real registries): a valid base for the CLI checks.
 const std::string kScenario = "scenarios/seed000/82544gc-pci66.toml";

@@ -1,0 +1,48 @@
+// What a run's TCP connections and NICs did over their lifetime, for `nicsim explain --transfer`
+// and for pictures: result.json `transfer` (per host: each data-carrying socket's transfer-time
+// attribution, drivers-sim/net/tcp_transfer.h, and each NIC's frames per interrupt / per poll),
+// and, when asked, time series sampled while the run goes (`series`: CPU time per context per
+// interval, bytes read/acknowledged per socket, the TCP time-sequence record) that
+// `nicsim run --plots` draws and `--trace` carries as Perfetto counter tracks and instants.
+#pragma once
+#include "platforms/host_software.h"
+#include "platforms/testbed.h"
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace nicsim {
+
+/// result.json `transfer.<host>`, after TcpStack::transfer_finish(now):
+///   {"sockets": [{"socket" ("10.0.1.1:32768 > 10.0.1.2:12866"), "lifetime_ns", "first_ns",
+///                 "bytes_written", "bytes_read", "bytes_acked",
+///                 "send": {state: ns} (every TcpSendState, summing to lifetime_ns),
+///                 "recv": {state: ns} (every TcpRecvState, summing to lifetime_ns),
+///                 "events": {dupacks, recoveries, fast_retrans, timeouts, retrans_segs,
+///                            undo_full, undo_partial, undo_dsack, undo_loss, undone, reordering,
+///                            dsacks_received, ofo_segs, delayed_acks}}]  (sockets that carried data),
+///    "rx_batches": {"<host>.<nic>": {"per_irq": {"count", "frames", "mean", "max", "histogram"},
+///                                    "per_poll": {...}}}}
+/// `histogram` is [[frames, count], ...] for the frame counts that occurred. Times in integer ns.
+nlohmann::json transfer_json(HostSoftware& h, uint64_t now_ns);
+
+/// The time series of a run, sampled every `interval` from the moment the workload's software
+/// exists (a SystemC thread spawned before the workload runs; it changes no model state).
+class RunSeries {
+ public:
+  RunSeries(Testbed& tb, sc_core::sc_time interval);
+  ~RunSeries();
+  /// result["series"]: {"interval_s", "t_s": [sample times],
+  ///   "cpu": {"<host>.cpu<N>": {"<context>": [busy fraction of each interval, 0..1]}}  (+ "idle"),
+  ///   "sockets": {"<host> <socket>": {"bytes_read": [...], "bytes_acked": [...]}} (cumulative at each sample),
+  ///   "tcp": {"<host> <socket>": [[t_ns, kind, a, b], ...]}  (TcpSeqEvent, kind by name)}
+  nlohmann::json to_json() const;
+  /// The same as Perfetto counter tracks ("<host>.cpu<N> <context> %" per interval, cwnd per
+  /// socket) and instants (retransmissions, dupacks, recoveries, timeouts, undos, reordering).
+  void to_trace() const;  ///< into core/trace_extra.h trace_extras()
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nicsim

@@ -1,0 +1,128 @@
+// core/transfer_report.h on hand-made result.json `transfer` objects, and cli/transfer_plot.h's
+// pictures drawn by gnuplot from a hand-made `series` and parsed back as XML.
+#include "cli/sweep_plot.h"
+#include "cli/transfer_plot.h"
+#include "core/transfer_report.h"
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+using namespace nicsim;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+json zero_events() {
+  json e = json::object();
+  for (const char* k : {"dupacks", "recoveries", "fast_retrans", "timeouts", "retrans_segs", "undo_full", "undo_partial",
+                        "undo_dsack", "undo_loss", "undone", "reordering", "dsacks_received", "ofo_segs", "delayed_acks"})
+    e[k] = 0;
+  return e;
+}
+
+/// One host "alpha" with a sender socket of 1 s lifetime: `rwnd_ms` blocked on the receive
+/// window, the rest sending; and a NIC whose interrupts carried `frames_per_irq` frames each.
+json one_sender(uint64_t rwnd_ms, uint64_t retrans, uint64_t frames_per_irq) {
+  const uint64_t ms = 1000000;
+  json send = {{"connecting", 0},    {"sending", (1000 - rwnd_ms) * ms}, {"cwnd_limited", 0}, {"rwnd_limited", rwnd_ms * ms},
+               {"nagle", 0},         {"sndbuf_limited", 0},              {"recovery", 0},     {"loss", 0},
+               {"idle", 0},          {"closed", 0}};
+  json recv = {{"connecting", 0}, {"reading", 0}, {"waiting", 0}, {"delack_wait", 0}, {"not_reading", 1000 * ms}, {"closed", 0}};
+  json ev = zero_events();
+  ev["retrans_segs"] = retrans;
+  json sock = {{"socket", "10.0.1.1:32768 > 10.0.1.2:12866"},
+               {"lifetime_ns", 1000 * ms},
+               {"first_ns", 0},
+               {"bytes_written", 100000000},
+               {"bytes_read", 0},
+               {"bytes_acked", 100000000},
+               {"send", send},
+               {"recv", recv},
+               {"events", ev}};
+  json irq = {{"count", 1000}, {"frames", 1000 * frames_per_irq}, {"mean", double(frames_per_irq)}, {"max", frames_per_irq},
+              {"histogram", json::array({json::array({frames_per_irq, 1000})})}};
+  json none = {{"count", 0}, {"frames", 0}, {"mean", 0.0}, {"max", 0}, {"histogram", json::array()}};
+  return {{"alpha", {{"sockets", json::array({sock})}, {"rx_batches", {{"alpha.eth1", {{"per_irq", irq}, {"per_poll", none}}}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("transfer report: tables, sums, and the gap named in plain words", "[transfer]") {
+  const json a = one_sender(410, 0, 6), b = one_sender(30, 12, 1);
+  CHECK(transfer_problems(a).empty());
+  const std::string text = format_transfer(a);
+  CHECK_THAT(text, Catch::Contains("rwnd_limited") && Catch::Contains("41.00%") && Catch::Contains("59.00%"));
+  CHECK_THAT(text, Catch::Contains("alpha.eth1: frames per RX interrupt: 1000 interrupts, 6000 frames, mean 6.00"));
+  CHECK(text.find("not_reading") == std::string::npos);  // a socket that read nothing has no receiver table
+
+  const auto rows = transfer_gap(a, b);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].state == "rwnd_limited");  // |41 - 3| = |59 - 97| = 38: ties keep their order
+  CHECK(rows[0].a_pct == Approx(41.0));
+  CHECK(rows[0].b_pct == Approx(3.0));
+  const auto words = transfer_gap_summary(a, b);
+  REQUIRE(words.size() == 1);
+  CHECK_THAT(words[0], Catch::StartsWith("alpha transfer: sender: rwnd_limited 41% vs 3%, sending 59% vs 97%"));
+  CHECK_THAT(words[0], Catch::Contains("retrans_segs 0 vs 12"));
+  CHECK_THAT(words[0], Catch::Contains("alpha.eth1 6.00 vs 1.00 frames per RX interrupt"));
+  CHECK(transfer_gap_summary(a, a).empty());  // nothing moved: nothing said
+
+  json bad = a;
+  bad["alpha"]["sockets"][0]["send"]["idle"] = 1;  // one nanosecond too many
+  bad["alpha"]["rx_batches"]["alpha.eth1"]["per_irq"]["frames"] = 5999;
+  const auto p = transfer_problems(bad);
+  REQUIRE(p.size() == 2);
+  CHECK_THAT(p[0], Catch::Contains("send states sum to 1000000001 ns, lifetime 1000000000 ns"));
+  CHECK_THAT(p[1], Catch::Contains("alpha.eth1 per_irq"));
+}
+
+TEST_CASE("transfer plots: throughput, time-sequence and CPU pictures are SVG that parses", "[transfer]") {
+  REQUIRE(find_in_path("gnuplot"));  // Debian package gnuplot-nox (README, Dependencies)
+  REQUIRE(find_in_path("python3"));
+  // 10 intervals of 1 ms; a stream of 1448-byte segments with one retransmission.
+  json s = {{"interval_s", 1e-3}};
+  json t = json::array(), rd = json::array(), ack = json::array(), busy = json::array(), idle = json::array();
+  for (int i = 0; i <= 10; ++i) {
+    t.push_back(i * 1e-3);
+    rd.push_back(uint64_t(i) * 100000);
+    ack.push_back(uint64_t(i) * 100000);
+    busy.push_back(i ? 0.25 : 0.0);
+    idle.push_back(i ? 0.75 : 0.0);
+  }
+  s["t_s"] = t;
+  s["cpu"] = {{"beta.cpu0", {{"softirq NET_RX", busy}, {"idle", idle}}}};
+  s["sockets"] = {{"beta 10.0.1.2:12866 > 10.0.1.1:32768", {{"bytes_read", rd}, {"bytes_acked", json::array()}}},
+                  {"alpha 10.0.1.1:32768 > 10.0.1.2:12866", {{"bytes_read", json::array()}, {"bytes_acked", ack}}}};
+  json ev = json::array();
+  for (uint32_t k = 0; k < 50; ++k) {
+    ev.push_back({uint64_t(k) * 100000, "tx", k * 1448, (k + 1) * 1448});
+    ev.push_back({uint64_t(k) * 100000 + 50000, "ack", k * 1448, k * 1448 + 65535});
+  }
+  ev.push_back({3000000, "retrans", 1448 * 10, 1448 * 11});
+  ev.push_back({3000000, "sack", 1448 * 12, 1448 * 20});
+  s["tcp"] = {{"alpha 10.0.1.1:32768 > 10.0.1.2:12866", ev}};
+
+  const fs::path dir = fs::temp_directory_path() / ("nicsim-transfer-plot-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  std::vector<std::string> msgs;
+  const auto svgs = write_transfer_plots(dir, s, &msgs);
+  INFO((msgs.empty() ? std::string() : msgs[0]));
+  CHECK(msgs.empty());
+  REQUIRE(svgs.size() == 3);
+  for (const char* stem : {"throughput", "tseq", "cpu_beta.cpu0"}) {
+    const fs::path svg = dir / (std::string(stem) + ".svg");
+    REQUIRE(fs::exists(svg));
+    CHECK(fs::exists(dir / (std::string(stem) + ".gp")));  // the script is kept for restyling
+    const std::string cmd = "python3 -c \"import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); "
+                            "sys.exit(0 if r.tag.endswith('svg') else 3)\" '" + svg.string() + "'";
+    CHECK(std::system(cmd.c_str()) == 0);
+  }
+  fs::remove_all(dir);
+  // Nothing to draw: no pictures, and a message saying so.
+  msgs.clear();
+  CHECK(write_transfer_plots(dir, json{{"t_s", json::array()}}, &msgs).empty());
+  CHECK_FALSE(msgs.empty());
+  fs::remove_all(dir);
+}
