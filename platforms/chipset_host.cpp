@@ -1,15 +1,28 @@
 #include "platforms/chipset_host.h"
+#include "models/scsi/aic7899.h"
 #include <cctype>
 #include <fmt/core.h>
 #include <stdexcept>
 
 namespace nicsim {
 
+std::unique_ptr<PciDmaMaster> make_builtin_device(const std::string& device, const std::string& inst_name) {
+  if (device == "AIC-7899") return std::make_unique<Aic7899>(inst_name.c_str());
+  throw std::invalid_argument("unknown built-in device '" + device + "'");
+}
+
+static std::string module_safe(std::string s) {
+  for (auto& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+  return s;
+}
+
 struct ChipsetHost::Top : sc_core::sc_module {
   Dram dram;
   HostBridge north;
   std::vector<std::unique_ptr<HubLink>> links;
   std::vector<std::unique_ptr<PcixBridge>> bridges;
+  std::vector<std::unique_ptr<PciDmaMaster>> builtins;
 
   Top(sc_core::sc_module_name n, const ChipsetBoardSpec& s)
       : sc_module(n), dram("dram", s.dram), north(s.north_name.c_str(), s.north, s.dram.size_bytes) {
@@ -26,14 +39,11 @@ struct ChipsetHost::Top : sc_core::sc_module {
       north.eoi_down.bind(l.eoi_in);
       l.eoi_out.bind(br.eoi_in);
     }
+    // Slot names become module names of built-ins: keep them SystemC-safe.
+    for (auto& sl : s.slots)
+      if (!sl.builtin.empty()) builtins.push_back(make_builtin_device(sl.builtin, sl.name == "" ? "builtin" : module_safe(sl.name)));
   }
 };
-
-static std::string module_safe(std::string s) {
-  for (auto& c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
-  return s;
-}
 
 uint64_t ChipsetHost::window_base(unsigned b, unsigned k) const {
   return spec_.mmio_base + (2 * b + k) * spec_.segment_window_bytes;
@@ -69,6 +79,9 @@ ChipsetHost::ChipsetHost(const std::string& host_name, const ChipsetBoardSpec& s
     top_->north.map_hub_window(bs.port, window_base(b, 0), 2 * spec_.segment_window_bytes);
     top_->north.map_hub_io_window(bs.port, io_window_base(b, 0), 2 * spec_.segment_io_bytes);
   }
+  size_t n = 0;
+  for (auto& sl : spec_.slots)
+    if (!sl.builtin.empty()) attach(sl.name, *top_->builtins.at(n++));
 }
 
 ChipsetHost::~ChipsetHost() = default;

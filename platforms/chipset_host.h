@@ -9,6 +9,7 @@
 #pragma once
 #include "models/bridge/pcix_bridge.h"
 #include "models/bus/hub_link.h"
+#include "models/bus/pci_dma_master.h"
 #include "models/chipset/host_bridge.h"
 #include "models/mem/dram.h"
 #include "platforms/host_introspection.h"
@@ -44,7 +45,14 @@ struct ChipsetSlot {
   std::vector<std::string> onboard_devices;  ///< what a scenario may put there (onboard positions)
   unsigned first_pin = 0;    ///< I/OxAPIC input of the slot's INTA# (INTB# = +1, ...)
   std::string location;      ///< e.g. "bus 03 device 06, IRQ 28" (describe only)
+  /// A device the board always carries there (e.g. "AIC-7899", make_builtin_device), built and
+  /// attached with the host; "" = none.
+  std::string builtin;
 };
+
+/// Factory for built-in onboard devices by name ("AIC-7899"); throws std::invalid_argument naming
+/// an unknown one.
+std::unique_ptr<PciDmaMaster> make_builtin_device(const std::string& device, const std::string& inst_name);
 
 struct ChipsetBoardSpec {
   std::string name, title;
