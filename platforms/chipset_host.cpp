@@ -1,5 +1,7 @@
 #include "platforms/chipset_host.h"
+#include "drivers-sim/kernel/kernel.h"
 #include "models/scsi/aic7899.h"
+#include <algorithm>
 #include <cctype>
 #include <fmt/core.h>
 #include <stdexcept>
@@ -261,6 +263,42 @@ std::string describe_chipset_board(const ChipsetBoardSpec& s, const std::map<std
   }
   for (auto& n : s.notes) o += "   (" + n + ")\n";
   return o;
+}
+
+}  // namespace nicsim
+
+namespace nicsim {
+
+double board_real(const ParamValues& v, const char* n, double d) { return v.has(n) ? v.r(n) : d; }
+int64_t board_int(const ParamValues& v, const char* n, int64_t d) { return v.has(n) ? v.i(n) : d; }
+bool board_bool(const ParamValues& v, const char* n, bool d) { return v.has(n) ? v.b(n) : d; }
+
+std::vector<ParamProblem> board_problems(const HostConfig& host, const std::vector<std::string>& pcix_clock_keys,
+                                         const std::vector<std::string>& zero_means_auto) {
+  std::vector<ParamProblem> out;
+  const ParamValues& v = host.params;
+  const std::string pre = "hosts." + host.name + ".";
+  const int64_t cpus = board_int(v, "cpus", 2);
+  // The kernel delivers interrupts to / runs processes on these CPUs (drivers-sim/kernel/kernel.h).
+  for (const char* k : {"irq_dest_cpu", "process_cpu"})
+    if (v.has(k) && v.i(k) >= cpus)
+      out.push_back({pre + k, fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+  for (auto& p : profile_problems(host.name, v)) out.push_back(std::move(p));
+  // PCI-X 1.0 §1.1 / Table 1-1: a PCI-X segment clocks at 66, 100 or 133 MHz.
+  for (auto& key : pcix_clock_keys) {
+    if (!v.has(key)) continue;
+    const int64_t mhz = v.i(key);
+    const bool auto_ok = std::find(zero_means_auto.begin(), zero_means_auto.end(), key) != zero_means_auto.end();
+    if (mhz != 66 && mhz != 100 && mhz != 133 && !(auto_ok && mhz == 0))
+      out.push_back({pre + key, fmt::format("{} MHz is not a PCI-X segment clock: 66, 100 or 133 (PCI-X 1.0){}", mhz,
+                                            auto_ok ? ", or 0 for the board's own rule" : "")});
+  }
+  // PCI 2.2 §6.2.4: the Cache Line Size register is a power-of-two count of DWORDs.
+  const int64_t cls = board_int(v, "pci_cache_line_bytes", 64);
+  if (cls <= 0 || (cls & (cls - 1)) != 0)
+    out.push_back({pre + "pci_cache_line_bytes",
+                   fmt::format("{} bytes is not a power of two: 32, 64 or 128 (PCI 2.2 §6.2.4 Cache Line Size)", cls)});
+  return out;
 }
 
 }  // namespace nicsim

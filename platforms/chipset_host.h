@@ -136,3 +136,20 @@ namespace nicsim {
 std::string describe_chipset_board(const ChipsetBoardSpec& spec, const std::map<std::string, PciDeviceInfo>& fixed);
 
 }  // namespace nicsim
+
+namespace nicsim {
+
+/// A board parameter's value from `v`, or `def` when `v` lacks it.
+double board_real(const ParamValues& v, const char* name, double def);
+int64_t board_int(const ParamValues& v, const char* name, int64_t def);
+bool board_bool(const ParamValues& v, const char* name, bool def);
+
+/// The load-time checks the boards of this family share, on `host.params` (keys
+/// "hosts.<host>.<param>"): irq_dest_cpu / process_cpu name an existing CPU (< cpus), the kernel
+/// and CPU profile names exist (profile_problems), pci_cache_line_bytes is a power of two (PCI 2.2
+/// §6.2.4), and each of `pcix_clock_keys` is a PCI-X clock, 66, 100 or 133 MHz (PCI-X 1.0 §1.1),
+/// where 0 also passes for a key listed in `zero_means_auto`.
+std::vector<ParamProblem> board_problems(const HostConfig& host, const std::vector<std::string>& pcix_clock_keys,
+                                         const std::vector<std::string>& zero_means_auto = {});
+
+}  // namespace nicsim

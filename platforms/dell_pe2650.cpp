@@ -37,9 +37,9 @@ ParamSchema pe2650_param_schema() {
   return s;
 }
 
-static double get_r(const ParamValues& v, const char* n, double d) { return v.has(n) ? v.r(n) : d; }
-static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return v.has(n) ? v.i(n) : d; }
-static bool get_b(const ParamValues& v, const char* n, bool d) { return v.has(n) ? v.b(n) : d; }
+static double get_r(const ParamValues& v, const char* n, double d) { return board_real(v, n, d); }
+static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return board_int(v, n, d); }
+static bool get_b(const ParamValues& v, const char* n, bool d) { return board_bool(v, n, d); }
 
 ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
   ChipsetBoardSpec s;
@@ -148,23 +148,12 @@ static bool uses_slot(const HostConfig& host, const std::string& slot) {
 }
 
 static std::vector<ParamProblem> pe2650_check(const HostConfig& host) {
-  std::vector<ParamProblem> out;
+  std::vector<ParamProblem> out = board_problems(host, {"riser_bus1_mhz"}, {"riser_bus1_mhz"});
   const ParamValues& v = host.params;
   const std::string pre = "hosts." + host.name + ".";
-  const int64_t cpus = get_i(v, "cpus", 2);
-  for (const char* k : {"irq_dest_cpu", "process_cpu"})
-    if (v.has(k) && v.i(k) >= cpus)
-      out.push_back({pre + k, fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
-  for (auto& p : profile_problems(host.name, v)) out.push_back(std::move(p));
   const int64_t bus1 = get_i(v, "riser_bus1_mhz", 0);
-  if (bus1 != 0 && bus1 != 66 && bus1 != 100 && bus1 != 133)
-    out.push_back({pre + "riser_bus1_mhz", fmt::format("{} MHz is not a PCI-X segment clock: 66, 100 or 133 (PCI-X 1.0), or 0 for the manual's rule", bus1)});
   if (bus1 == 133 && uses_slot(host, "slot1"))
     out.push_back({pre + "riser_bus1_mhz", "bus 1 runs 133 MHz only with slot 2 alone (PE2650 manual); slot 1 holds a card"});
-  const int64_t cls = get_i(v, "pci_cache_line_bytes", 64);
-  if (cls <= 0 || (cls & (cls - 1)) != 0)
-    out.push_back({pre + "pci_cache_line_bytes",
-                   fmt::format("{} bytes is not a power of two: 32, 64 or 128 (PCI 2.2 §6.2.4 Cache Line Size)", cls)});
   const bool onboard = get_b(v, "onboard_nics", true);
   if (onboard && !Registry<DeviceEntry>::instance().find(kPe2650OnboardNic)) {
     std::vector<std::string> names;

@@ -22,27 +22,7 @@ ChipsetBoardSpec pe2650(std::vector<std::pair<std::string, ParamValue>> override
   return pe2650_board(v, slot1_used);
 }
 
-struct GcBench {
-  std::unique_ptr<ChipsetHost> host;
-  TestCpu* cpu;
-  std::vector<std::unique_ptr<PciDmaMaster>> masters;
-  explicit GcBench(const ChipsetBoardSpec& spec, const char* name = "g") {
-    host = std::make_unique<ChipsetHost>(name, spec, nlohmann::json::object());
-    cpu = new TestCpu((std::string(name) + "_cpu").c_str());  // lives until the process ends
-    cpu->fsb.bind(host->fsb_target());
-    host->apic_out().bind(*cpu);
-  }
-  PciDmaMaster& add(const std::string& slot, const PciDmaMasterParams& p, std::vector<unsigned>* vectors = nullptr) {
-    masters.push_back(std::make_unique<PciDmaMaster>((std::string(host->name()) + "_m" + std::to_string(masters.size())).c_str(), p));
-    auto v = host->attach(slot, *masters.back());
-    if (vectors) *vectors = v;
-    return *masters.back();
-  }
-  void run(std::function<void(TestCpu&)> body) {
-    cpu->body = std::move(body);
-    sc_core::sc_start();
-  }
-};
+using GcBench = HostBench<ChipsetHost>;
 
 }  // namespace
 
@@ -51,7 +31,7 @@ TEST_CASE("GC-LE MMIO read CMIC-IMBus-CIOB-X2 equals the E7500-HI-P64H2 read plu
   // then runs 100 too): the bridges and north bridges share their rules and, by the estimates,
   // their constants, so what differs is the link: a header-only request down and a 4-byte
   // completion up, each at its link's width and clock.
-  GcBench g(pe2650());
+  GcBench g(pe2650(), "g");
   PciDmaMaster& x = g.add("slot3", master(64, true, 100));
   Bench p(p4dpr());
   PciDmaMaster& y = p.add("pcix", master(64, true, 100));
@@ -103,7 +83,7 @@ TEST_CASE("GC-LE MMIO read grows by twice the added IMBus crossing time to withi
 }
 
 TEST_CASE("GC-LE DMA write burst at PCI-X 133 is capped by the IMBus payload rate, not the segment", "[chipset][gcle]") {
-  GcBench g(pe2650());
+  GcBench g(pe2650(), "g");
   PciDmaMaster& m = g.add("slot3", master(64, true, 133));
   double mbs = 0;
   g.run([&](TestCpu&) {
@@ -130,7 +110,7 @@ TEST_CASE("GC-LE read with prefetch: a PCI-mode MRM read is a delayed transactio
   // A conventional 64-bit PCI 66 card in slot 3 drops bus 2 to PCI 66: reads become delayed
   // transactions; a 256-byte read spanning lines is a Memory Read Multiple, and the bridge fetches
   // mrm_prefetch_bytes from the line the read starts in, so each read discards the rest.
-  GcBench g(pe2650());
+  GcBench g(pe2650(), "g");
   PciDmaMaster& m = g.add("slot3", master(64, false, 66));
   const unsigned n = 16;
   g.run([&](TestCpu&) {
@@ -149,7 +129,7 @@ TEST_CASE("GC-LE read with prefetch: a PCI-mode MRM read is a delayed transactio
 }
 
 TEST_CASE("GC-LE one I/OxAPIC per CIOB-X2 serves both segments with distinct inputs and vectors", "[chipset][gcle][irq]") {
-  GcBench g(pe2650());
+  GcBench g(pe2650(), "g");
   std::vector<unsigned> v1, v3;
   PciDmaMaster& a = g.add("slot1", master(64, true, 133), &v1);
   PciDmaMaster& b = g.add("slot3", master(64, true, 133), &v3);
