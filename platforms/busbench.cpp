@@ -358,7 +358,7 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
   if (m2) {
     out << fmt::format("  master 2: {}\n            slot {} — {}{}\n", master_desc(m2->info()), slot2,
                        intro ? intro->slot_bus(slot2) : std::string("?"),
-                       intro && !intro->same_segment(slot, slot2) ? "\n            (other segment: the two share only the hub link)"
+                       intro && !intro->same_segment(slot, slot2) ? "\n            (other segment: the two share only the link to the north bridge)"
                                                                   : "\n            (same segment: the two share the bus)");
   }
   out << fmt::format("  DMA buffers in host DRAM at {:#x} and {:#x}; {} back-to-back transfers per point\n\n", buf1, buf2,
@@ -384,7 +384,7 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
     }
     out << "\n";
   }
-  out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → MCH → hub link → P64H2 → segment), {} of each, idle bus\n",
+  out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → north bridge → link → PCI-X bridge → segment), {} of each, idle bus\n",
                      mmio_off, mmio_n);
   out << "  access                              min ns    mean ns     max ns\n";
   out << fmt::format("  read 32-bit (CPU stalled)       {:10.1f} {:10.1f} {:10.1f}\n", rd.min, rd.mean(), rd.max);
@@ -393,7 +393,7 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
   out << fmt::format("  write 32-bit (reaches device)   {:10.1f} {:10.1f} {:10.1f}\n", wr_arrive.min, wr_arrive.mean(),
                      wr_arrive.max);
   if (irq_ns >= 0)
-    out << fmt::format("\nINTx# → I/OxAPIC → hub link → MCH → FSB: interrupt message (vector {:#04x}) at the local APIC after {:.1f} ns\n",
+    out << fmt::format("\nINTx# → I/OxAPIC → link → north bridge → FSB: interrupt message (vector {:#04x}) at the local APIC after {:.1f} ns\n",
                        irq_vector, irq_ns);
   out << "\nCounters\n";
   for (auto& [k, v] : sim().counters.all()) {

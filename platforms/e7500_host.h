@@ -1,14 +1,13 @@
 // A data-driven E7500 host: MCH + DRAM + one P64H2 on a hub port, slots on the P64H2's two
 // segments, built-in onboard devices. A board (platforms/supermicro_p4dpr_6gm.cpp) is an
-// E7500BoardSpec; E7500Host builds the SystemC modules and implements HostHw.
+// E7500BoardSpec; E7500Host is the one-bridge ChipsetHost (platforms/chipset_host.h) it stands for.
 #pragma once
 #include "models/bridge/p64h2.h"
 #include "models/bus/hub_link.h"
 #include "models/bus/pci_dma_master.h"
 #include "models/chipset/e7500_mch.h"
 #include "models/mem/dram.h"
-#include "platforms/host_introspection.h"
-#include "platforms/testbed.h"
+#include "platforms/chipset_host.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -63,55 +62,34 @@ struct E7500BoardSpec {
   std::vector<std::string> notes;            ///< extra lines for describe()
 };
 
-/// Factory for built-in onboard devices by name ("AIC-7899").
-std::unique_ptr<PciDmaMaster> make_builtin_device(const std::string& device, const std::string& inst_name);
-
-class E7500Host : public HostHw, public SlotIntrospection {
+/// An E7500 board as a ChipsetHost (platforms/chipset_host.h) with one bridge: the MCH ("mch"),
+/// the Hub Interface 2.0 link ("hub") on `hub_port`, the P64H2 ("p64h2"). What it adds is the
+/// E7500 board spec's view (slot(), spec()) and the names results have always used (params_json
+/// `segments.segA/segB`, slot_bus "P64H2 segment ...").
+class E7500Host : public ChipsetHost {
  public:
   /// Build the host's modules under an sc_module named `host_name` (before sc_start).
   E7500Host(const std::string& host_name, const E7500BoardSpec& spec, nlohmann::json params_used);
   ~E7500Host() override;
 
-  // HostHw
-  const std::string& name() const override { return name_; }
-  std::vector<unsigned> attach(const std::string& slot, PciDevice& dev) override;
-  tlm::tlm_target_socket<>& fsb_target() override;
-  sc_core::sc_port<apic_msg_if>& apic_out() override;
-  eoi_if& eoi_in() override;
-  void mem_write(uint64_t addr, const void* src, size_t len) override;
-  void mem_read(uint64_t addr, void* dst, size_t len) const override;
-  uint64_t dram_bytes() const override;
-  void set_dma_write_observer(std::function<void(uint64_t addr, size_t len)> observer) override;
   /// The platform parameters, plus `segments`: the mode each P64H2 segment resolved to from what
   /// is plugged in (e.g. {"segA": "PCI 66 MHz", "segB": "PCI 33 MHz"} with a 33 MHz card in B).
   nlohmann::json params_json() const override;
-
-  // SlotIntrospection
-  PciDevice* device_in(const std::string& slot) const override;
   std::string slot_bus(const std::string& slot) const override;
-  bool same_segment(const std::string& a, const std::string& b) const override;
 
   // Model access for tests and workloads.
-  E7500Mch& mch();
-  Dram& dram();
-  HubLink& hub();
-  P64H2& bridge();
+  E7500Mch& mch() { return north(); }
+  HubLink& hub() { return link(0); }
+  P64H2& bridge() { return ChipsetHost::bridge(0); }
   const E7500BoardSpec& spec() const { return spec_; }
   const E7500BoardSlot& slot(const std::string& name) const;  ///< throws std::invalid_argument
 
  private:
-  struct Top;
-  std::string name_;
   E7500BoardSpec spec_;
-  nlohmann::json params_;
-  std::unique_ptr<Top> top_;
-  std::map<std::string, PciDevice*> occupant_;
-  std::vector<std::unique_ptr<PciDmaMaster>> builtins_;
-  uint64_t next_bar_[2] = {0, 0};
-  uint64_t next_io_bar_[2] = {0, 0};
-  std::map<std::pair<unsigned, unsigned>, unsigned> vectors_;  ///< (segment, pin) -> vector
-  unsigned next_vector_;
 };
+
+/// The ChipsetBoardSpec an E7500 board spec stands for (one bridge, module names mch/hub/p64h2).
+ChipsetBoardSpec chipset_spec_of(const E7500BoardSpec& spec);
 
 /// The topology tree of a board spec (for PlatformEntry::describe), without building modules.
 std::string describe_e7500_board(const E7500BoardSpec& spec);

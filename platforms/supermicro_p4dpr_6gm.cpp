@@ -32,9 +32,9 @@ ParamSchema p4dpr_param_schema() {
   return s;
 }
 
-static double get_r(const ParamValues& v, const char* n, double d) { return v.has(n) ? v.r(n) : d; }
-static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return v.has(n) ? v.i(n) : d; }
-static bool get_b(const ParamValues& v, const char* n, bool d) { return v.has(n) ? v.b(n) : d; }
+static double get_r(const ParamValues& v, const char* n, double d) { return board_real(v, n, d); }
+static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return board_int(v, n, d); }
+static bool get_b(const ParamValues& v, const char* n, bool d) { return board_bool(v, n, d); }
 
 static PciDeviceInfo info_of(const PciDmaMasterParams& p) {
   PciDeviceInfo i;
@@ -125,26 +125,7 @@ std::vector<SlotSpec> p4dpr_slots() {
 }
 
 static std::vector<ParamProblem> p4dpr_check(const HostConfig& host) {
-  std::vector<ParamProblem> out;
-  const ParamValues& v = host.params;
-  const int64_t cpus = get_i(v, "cpus", 2);
-  // The kernel delivers interrupts to / runs processes on these CPUs (drivers-sim/kernel/kernel.h).
-  for (const char* k : {"irq_dest_cpu", "process_cpu"})
-    if (v.has(k) && v.i(k) >= cpus)
-      out.push_back({"hosts." + host.name + "." + k,
-                     fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
-  for (auto& p : profile_problems(host.name, v)) out.push_back(std::move(p));
-  // PCI-X 1.0 §1.1 / Table 1-1: a PCI-X segment clocks at 66, 100 or 133 MHz.
-  const int64_t mhz = get_i(v, "pcix_slot_mhz", 100);
-  if (mhz != 66 && mhz != 100 && mhz != 133)
-    out.push_back({"hosts." + host.name + ".pcix_slot_mhz",
-                   fmt::format("{} MHz is not a PCI-X segment clock: 66, 100 or 133 (PCI-X 1.0)", mhz)});
-  // PCI 2.2 §6.2.4: the Cache Line Size register is a power-of-two count of DWORDs.
-  const int64_t cls = get_i(v, "pci_cache_line_bytes", 64);
-  if (cls <= 0 || (cls & (cls - 1)) != 0)
-    out.push_back({"hosts." + host.name + ".pci_cache_line_bytes",
-                   fmt::format("{} bytes is not a power of two: 32, 64 or 128 (PCI 2.2 §6.2.4 Cache Line Size)", cls)});
-  return out;
+  return board_problems(host, {"pcix_slot_mhz"});
 }
 
 static Registrar<PlatformEntry> reg{PlatformEntry{

@@ -1,4 +1,7 @@
-// Intel Hub Interface 2.0 between the E7500 MCH and a P64H2 (research/e7500-p64h2-pcix.md §1).
+// A packetized chipset link between a north bridge and an I/O bridge. The defaults are Intel Hub
+// Interface 2.0 between the E7500 MCH and a P64H2 (research/e7500-p64h2-pcix.md §1); the
+// ServerWorks IMBus (CMIC to CIOB-X2) is the same model with its own width, clock and one pipe per
+// direction (imbus_link_params(), models/chipset/serverworks_cmic.h).
 //
 // 16 data bits at 66.67 MHz × 8 transfers = 1.066 GB/s raw. Traffic is packetized: every packet
 // carries a header and at most 64 bytes of data, so a read request is a header, a read completion

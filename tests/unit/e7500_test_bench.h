@@ -46,20 +46,26 @@ struct TestCpu : sc_core::sc_module, apic_msg_if {
   }
 };
 
-struct Bench {
-  std::unique_ptr<E7500Host> host;
+/// A host of the ChipsetHost family (E7500Host, ChipsetHost) built from its board spec, with a
+/// TestCpu on its FSB. `name` is the host's SystemC name; benches other than the default "h" prefix
+/// their CPU and masters with it, so two benches can share one elaboration.
+template <class Host>
+struct HostBench {
+  std::unique_ptr<Host> host;
   TestCpu* cpu;
   std::vector<std::unique_ptr<PciDmaMaster>> masters;
+  std::string prefix;
 
-  explicit Bench(const E7500BoardSpec& spec) {
-    host = std::make_unique<E7500Host>("h", spec, nlohmann::json::object());
-    cpu = new TestCpu("cpu");  // lives until the process ends
+  template <class Spec>
+  explicit HostBench(const Spec& spec, const std::string& name = "h") : prefix(name == "h" ? "" : name + "_") {
+    host = std::make_unique<Host>(name, spec, nlohmann::json::object());
+    cpu = new TestCpu((prefix + "cpu").c_str());  // lives until the process ends
     cpu->fsb.bind(host->fsb_target());
     host->apic_out().bind(*cpu);
   }
   /// A pci-dma-master in `slot`; returns it and the vectors of its functions.
   PciDmaMaster& add(const std::string& slot, const PciDmaMasterParams& p, std::vector<unsigned>* vectors = nullptr) {
-    masters.push_back(std::make_unique<PciDmaMaster>(("m_" + std::to_string(masters.size())).c_str(), p));
+    masters.push_back(std::make_unique<PciDmaMaster>((prefix + "m_" + std::to_string(masters.size())).c_str(), p));
     auto v = host->attach(slot, *masters.back());
     if (vectors) *vectors = v;
     return *masters.back();
@@ -69,6 +75,7 @@ struct Bench {
     sc_core::sc_start();
   }
 };
+using Bench = HostBench<E7500Host>;
 
 /// The P4DPR-6GM+ board with default parameters, optionally overridden.
 inline E7500BoardSpec p4dpr(std::vector<std::pair<std::string, ParamValue>> overrides = {}) {

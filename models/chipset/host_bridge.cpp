@@ -1,4 +1,4 @@
-#include "models/chipset/e7500_mch.h"
+#include "models/chipset/host_bridge.h"
 #include "core/sim_context.h"
 #include "models/bus/pci.h"
 #include "models/bus/stream_timing.h"
@@ -10,7 +10,7 @@ namespace nicsim {
 
 static uint64_t& ctr(const sc_core::sc_module& m, const char* n) { return sim().counters.at(std::string(m.name()) + "." + n); }
 
-E7500Mch::E7500Mch(sc_core::sc_module_name name, const E7500MchParams& p, uint64_t dram_bytes)
+HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, uint64_t dram_bytes)
     : sc_module(name),
       fsb_target("fsb_target"),
       mem_initiator("mem_initiator"),
@@ -28,52 +28,53 @@ E7500Mch::E7500Mch(sc_core::sc_module_name name, const E7500MchParams& p, uint64
       c_aborts_(ctr(*this, "master_aborts")),
       c_io_reads_(ctr(*this, "io_reads")),
       c_io_writes_(ctr(*this, "io_writes")) {
-  fsb_target.register_b_transport(this, &E7500Mch::b_fsb);
-  const char* names[kHubPorts] = {"HI_B", "HI_C", "HI_D"};
-  for (unsigned i = 0; i < kHubPorts; ++i) {
-    hub_down.push_back(std::make_unique<tlm_utils::simple_initiator_socket_optional<E7500Mch>>(
+  fsb_target.register_b_transport(this, &HostBridge::b_fsb);
+  if (p_.port_names.empty()) throw std::invalid_argument(std::string(this->name()) + ": a host bridge needs a port");
+  const auto& names = p_.port_names;
+  for (unsigned i = 0; i < hub_ports(); ++i) {
+    hub_down.push_back(std::make_unique<tlm_utils::simple_initiator_socket_optional<HostBridge>>(
         (std::string(names[i]) + "_down").c_str()));
-    hub_up.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged_optional<E7500Mch>>(
+    hub_up.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged_optional<HostBridge>>(
         (std::string(names[i]) + "_up").c_str()));
-    hub_up.back()->register_b_transport(this, &E7500Mch::b_hub_up, static_cast<int>(i));
+    hub_up.back()->register_b_transport(this, &HostBridge::b_hub_up, static_cast<int>(i));
   }
 }
 
-void E7500Mch::map_hub_window(unsigned port, uint64_t base, uint64_t size) {
-  if (port >= kHubPorts) throw std::out_of_range("E7500 hub port " + std::to_string(port));
+void HostBridge::map_hub_window(unsigned port, uint64_t base, uint64_t size) {
+  if (port >= hub_ports()) throw std::out_of_range(std::string(name()) + ": no hub port " + std::to_string(port));
   if (base < dram_bytes_) throw std::invalid_argument("hub window overlaps DRAM");
   windows_.push_back({port, base, size});
 }
 
-void E7500Mch::map_hub_io_window(unsigned port, uint64_t base, uint64_t size) {
-  if (port >= kHubPorts) throw std::out_of_range("E7500 hub port " + std::to_string(port));
+void HostBridge::map_hub_io_window(unsigned port, uint64_t base, uint64_t size) {
+  if (port >= hub_ports()) throw std::out_of_range(std::string(name()) + ": no hub port " + std::to_string(port));
   if (base % kIoWindowGranularity || size % kIoWindowGranularity || size == 0 || base + size > kIoSpaceBytes)
-    throw std::invalid_argument("E7500 hub I/O window must be 4 KB aligned, a non-zero multiple of 4 KB, inside "
+    throw std::invalid_argument("hub I/O window must be 4 KB aligned, a non-zero multiple of 4 KB, inside "
                                 "the 64 KB I/O space (IOBASE/IOLIMIT hold A[15:12])");
   io_windows_.push_back({port, base, size});
 }
 
-int E7500Mch::hub_io_port_of(uint64_t addr, unsigned len) const {
+int HostBridge::hub_io_port_of(uint64_t addr, unsigned len) const {
   for (auto& w : io_windows_)
     if (addr >= w.base && addr + len <= w.base + w.size) return static_cast<int>(w.port);
   return -1;
 }
 
-int E7500Mch::hub_port_of(uint64_t addr, unsigned len) const {
+int HostBridge::hub_port_of(uint64_t addr, unsigned len) const {
   for (auto& w : windows_)
     if (addr >= w.base && addr + len <= w.base + w.size) return static_cast<int>(w.port);
   return -1;
 }
 
 /// Nobody decodes the FSB access: reads return all ones, the response phase follows the request.
-void E7500Mch::fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done) {
+void HostBridge::fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done) {
   if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, trans.get_data_length());
   ++c_aborts_;
   trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   delay = request_done + fsb_clocks(p_.fsb_response_clocks) - now();
 }
 
-void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
+void HostBridge::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time t0 = now() + delay;
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
@@ -149,7 +150,7 @@ void E7500Mch::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
 }
 
-void E7500Mch::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {
+void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time t0 = now() + delay;
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
@@ -175,7 +176,7 @@ void E7500Mch::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& dela
   trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
-void E7500Mch::eoi(unsigned vector, const sc_core::sc_time& delay) {
+void HostBridge::eoi(unsigned vector, const sc_core::sc_time& delay) {
   ++c_eois_;
   for (int i = 0; i < eoi_down.size(); ++i) eoi_down[i]->eoi(vector, delay + ns(p_.eoi_ns));
 }

@@ -1,4 +1,4 @@
-#include "models/bridge/p64h2.h"
+#include "models/bridge/pcix_bridge.h"
 #include "core/sim_context.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
@@ -10,26 +10,28 @@ namespace nicsim {
 
 static uint64_t& counter(const std::string& prefix, const char* name) { return sim().counters.at(prefix + "." + name); }
 
-P64H2::P64H2(sc_core::sc_module_name name, const P64H2Params& p, const PciSegmentParams& seg_a,
+PcixBridge::PcixBridge(sc_core::sc_module_name name, const PcixBridgeParams& p, const PciSegmentParams& seg_a,
              const PciSegmentParams& seg_b, const IoxApicParams& apic)
     : sc_module(name), hub_target("hub_target"), hub_initiator("hub_initiator"), eoi_in("eoi_in"), p_(p) {
   if (p_.posted_chunk_bytes == 0 || p_.posted_write_buffer_bytes < p_.posted_chunk_bytes)
-    throw std::invalid_argument("P64H2Params: posted buffer smaller than one chunk");
-  hub_target.register_b_transport(this, &P64H2::b_outbound);
+    throw std::invalid_argument("PcixBridgeParams: posted buffer smaller than one chunk");
+  hub_target.register_b_transport(this, &PcixBridge::b_outbound);
   eoi_in.bind(*this);
   const PciSegmentParams* sp[2] = {&seg_a, &seg_b};
   for (int k = 0; k < 2; ++k) {
     std::string L = sp[k]->label;
     seg_[k] = std::make_unique<PciSegment>(("seg" + L).c_str(), *sp[k]);
-    apic_[k] = std::make_unique<IoxApic>(("ioxapic" + L).c_str(), apic);
-    from_seg_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<P64H2>>(("from_seg" + L).c_str());
-    to_seg_[k] = std::make_unique<tlm_utils::simple_initiator_socket<P64H2>>(("to_seg" + L).c_str());
-    from_apic_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<P64H2>>(("from_apic" + L).c_str());
-    from_seg_[k]->register_b_transport(this, &P64H2::b_inbound, k);
-    from_apic_[k]->register_b_transport(this, &P64H2::b_apic, k);
+    if (p_.ioxapic_per_segment || k == 0)
+      apic_[k] = std::make_unique<IoxApic>((p_.ioxapic_per_segment ? "ioxapic" + L : std::string("ioxapic")).c_str(), apic);
+    from_seg_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<PcixBridge>>(("from_seg" + L).c_str());
+    to_seg_[k] = std::make_unique<tlm_utils::simple_initiator_socket<PcixBridge>>(("to_seg" + L).c_str());
+    if (apic_[k])
+      from_apic_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<PcixBridge>>(("from_apic" + L).c_str());
+    from_seg_[k]->register_b_transport(this, &PcixBridge::b_inbound, k);
+    if (apic_[k]) from_apic_[k]->register_b_transport(this, &PcixBridge::b_apic, k);
     seg_[k]->upstream.bind(*from_seg_[k]);
     to_seg_[k]->bind(seg_[k]->mmio_target);
-    apic_[k]->msg_out.bind(*from_apic_[k]);
+    if (apic_[k]) apic_[k]->msg_out.bind(*from_apic_[k]);
     const std::string& pre = seg_[k]->counter_prefix();
     SegState& s = st_[k];
     s.c_delayed_retries = &counter(pre, "delayed_transaction_retries");
@@ -43,12 +45,12 @@ P64H2::P64H2(sc_core::sc_module_name name, const P64H2Params& p, const PciSegmen
   }
 }
 
-void P64H2::set_window(unsigned i, uint64_t base, uint64_t size) {
+void PcixBridge::set_window(unsigned i, uint64_t base, uint64_t size) {
   st_[i].base = base;
   st_[i].size = size;
 }
 
-void P64H2::set_io_window(unsigned i, uint64_t base, uint64_t size) {
+void PcixBridge::set_io_window(unsigned i, uint64_t base, uint64_t size) {
   check(i);
   if (base % kIoWindowGranularity || size % kIoWindowGranularity || base + size > kIoSpaceBytes)
     throw std::invalid_argument(std::string(name()) + ": I/O window [" + std::to_string(base) + ", +" +
@@ -59,13 +61,14 @@ void P64H2::set_io_window(unsigned i, uint64_t base, uint64_t size) {
   st_[i].io_size = size;
 }
 
-void P64H2::eoi(unsigned vector, const sc_core::sc_time& delay) {
-  for (auto& a : apic_) a->eoi(vector, delay + ns(p_.eoi_forward_ns));
+void PcixBridge::eoi(unsigned vector, const sc_core::sc_time& delay) {
+  for (auto& a : apic_)
+    if (a) a->eoi(vector, delay + ns(p_.eoi_forward_ns));
 }
 
 // ---------------------------------------------------------------- outbound (CPU MMIO)
 
-void P64H2::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
+void PcixBridge::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint64_t addr = trans.get_address();
   const bool io = is_io_space(trans);
   int k = -1;
@@ -97,7 +100,7 @@ void P64H2::b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 // ---------------------------------------------------------------- interrupt messages
 
-void P64H2::b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay) {
+void PcixBridge::b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time d = delay + ns(p_.apic_message_ns);
   hub_initiator->b_transport(trans, d);
   delay = d;
@@ -105,7 +108,7 @@ void P64H2::b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 // ---------------------------------------------------------------- inbound (DMA)
 
-void P64H2::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
+void PcixBridge::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
   auto* req = trans.get_extension<PciRequesterExt>();
   unsigned m = req ? req->master : 0;
   sc_time t0 = now() + delay;
@@ -129,14 +132,14 @@ void P64H2::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
   delay = end - now();
 }
 
-uint32_t P64H2::occupancy(SegState& s, const sc_time& t) const {
+uint32_t PcixBridge::occupancy(SegState& s, const sc_time& t) const {
   uint32_t occ = 0;
   for (auto& p : s.posted)
     if (p.entry <= t && p.drained > t) occ += p.bytes;
   return occ;
 }
 
-sc_time P64H2::room_at(SegState& s, const sc_time& t, uint32_t need) const {
+sc_time PcixBridge::room_at(SegState& s, const sc_time& t, uint32_t need) const {
   if (occupancy(s, t) + need <= p_.posted_write_buffer_bytes) return t;
   std::vector<sc_time> ends;
   for (auto& p : s.posted)
@@ -149,7 +152,7 @@ sc_time P64H2::room_at(SegState& s, const sc_time& t, uint32_t need) const {
 
 static const PciTxnExt* txn_ext(tlm::tlm_generic_payload& trans) { return trans.get_extension<PciTxnExt>(); }
 
-sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
   PciSegment& seg = *seg_[k];
   SegState& s = st_[k];
   const PciTxnExt* x = txn_ext(trans);
@@ -215,7 +218,7 @@ sc_time P64H2::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& t
   return t;
 }
 
-tlm::tlm_generic_payload& P64H2::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
+tlm::tlm_generic_payload& PcixBridge::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
   up_.set_command(cmd);
   up_.set_address(addr);
   up_.set_data_ptr(data);
@@ -228,7 +231,7 @@ tlm::tlm_generic_payload& P64H2::upstream_payload(tlm::tlm_command cmd, uint64_t
   return up_;
 }
 
-std::pair<sc_time, sc_time> P64H2::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
+std::pair<sc_time, sc_time> PcixBridge::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
   tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_READ_COMMAND, addr, dst, len);
   sc_time d = at - now();
   StreamExtGuard ext(up);
@@ -241,7 +244,7 @@ std::pair<sc_time, sc_time> P64H2::fetch(uint64_t addr, uint8_t* dst, uint32_t l
   return {first, last};
 }
 
-sc_time P64H2::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+sc_time PcixBridge::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
   PciSegment& seg = *seg_[k];
   SegState& s = st_[k];
   const PciTxnExt* x = txn_ext(trans);
@@ -357,7 +360,7 @@ sc_time P64H2::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_paylo
   return done;
 }
 
-sc_time P64H2::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
+sc_time PcixBridge::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
   PciSegment& seg = *seg_[k];
   SegState& s = st_[k];
   const PciTxnExt* x = txn_ext(trans);
