@@ -1,6 +1,8 @@
 #include "platforms/host_software.h"
 #include "core/result_names.h"
 #include "core/sim_context.h"
+#include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/net/tcp_sysctl.h"
 #include "platforms/scenario.h"
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -59,16 +61,34 @@ KernelParams kernel_params_for(const TestbedHost& h) {
   return p;
 }
 
-Task<void> ifup(HostSoftware* hs) {
+Task<void> ifup(HostSoftware* hs, std::vector<std::pair<std::string, std::vector<std::string>>> bonds) {
+  // The NICs first (ifup eth*), then each bond: ifconfig bond0 up and `ifenslave bond0 <slaves>`.
   for (auto& [name, dev] : hs->netdevs) {
+    if (dynamic_cast<bonding::Bonding*>(dev.get())) continue;
     int rc = co_await hs->kernel->dev_open(*dev);
     if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open({}) failed: {}", hs->name, name, rc));
+  }
+  for (auto& [bname, slaves] : bonds) {
+    auto* bond = static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get());
+    int rc = co_await hs->kernel->dev_open(*bond);
+    if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open({}) failed: {}", hs->name, bname, rc));
+    for (auto& sl : slaves) {
+      rc = co_await bonding::ifenslave(*bond, *hs->netdevs.at(sl));
+      if (rc != 0) throw std::runtime_error(fmt::format("{}: ifenslave {} {} failed: {}", hs->name, bname, sl, rc));
+    }
   }
   hs->up = true;
   co_await hs->kernel->wake_up(hs->up_wq);
 }
 
 }  // namespace
+
+std::string interface_of(const Scenario& s, const std::string& port_endpoint) {
+  auto ep = parse_endpoint(port_endpoint);
+  if (!ep) return port_endpoint;
+  if (const BondConfig* b = s.bond_of_port(ep->host, ep->nic, ep->port)) return fmt::format("{}.{}:0", ep->host, b->name);
+  return fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port);
+}
 
 std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string& label) {
   std::vector<ParamProblem> out;
@@ -79,18 +99,20 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
   if (tx_ep->host == rx_ep->host)
     out.push_back({"workload.receiver", fmt::format("{} is on host {}, like the transmitter {}: {} needs its two ends "
                                                     "on different hosts", rx, rx_ep->host, tx, label)});
-  std::map<std::string, std::string> cabled;  // "host.nic:port" -> "links.N.a"
+  std::map<std::string, std::string> cabled;  // interface "host.nic:port" (or "host.bond:0") -> "links.N.a"
   std::map<std::string, std::string> host_port;  // host -> its first cabled "host.nic:port (links.N)"
   for (size_t i = 0; i < s.links.size(); ++i)
     for (const char* end : {"a", "b"}) {
-      const std::string ep = canonical_endpoint(end[0] == 'a' ? s.links[i].a : s.links[i].b);
+      const std::string ep = interface_of(s, canonical_endpoint(end[0] == 'a' ? s.links[i].a : s.links[i].b));
       const std::string key = fmt::format("links.{}.{}", i, end);
-      cabled[ep] = key;
       const std::string host = parse_endpoint(ep)->host;
+      if (cabled.count(ep)) continue;  // a further slave of a bond already cabled
+      cabled[ep] = key;
       if (auto it = host_port.find(host); it != host_port.end())
         out.push_back({key, fmt::format("host {} already has a cabled port ({}): the TCP/IP model gives a host one "
-                                        "address and one route, so {} cannot use a second; cable one port per host",
-                                        host, it->second, label)});
+                                        "address and one route, so {} cannot use a second; cable one port per host "
+                                        "(or enslave the ports to one bond, [hosts.{}.bonds.bond0])",
+                                        host, it->second, label, host)});
       else
         host_port[host] = fmt::format("{} in links.{}", ep, i);
     }
@@ -206,10 +228,15 @@ TestbedSoftware& build_software(Testbed& tb) {
     if (auto live = it->second.lock()) return *live;
 
   auto sw = std::make_shared<TestbedSoftware>();
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<std::string>>>> bonds_of;  // host -> bonds
   // Addresses per link end.
-  const auto& links = tb.scenario().links;
+  // A bond's slaves carry its traffic: the bond is the interface of each slave port, and takes the
+  // address of its first cabled slave's link (the later slaves' links carry the same address).
+  const Scenario& sc = tb.scenario();
+  const auto& links = sc.links;
   for (size_t i = 0; i < links.size(); ++i) {
-    std::string a = canonical_endpoint(links[i].a), b = canonical_endpoint(links[i].b);
+    std::string a = interface_of(sc, canonical_endpoint(links[i].a)), b = interface_of(sc, canonical_endpoint(links[i].b));
+    if (sw->endpoint_ip.count(a) || sw->endpoint_ip.count(b)) continue;
     uint32_t net = (10u << 24) | (static_cast<uint32_t>(i + 1) << 8);
     sw->endpoint_ip[a] = net | 1;
     sw->endpoint_ip[b] = net | 2;
@@ -232,6 +259,15 @@ TestbedSoftware& build_software(Testbed& tb) {
       for (size_t p = 0; p < devs.size(); ++p) hs->netdevs[netdev_name(nic.config->name, static_cast<unsigned>(p))] = devs[p];
       hs->kernel->name_pci_regions(*nic.dev(), nic.config->name);  // MMIO stalls by register offset
     }
+    // modprobe bonding: one bonding net_device per [hosts.H.bonds.NAME] (enslaved by ifup).
+    std::vector<std::pair<std::string, std::vector<std::string>>> bonds;
+    for (const BondConfig& b : h.config->bonds) {
+      auto bond = std::make_shared<bonding::Bonding>(*hs->kernel, b.name, bonding::bond_params_from(b.params));
+      hs->kernel->register_netdev(*bond);
+      hs->netdevs[b.name] = bond;
+      bonds.emplace_back(b.name, b.slaves);
+    }
+    bonds_of[h.name()] = std::move(bonds);
     // The host's address: its link end's. The TCP/IP model gives a host one address and one
     // route, so a host with several cabled ports is refused rather than silently misrouted.
     std::vector<std::string> ends;
@@ -244,7 +280,7 @@ TestbedSoftware& build_software(Testbed& tb) {
       throw std::runtime_error(fmt::format(
           "host {} has {} cabled ports ({}): the TCP/IP model supports one address per host; cable one port", h.name(),
           ends.size(), fmt::join(ends, ", ")));
-    hs->inet = std::make_unique<InetHost>(*hs->kernel, hs->ip, &sw->tags);
+    hs->inet = std::make_unique<InetHost>(*hs->kernel, hs->ip, &sw->tags, apply_tcp_sysctls(TcpParams{}, h.config->sysctl));
     sw->hosts[h.name()] = std::move(hs);
   }
   // Static neighbours: each link end reaches the other end's address through its own device.
@@ -261,7 +297,7 @@ TestbedSoftware& build_software(Testbed& tb) {
   }
   for (auto& [name, hs] : sw->hosts) {
     HostSoftware* p = hs.get();
-    hs->kernel->spawn_process("ifup", 0, ifup(p));
+    hs->kernel->spawn_process("ifup", 0, ifup(p, bonds_of[name]));
   }
   built[&tb] = sw;
   tb.keepalive.push_back(sw);

@@ -42,7 +42,9 @@ struct TestbedSoftware {
 /// a negative tick_phase_us is drawn from the run seed), each NIC's driver probed
 /// (DriverEntry::probe), IPv4 addressing per link (10.0.<link index + 1>.1 for end a, .2 for end
 /// b; the host's address is that of its first link), static neighbours, and an "ifup" process
-/// per host that opens every net_device at time 0. Throws std::runtime_error when a driver has
+/// per host that opens every net_device at time 0. A bond ([hosts.H.bonds]) is one interface over
+/// its slaves' ports: it gets the address of its first cabled slave's link, and ifup enslaves its
+/// slaves (bonding::ifenslave) after opening the NICs. Each host's TCP runs with its sysctls. Throws std::runtime_error when a driver has
 /// no probe or a platform lacks CPU parameters.
 TestbedSoftware& build_software(Testbed& tb);
 /// The software build_software made for `tb`, nullptr when it made none (a hardware-only workload).
@@ -82,6 +84,11 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
 /// "tick_phase_us"}; an empty object for a host whose platform has no CPU parameters.
 /// run_workload writes them over the echo in result.json's "hardware.<host>".
 nlohmann::json kernel_params_json(const TestbedHost& h);
+
+/// The interface a cabled port belongs to: "host.bond:0" for a port enslaved to a bond of the
+/// scenario ([hosts.H.bonds]), the port itself ("host.nic:port") otherwise. IPv4 addresses,
+/// neighbours and workload endpoints are per interface.
+std::string interface_of(const Scenario& s, const std::string& port_endpoint);
 
 /// The canonical "host.nic:port" form of an endpoint.
 std::string canonical_endpoint(const std::string& endpoint);

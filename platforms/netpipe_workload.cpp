@@ -28,6 +28,8 @@ ParamSchema netpipe_schema() {
       int_param("journeys_per_size", 200, 0, 1000000, "messages",
                 "messages per size (first trial) traced stage by stage for `nicsim explain`", ""),
       real_param("time_limit_s", 600.0, 0.001, 1e6, "s", "simulated-time limit; the run fails when it is reached", ""),
+      bool_param("netstat_s", false, "print each host's `netstat -s` after the run (net-tools format; always written "
+                 "to netstat-s.<host>.txt beside result.json)", "research/tg3-bonding-tcp-gmac-formats.md §2.3"),
   };
 }
 
@@ -98,7 +100,12 @@ int run_netpipe(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   m["max_mbps"] = max_mbps;
   m["sizes"] = tprog.results().size();
   results["files"]["NetPIPE.out"] = tprog.out_file();
-  for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
+  for (auto& [name, hs] : sw.hosts) {
+    hs->inet->export_counters();
+    const std::string text = hs->inet->stack().netstat_s();
+    results["files"]["netstat-s." + name + ".txt"] = text;
+    if (p.b("netstat_s")) out << "\n" << name << "$ netstat -s\n" << text;
+  }
 
   std::string err = !tx.error.empty() ? "transmitter: " + tx.error : !rx.error.empty() ? "receiver: " + rx.error : "";
   if (err.empty() && !(tx.finished && rx.finished))

@@ -4,11 +4,14 @@
 #include "platforms/testbed.h"
 #include "platforms/toml_input.h"
 #include "models/ether/frame.h"
+#include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/net/tcp_sysctl.h"
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fmt/core.h>
 #include <fstream>
 #include <map>
@@ -86,6 +89,22 @@ const NicConfig* Scenario::find_nic(const std::string& host, const std::string& 
   return nullptr;
 }
 
+const BondConfig* Scenario::find_bond(const std::string& host, const std::string& bond) const {
+  if (auto* h = find_host(host))
+    for (auto& b : h->bonds)
+      if (b.name == bond) return &b;
+  return nullptr;
+}
+
+const BondConfig* Scenario::bond_of_port(const std::string& host, const std::string& nic, unsigned port) const {
+  const std::string want = port == 0 ? nic : fmt::format("{}:{}", nic, port);
+  if (auto* h = find_host(host))
+    for (auto& b : h->bonds)
+      for (auto& sl : b.slaves)
+        if (sl == want) return &b;
+  return nullptr;
+}
+
 nlohmann::json Scenario::to_json() const {
   using nlohmann::json;
   json j = {{"path", path}, {"name", name}, {"description", description}, {"seed", seed},
@@ -97,6 +116,8 @@ nlohmann::json Scenario::to_json() const {
       nics[n.name] = {{"device", n.device}, {"slot", n.slot}, {"driver", n.driver},
                       {"device_params", n.device_params.to_json()}, {"driver_params", n.driver_params.to_json()}};
     hs[h.name] = {{"platform", h.platform}, {"params", h.params.to_json()}, {"nics", nics}};
+    for (auto& b : h.bonds) hs[h.name]["bonds"][b.name] = {{"slaves", b.slaves}, {"params", b.params.to_json()}};
+    if (h.sysctl_given) hs[h.name]["sysctl"] = h.sysctl.to_json();
   }
   j["hosts"] = hs;
   json ls = json::array();
@@ -274,14 +295,17 @@ class Loader {
     }
     return *e;
   }
+  /// `allow_bond`: the endpoint may name a bond of the host (a workload's, not a link's).
   void check_endpoint_string(const Scenario& s, const std::string& text, const toml::node& n,
-                             const std::string& key, NicEndpoint* out = nullptr) const;
+                             const std::string& key, NicEndpoint* out = nullptr, bool allow_bond = false) const;
 
   // -- sections -------------------------------------------------------------------------------
   void read_host(Scenario& s, const std::string& name, const toml::node& n);
   void read_nic(HostConfig& h, const PlatformEntry& plat, const std::string& name, const toml::node& n,
                 const std::string& prefix, std::map<std::string, std::string>& slot_users);
   void read_links(Scenario& s, const toml::node& n);
+  void read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix);
+  void read_sysctl(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_workload(Scenario& s, const toml::node& n);
 };
 
@@ -466,7 +490,7 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
 }
 
 void Loader::check_endpoint_string(const Scenario& s, const std::string& text, const toml::node& n,
-                                   const std::string& key, NicEndpoint* out) const {
+                                   const std::string& key, NicEndpoint* out, bool allow_bond) const {
   auto ep = parse_endpoint(text);
   if (!ep) fail(key, n.source(), fmt::format("expected \"host.nic\" or \"host.nic:port\", got \"{}\"", text));
   const HostConfig* h = s.find_host(ep->host);
@@ -475,10 +499,29 @@ void Loader::check_endpoint_string(const Scenario& s, const std::string& text, c
     for (auto& x : s.hosts) names.push_back(x.name);
     fail(key, n.source(), fmt::format("no host '{}' in this scenario", ep->host), nearest_name(ep->host, names));
   }
+  if (allow_bond && s.find_bond(ep->host, ep->nic)) {
+    if (ep->port != 0)
+      fail(key, n.source(), fmt::format("{}.{} is a bond, which has no ports: name it \"{}.{}\"", ep->host, ep->nic,
+                                        ep->host, ep->nic));
+    if (out) *out = *ep;
+    return;
+  }
   if (!s.find_nic(ep->host, ep->nic)) {
     std::vector<std::string> names;
     for (auto& x : h->nics) names.push_back(x.name);
-    fail(key, n.source(), fmt::format("host {} has no NIC '{}'", ep->host, ep->nic), nearest_name(ep->nic, names));
+    std::string what = "NIC";
+    if (!allow_bond && s.find_bond(ep->host, ep->nic)) {
+      fail(key, n.source(), fmt::format("{} is a bond of host {}: a cable plugs into one of its slaves' ports", ep->nic,
+                                        ep->host));
+    }
+    if (allow_bond)
+      for (auto& b : h->bonds) names.push_back(b.name), what = "NIC or bond";
+    fail(key, n.source(), fmt::format("host {} has no {} '{}'", ep->host, what, ep->nic), nearest_name(ep->nic, names));
+  }
+  if (allow_bond && s.bond_of_port(ep->host, ep->nic, ep->port)) {
+    const BondConfig* b = s.bond_of_port(ep->host, ep->nic, ep->port);
+    fail(key, n.source(), fmt::format("{} is a slave of {}.{}, which carries its traffic and its address: name the "
+                                      "bond \"{}.{}\"", text, ep->host, b->name, ep->host, b->name));
   }
   if (out) *out = *ep;
 }
@@ -583,15 +626,16 @@ void Loader::read_host(Scenario& s, const std::string& name, const toml::node& n
   h.platform = plat.name;
   h.params = ParamValues(plat.params);
 
-  std::vector<std::string> known = {"platform", "nics"};
+  std::vector<std::string> known = {"platform", "nics", "bonds", "sysctl"};
   for (auto& p : plat.params) known.push_back(p.name);
   for (auto&& [k, v] : t) {
     std::string key(k.str()), kp = path_join(prefix, key);
-    if (key == "platform" || key == "nics") continue;
+    if (key == "platform" || key == "nics" || key == "bonds" || key == "sysctl") continue;
     auto spec = std::find_if(plat.params.begin(), plat.params.end(), [&](auto& p) { return p.name == key; });
     if (spec == plat.params.end()) {
       auto near = nearest_name(key, known);
-      std::string msg = (near == "nics") ? "unknown key" : "unknown parameter of platform " + plat.name;
+      std::string msg = (near == "nics" || near == "bonds" || near == "sysctl") ? "unknown key"
+                                                                                : "unknown parameter of platform " + plat.name;
       fail(kp, k.source(), msg, near);
     }
     h.params.set(key, convert(*spec, v, kp));
@@ -606,6 +650,9 @@ void Loader::read_host(Scenario& s, const std::string& name, const toml::node& n
       read_nic(h, plat, std::string(k.str()), v, nk, slot_users);
     }
   }
+  h.sysctl = ParamValues(tcp_sysctl_schema());
+  if (auto* sc = t.get("sysctl")) read_sysctl(h, *sc, prefix + ".sysctl");
+  if (auto* b = t.get("bonds")) read_bonds(h, *b, prefix + ".bonds");
   s.hosts.push_back(std::move(h));
 }
 
@@ -701,6 +748,101 @@ void Loader::read_nic(HostConfig& h, const PlatformEntry& plat, const std::strin
     if (vs) c.device_params.set(key, convert(*vs, v, kp));
   }
   h.nics.push_back(std::move(c));
+}
+
+// ---- bonds and sysctls (drivers-sim/drivers/bonding, drivers-sim/net/tcp_sysctl.h) ---------
+
+void Loader::read_sysctl(HostConfig& h, const toml::node& n, const std::string& prefix) {
+  // Both `"net.ipv4.tcp_reordering" = 10` and the nested `net.ipv4.tcp_reordering = 10` (a table
+  // per dotted segment) name the same sysctl.
+  const ParamSchema schema = tcp_sysctl_schema();
+  std::vector<std::string> names;
+  for (auto& p : schema) names.push_back(p.name);
+  h.sysctl_given = true;
+  std::function<void(const toml::node&, const std::string&, const std::string&)> walk =
+      [&](const toml::node& node, const std::string& name, const std::string& key) {
+        if (auto* tbl = node.as_table()) {
+          for (auto&& [k, v] : *tbl) {
+            const std::string sub = name.empty() ? std::string(k.str()) : name + "." + std::string(k.str());
+            walk(v, sub, key + "." + std::string(k.str()));
+          }
+          return;
+        }
+        auto spec = std::find_if(schema.begin(), schema.end(), [&](auto& p) { return p.name == name; });
+        if (spec == schema.end())
+          fail(key, node.source(), fmt::format("unknown or unmodelled sysctl '{}' (modelled: {})", name, join(names)),
+               nearest_name(name, names));
+        h.sysctl.set(name, convert(*spec, node, key));
+      };
+  walk(need_table(n, prefix), "", prefix);
+}
+
+void Loader::read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix) {
+  const toml::table& bt = need_table(n, prefix);
+  const ParamSchema schema = bonding::bonding_param_schema();
+  std::map<std::string, std::string> slave_of;  // "nic:port" -> bond key
+  for (auto&& [k, v] : bt) {
+    const std::string name(k.str()), bk = prefix + "." + name;
+    if (!valid_name(k.str())) fail(bk, k.source(), "bond names may use only letters, digits, '-' and '_'");
+    for (auto& nic : h.nics)
+      if (nic.name == name) fail(bk, k.source(), fmt::format("host {} already has a NIC named {}", h.name, name));
+    const toml::table& t = need_table(v, bk);
+    BondConfig b;
+    b.host = h.name;
+    b.name = name;
+    b.loc = loc(bk, v);
+    b.params = ParamValues(schema);
+    std::vector<std::string> known = {"slaves"};
+    for (auto& p : schema) known.push_back(p.name);
+    for (auto&& [pk, pv] : t) {
+      const std::string key(pk.str()), kp = bk + "." + key;
+      if (key == "slaves") continue;
+      auto spec = std::find_if(schema.begin(), schema.end(), [&](auto& p) { return p.name == key; });
+      if (spec == schema.end()) fail(kp, pk.source(), "unknown parameter of the bonding driver", nearest_name(key, known));
+      if (key == "mode") {  // modprobe bonding mode=0, or the name
+        std::string m;
+        if (auto* i = pv.as_integer()) m = std::to_string(i->get());
+        else if (auto* str = pv.as_string()) m = str->get();
+        else fail(kp, pv.source(), "wrong type: expected the mode's number (0..2) or name, got " + describe_node(pv));
+        if (std::string why = bonding::bond_mode_problem(m); !why.empty()) {
+          std::vector<std::string> modes = {"balance-rr", "active-backup", "balance-xor"};
+          fail(kp, pv.source(), why, nearest_name(m, modes));
+        }
+        bonding::BondMode bm;
+        bonding::parse_bond_mode(m, &bm);
+        b.params.set("mode", std::string(bonding::bond_mode_name(bm)));
+        continue;
+      }
+      b.params.set(key, convert(*spec, pv, kp));
+    }
+    const toml::node* sl = t.get("slaves");
+    if (!sl) fail(bk + ".slaves", t.source(), "missing: the slaves to enslave, e.g. slaves = [\"eth1\", \"eth2\"]");
+    const toml::array* arr = sl->as_array();
+    if (!arr) fail(bk + ".slaves", sl->source(), "wrong type: expected an array of interface names, got " + describe_node(*sl));
+    if (arr->empty()) fail(bk + ".slaves", sl->source(), "a bond needs at least one slave");
+    std::vector<std::string> nic_names;
+    for (auto& nic : h.nics) nic_names.push_back(nic.name);
+    for (size_t i = 0; i < arr->size(); ++i) {
+      const std::string sk = fmt::format("{}.slaves.{}", bk, i);
+      const toml::node& e = *arr->get(i);
+      const std::string text = need_string(e, sk);
+      auto ep = parse_endpoint(h.name + "." + text);
+      if (!ep) fail(sk, e.source(), fmt::format("expected \"nic\" or \"nic:port\", got \"{}\"", text));
+      auto nic = std::find_if(h.nics.begin(), h.nics.end(), [&](auto& c) { return c.name == ep->nic; });
+      if (nic == h.nics.end())
+        fail(sk, e.source(), fmt::format("host {} has no NIC '{}'", h.name, ep->nic), nearest_name(ep->nic, nic_names));
+      const DeviceEntry* dev = Registry<DeviceEntry>::instance().find(nic->device);
+      if (dev && ep->port >= dev->ports)
+        fail(sk, e.source(), fmt::format("device {} has {} Ethernet port{}; port {} does not exist", dev->name, dev->ports,
+                                         dev->ports == 1 ? "" : "s", ep->port));
+      const std::string canon = fmt::format("{}:{}", ep->nic, ep->port);
+      if (auto it = slave_of.find(canon); it != slave_of.end())
+        fail(sk, e.source(), fmt::format("{} is already a slave of {} (bond_enslave: -EBUSY)", text, it->second));
+      slave_of[canon] = bk;
+      b.slaves.push_back(ep->port == 0 ? ep->nic : fmt::format("{}:{}", ep->nic, ep->port));
+    }
+    h.bonds.push_back(std::move(b));
+  }
 }
 
 void Loader::read_links(Scenario& s, const toml::node& n) {
@@ -815,7 +957,7 @@ void Loader::read_workload(Scenario& s, const toml::node& n) {
     // An optional endpoint may be written as "" (none), as its default is.
     if (spec->kind == ParamKind::String && spec->unit == kUnitNicEndpoint &&
         !(std::get<std::string>(pv).empty() && !spec->required))
-      check_endpoint_string(s, std::get<std::string>(pv), v, kp);
+      check_endpoint_string(s, std::get<std::string>(pv), v, kp, nullptr, true);
     s.workload.params.set(key, std::move(pv));
   }
   // Defaults that name NICs must exist too (e.g. a default transmitter "alpha.eth1").
@@ -826,7 +968,7 @@ void Loader::read_workload(Scenario& s, const toml::node& n) {
     if (v.empty() && spec.required)
       fail("workload." + spec.name, t.source(),
            fmt::format("missing: workload {} needs {} (a NIC as \"host.nic\")", w.name, spec.name));
-    if (!v.empty() && (!ep || !s.find_nic(ep->host, ep->nic)))
+    if (!v.empty() && (!ep || (!s.find_nic(ep->host, ep->nic) && !s.find_bond(ep->host, ep->nic))))
       fail("workload." + spec.name, t.source(),
            fmt::format("missing: the default \"{}\" names no NIC of this scenario", v));
   }

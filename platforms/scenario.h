@@ -33,10 +33,23 @@ struct NicConfig {
   SourceLoc loc;
 };
 
+/// A bonding device (`[hosts.H.bonds.bond0]`): what `modprobe bonding mode=.. miimon=..` and
+/// `ifenslave bond0 eth1 eth2` set up on Linux 2.4.20 (drivers-sim/drivers/bonding).
+struct BondConfig {
+  std::string host, name;           ///< e.g. "alpha", "bond0"
+  std::vector<std::string> slaves;  ///< net_device names in ifenslave order: "eth1", "eth1:1" (port 1)
+  ParamValues params;               ///< bonding module parameters (bonding_param_schema), defaults included
+  SourceLoc loc;
+};
+
 struct HostConfig {
   std::string name, platform;
   ParamValues params;  ///< the platform's parameters (e.g. cpu_mhz), defaults included
   std::vector<NicConfig> nics;  ///< in NIC-name order
+  std::vector<BondConfig> bonds;  ///< in bond-name order
+  /// `[hosts.H.sysctl]`: net.ipv4.* values (tcp_sysctl_schema), defaults included.
+  ParamValues sysctl;
+  bool sysctl_given = false;  ///< the file set a sysctl table (to_json shows it only then)
   SourceLoc loc;
 };
 
@@ -74,6 +87,10 @@ struct Scenario {
   const HostConfig* find_host(const std::string& name) const;
   /// NIC `nic` of host `host`, or nullptr.
   const NicConfig* find_nic(const std::string& host, const std::string& nic) const;
+  /// Bond `bond` of host `host`, or nullptr.
+  const BondConfig* find_bond(const std::string& host, const std::string& bond) const;
+  /// The bond of host `host` that has port `port` of NIC `nic` as a slave, or nullptr.
+  const BondConfig* bond_of_port(const std::string& host, const std::string& nic, unsigned port) const;
 };
 
 /// A scenario (or --set) error. what() is

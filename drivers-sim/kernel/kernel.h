@@ -569,6 +569,7 @@ class Kernel : public CpuSoftware {
   friend class BacklogDev;
   Task<void> net_tx_action(unsigned cpu);
   Task<void> qdisc_run(NetDevice& dev);
+  Task<int> dev_xmit_noqueue(SkbPtr skb);
   std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }
   void on_dma_write(uint64_t addr, size_t len);
   void cpu_stored(unsigned cpu, uint64_t addr, size_t len);

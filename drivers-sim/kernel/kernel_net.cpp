@@ -13,6 +13,12 @@ namespace nicsim {
 NetDevice::NetDevice(Kernel& k, std::string name)
     : tx_queue_len(k.params().tx_queue_len), kernel_(&k), name_(std::move(name)) {}
 
+Task<int> NetDevice::set_mac_address(std::array<uint8_t, 6> addr) {
+  if (up) co_return -16;  // eth_mac_addr: if (netif_running(dev)) return -EBUSY
+  dev_addr = addr;
+  co_return 0;
+}
+
 void NetDevice::netif_wake_queue() {
   bool was = xoff_;
   xoff_ = false;
@@ -198,6 +204,7 @@ Task<int> Kernel::netif_receive_skb(SkbPtr skb) {
   co_await cost(CostId::net_rx_action);
   mark(skb->journey, "NET_RX softirq");
   skb->nh_off = skb->h_off = skb->data_off;
+  if (skb->dev && skb->dev->master) skb->dev = skb->dev->master;  // skb_bond (2.4.20 net/core/dev.c)
   NetDevice* dev = skb->dev;
   auto it = ptypes_.find(skb->protocol);
   if (it == ptypes_.end() || it->second.empty()) {
@@ -353,6 +360,11 @@ Task<int> Kernel::dev_queue_xmit(SkbPtr skb) {
   co_await cost(CostId::dev_queue_xmit);
   mark(skb->journey, "qdisc");
   local_bh_disable();  // spin_lock_bh(&dev->queue_lock)
+  if (dev.tx_queue_len == 0) {  // noqueue_qdisc (dev_activate gives it to a device with txqueuelen 0)
+    int r = co_await dev_xmit_noqueue(std::move(skb));
+    co_await local_bh_enable();
+    co_return r;
+  }
   int rc = NET_XMIT_SUCCESS;
   auto& band = dev.band_[prio2band(skb->priority)];
   if (band.size() <= dev.tx_queue_len) {  // pfifo_fast_enqueue
@@ -365,6 +377,25 @@ Task<int> Kernel::dev_queue_xmit(SkbPtr skb) {
   co_await qdisc_run(dev);
   co_await local_bh_enable();
   co_return rc;
+}
+
+Task<int> Kernel::dev_xmit_noqueue(SkbPtr skb) {
+  // 2.4.20 dev_queue_xmit, "The device has no queue" (virtual devices: bonding, tunnels): call
+  // hard_start_xmit under xmit_lock; a virtual device that asks to queue, a recursion on the same
+  // CPU or a device that is down loses the packet (-ENETDOWN).
+  NetDevice& dev = *skb->dev;
+  const int c = static_cast<int>(smp_processor_id());
+  if (dev.up && dev.xmit_lock_owner_ != c) {
+    if (!dev.xoff_) {
+      dev.xmit_lock_owner_ = c;
+      int rc = co_await dev.hard_start_xmit(skb);
+      dev.xmit_lock_owner_ = -1;
+      if (rc == 0) co_return 0;
+    }
+  }
+  ++dev.qdisc_drops_;
+  if (skb) co_await kfree_skb(std::move(skb));
+  co_return -100;  // -ENETDOWN
 }
 
 Task<void> Kernel::qdisc_run(NetDevice& dev) {

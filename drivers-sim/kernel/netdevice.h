@@ -62,6 +62,10 @@ class NetDevice {
   /// from weight, poll() decrements it by what it delivered (as e1000_clean / process_backlog do).
   int quota = 0;
   NetDeviceStats stats;
+  /// dev->master (netdev_set_master, 2.4.20 net/core/dev.c): the bonding device this one is a
+  /// slave of, nullptr otherwise. netif_receive_skb hands a slave's packets to the protocols as
+  /// the master's (skb_bond).
+  NetDevice* master = nullptr;
 
   /// dev->open: bring the device up (rings, registers, request_irq, netif_start_queue).
   /// Returns 0 or a negative errno.
@@ -72,6 +76,16 @@ class NetDevice {
   /// owns it), 1 when busy (it must leave `skb` untouched; the qdisc requeues it). `skb` is a
   /// reference into the caller's frame, valid until the coroutine returns.
   virtual Task<int> hard_start_xmit(SkbPtr& skb) = 0;
+
+  /// dev->set_mac_address (SIOCSIFHWADDR). The default is ether_setup's eth_mac_addr (2.4.20
+  /// drivers/net/net_init.c): -EBUSY (-16) while the device is up, else copy into dev_addr (the
+  /// hardware filter is programmed at the next open). A driver that writes its receive-address
+  /// filter at once (e1000_set_mac) overrides it. Returns 0 or a negative errno.
+  virtual Task<int> set_mac_address(std::array<uint8_t, 6> addr);
+  /// The link bit (BMSR_LSTATUS, 0x04) of MII register 1 as SIOCGMIIPHY/SIOCGMIIREG report it:
+  /// 1/0 when the driver answers MII ioctls, -95 (-EOPNOTSUPP) when it has none (e1000 4.4.12-k1's
+  /// e1000_ioctl answers only ethtool), so bonding's bond_check_dev_link spoofs "link up".
+  virtual int mii_link_status() { return -95; }
 
   /// dev->poll (NAPI): deliver up to min(`budget`, quota) received packets (Kernel::
   /// netif_receive_skb), decrement `budget` and `quota` by the number delivered, and return true

@@ -197,15 +197,32 @@ void TcpSocket::init_buffer_space() {
 }
 
 void TcpSocket::init_metrics() {
-  // tcp_init_metrics with no cached route metrics: keep the RTO measured in the handshake;
-  // "Play conservative" reset when timestamps are not in use.
+  // tcp_init_metrics (2.4.20 tcp_input.c): a reordering degree the route learnt from an earlier
+  // connection is taken over, and FACK is turned off with it; no other route metric is cached, so
+  // the RTO stays the one measured in the handshake, with the "Play conservative" reset when
+  // timestamps are not in use.
   const TcpParams& p = stack_.params();
+  const TcpStack::RouteMetrics& dst = stack_.dst_metrics(daddr_);
+  if (dst.reordering && tp.reordering != dst.reordering) {
+    tp.sack_ok &= ~2;
+    tp.reordering = dst.reordering;
+  }
   set_rto();
   if (tp.rto < p.timeout_init_jiffies() && !tp.saw_tstamp && tp.srtt) {
     tp.srtt = 0;
     tp.mdev = tp.mdev_max = tp.rttvar = p.timeout_init_jiffies();
     tp.rto = p.timeout_init_jiffies();
   }
+}
+
+void TcpSocket::update_metrics() {
+  // tcp_update_metrics (2.4.20 tcp_input.c), RTAX_REORDERING only: a session that failed to
+  // estimate the RTT (backoff, or no srtt) updates nothing; otherwise the route keeps the larger
+  // reordering degree, unless the connection's equals the sysctl.
+  if (tp.backoff || !tp.srtt) return;
+  TcpStack::RouteMetrics& dst = stack_.dst_metrics(daddr_);
+  if (dst.reordering < tp.reordering && tp.reordering != stack_.params().tcp_reordering)
+    dst.reordering = tp.reordering;
 }
 
 uint32_t TcpSocket::init_cwnd() const { return stack_.params().initial_cwnd_segments; }
@@ -224,6 +241,10 @@ void TcpSocket::set_state(TcpState s) {
   if (s == TcpState::Established && old != TcpState::Established) ++m[TcpMib::CurrEstab];
   else if (old == TcpState::Established && s != TcpState::Established && m[TcpMib::CurrEstab])
     --m[TcpMib::CurrEstab];
+  // tcp_update_metrics runs where 2.4.20 calls it: entering TIME_WAIT (tcp_time_wait) and on the
+  // last ACK of LAST_ACK (tcp_rcv_state_process, before tcp_done).
+  if ((s == TcpState::TimeWait && old != TcpState::TimeWait) || (s == TcpState::Closed && old == TcpState::LastAck))
+    update_metrics();
   tp.state = s;
   if (s == TcpState::Closed) {
     stack_.unhash(*this);

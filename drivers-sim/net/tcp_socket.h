@@ -238,6 +238,7 @@ class TcpSocket {
   void initialize_rcv_mss();
   void init_buffer_space();
   void init_metrics();
+  void update_metrics();
   uint32_t init_cwnd() const;
   uint32_t tx_truesize() const;
   MessageTags::Flow tx_flow() const { return {saddr_, daddr_, sport_, dport_}; }

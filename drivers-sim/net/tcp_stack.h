@@ -91,6 +91,15 @@ class TcpStack {
   const NetMib& mib() const { return mib_; }
   std::string netstat_s() const { return nicsim::netstat_s(mib_); }
   const TcpParams& params() const { return p_; }
+  /// The metrics the routing cache keeps for one destination (struct dst_entry, 2.4.20
+  /// net/ipv4/route.c; a host route, DST_HOST): only RTAX_REORDERING is modelled. 0: not learnt.
+  struct RouteMetrics {
+    uint32_t reordering = 0;  ///< dst->reordering
+  };
+  /// The cached metrics of destination `daddr` (created empty on first use). Route cache garbage
+  /// collection (ip_rt_gc, rt_cache_flush) is not modelled: an entry lives as long as the stack.
+  RouteMetrics& dst_metrics(uint32_t daddr) { return rt_cache_[daddr]; }
+  const std::map<uint32_t, RouteMetrics>& route_cache() const { return rt_cache_; }
   uint32_t addr() const { return addr_; }
   const std::string& name() const { return name_; }
   MessageTags* tags() const { return tags_; }
@@ -141,6 +150,7 @@ class TcpStack {
   std::vector<std::unique_ptr<TcpSocket>> socks_;
   std::map<Key, int> ehash_;
   std::map<uint16_t, Listener> listeners_;
+  std::map<uint32_t, RouteMetrics> rt_cache_;  ///< by destination address
   uint16_t port_rover_;
   TcpEffects* fx_ = nullptr;  ///< effects of the call in progress
   TimeNs now_ = 0;            ///< time of the call in progress

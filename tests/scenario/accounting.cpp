@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 /// Overrides that keep each workload type's run short (a few ms to tens of ms simulated).
 const std::map<std::string, std::string> kShort = {
-    {"netpipe", "--set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
+    {"netpipe", "--set workload.lower=1 --set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
     {"tcp_stream", "--set workload.duration_s=0.05"},
     {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
     {"rx_flood", "--set workload.duration_s=0.002"},

@@ -405,7 +405,8 @@ TEST_CASE("scenario: workload and platform combinations the models cannot run ar
   // A second cabled port on a host (the TCP/IP model gives a host one address and one route).
   CHECK(load_error(with("[workload]", "[[links]]\na = \"alpha.eth1:0\"\nb = \"alpha.eth1:1\"\n\n[workload]")) ==
         "v.toml:29:5: key 'links.1.a': host alpha already has a cabled port (alpha.eth0:0 in links.0): the TCP/IP "
-        "model gives a host one address and one route, so NetPIPE cannot use a second; cable one port per host");
+        "model gives a host one address and one route, so NetPIPE cannot use a second; cable one port per host "
+                  "(or enslave the ports to one bond, [hosts.alpha.bonds.bond0])");
   // The CPU that takes the IRQs (or runs the processes) must exist.
   CHECK(load_error(with("platform = \"supermicro-p4dpr-6gm+\"\n", "platform = \"supermicro-p4dpr-6gm+\"\ncpus = 1\nirq_dest_cpu = 1\n")) ==
         "v.toml:6:16: key 'hosts.alpha.irq_dest_cpu': CPU 1 does not exist: the host has cpus = 1 (CPUs 0..0)");

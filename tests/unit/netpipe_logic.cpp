@@ -239,3 +239,30 @@ TEST_CASE("NetPIPE programs: ping-pong over a fixed-delay pipe measure that dela
   CHECK(std::count(tx.out_file().begin(), tx.out_file().end(), '\n') == long(res.size()));
   CHECK(rx.results().empty());
 }
+
+TEST_CASE("NetPIPE -l 65536 -u 65536: the group 65533, 65536, 65539 numbered 0..2 -- seed 004's line 1 with its "
+          "times and Mbps",
+          "[netpipe]") {
+  NetpipeOptions o;
+  o.start_bytes = 65536;
+  o.end_bytes = 65536;
+  NetpipeSchedule s(o);
+  NetpipeStep st;
+  std::vector<int> bytes, ns;
+  double tlast = 0.000657;
+  while (s.next(tlast, &st)) {
+    bytes.push_back(st.bytes);
+    ns.push_back(st.n);
+    CHECK(st.inc == 32768);  // inc = start / 2 (start > 1), above PERT + 1: perturbed by -3, 0, +3
+  }
+  CHECK(bytes == std::vector<int>{65533, 65536, 65539});  // len += inc then exceeds -u: the loop ends
+  CHECK(ns == std::vector<int>{0, 1, 2});
+  // nrepeat = RUNTM / ((bufflen / (bufflen - inc + 1)) * tlast), bufflen = the previous size:
+  // line 0 follows bufflen = 1 (a negative quotient: TRIALS), line 1 follows 65533 at 657 us.
+  CHECK(netpipe_nrepeat(0.25, 1, 32768, 0.000032, 7) == 7);
+  const int n1 = netpipe_nrepeat(0.25, 65533, 32768, 0.000657, 7);
+  CHECK(n1 == int(0.25 / (65533.0 / 32766.0 * 0.000657)));
+  CHECK(n1 == 190);  // seed 004: "190 times"
+  CHECK(netpipe_progress_line(1, 65536, n1, netpipe_mbps(65536, 0.000657), 0.000657) ==
+        "  1:     65536 bytes  190 times -->  761.04 Mbps in 0.000657 sec\n");
+}

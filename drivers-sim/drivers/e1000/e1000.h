@@ -162,6 +162,9 @@ class Adapter : public NetDevice {
   /// e1000_xmit_frame: 0 when the skb was queued to the NIC, 1 (queue stopped) when the ring lacks
   /// descriptors for it.
   Task<int> hard_start_xmit(SkbPtr& skb) override;
+  /// e1000_set_mac (2.4.20 e1000_main.c): dev_addr and the receive-address filter RAR0
+  /// (e1000_rar_set) at once, up or down (the probe must have finished). Returns 0.
+  Task<int> set_mac_address(std::array<uint8_t, 6> addr) override;
 
   /// The probe's hardware part (run in process context by the probe process).
   Task<void> probe_hw();
@@ -222,6 +225,8 @@ class Adapter : public NetDevice {
   Task<void> reset_hw();
   Task<void> init_hw();
   Task<void> init_rx_addrs();
+  /// e1000_rar_set(hw, dev_addr, 0): the station address into RAR0 with Address Valid.
+  Task<void> rar_set0();
   Task<void> setup_link();
   Task<void> setup_copper_link();
   Task<void> config_fc_after_link_up();

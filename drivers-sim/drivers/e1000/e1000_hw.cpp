@@ -184,11 +184,15 @@ Task<void> Adapter::init_hw() {
   co_await clear_hw_cntrs();
 }
 
-Task<void> Adapter::init_rx_addrs() {
-  // RAR0 = the station address (e1000_rar_set), RAR1..15 cleared.
+Task<void> Adapter::rar_set0() {
   const auto& m = dev_addr;
   co_await wr(E1000_RA, m[0] | (m[1] << 8) | (m[2] << 16) | (uint32_t(m[3]) << 24));
   co_await wr(E1000_RA + 4, m[4] | (m[5] << 8) | E1000_RAH_AV);
+}
+
+Task<void> Adapter::init_rx_addrs() {
+  // RAR0 = the station address (e1000_rar_set), RAR1..15 cleared.
+  co_await rar_set0();
   for (unsigned i = 1; i < E1000_RAR_ENTRIES; ++i) {
     co_await wr(E1000_RA + 8 * i, 0);
     co_await wr(E1000_RA + 8 * i + 4, 0);

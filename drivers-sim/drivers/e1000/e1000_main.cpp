@@ -156,6 +156,13 @@ void Adapter::free_rx_resources() {
   rx_ring_.dma = 0;
 }
 
+Task<int> Adapter::set_mac_address(std::array<uint8_t, 6> addr) {
+  while (!probed_) co_await probe_wq_.wait();  // the probe reads the EEPROM address into dev_addr
+  dev_addr = addr;
+  co_await rar_set0();  // e1000_rar_set(&adapter->hw, adapter->hw.mac_addr, 0)
+  co_return 0;
+}
+
 Task<int> Adapter::open() {
   while (!probed_) co_await probe_wq_.wait();  // the probe process is still touching the hardware
   setup_tx_resources();

@@ -1,0 +1,119 @@
+// Scenario syntax of bonds ([hosts.H.bonds.bond0]: mode, miimon, slaves) and per-host TCP sysctls
+// ([hosts.H.sysctl]), with the real registry entries (P4DPR-6GM+, 82546EB, e1000, NetPIPE): what
+// loads, and the message of each mistake (file:line:col, key, suggestion).
+#include "platforms/host_software.h"
+#include "platforms/scenario.h"
+#include <catch2/catch.hpp>
+
+using namespace nicsim;
+
+namespace {
+
+const std::string kBonded = R"(name = "bonded"
+[hosts.alpha]
+platform = "supermicro-p4dpr-6gm+"
+[hosts.alpha.nics.eth1]
+device = "82546EB"
+slot = "pcix"
+driver = "e1000-4.4.12-k1"
+[hosts.alpha.bonds.bond0]
+mode = 0
+miimon = 100
+slaves = ["eth1", "eth1:1"]
+[hosts.alpha.sysctl]
+"net.ipv4.tcp_reordering" = 10
+[hosts.beta]
+platform = "supermicro-p4dpr-6gm+"
+[hosts.beta.nics.eth1]
+device = "82546EB"
+slot = "pcix"
+driver = "e1000-4.4.12-k1"
+[hosts.beta.bonds.bond0]
+slaves = ["eth1", "eth1:1"]
+[hosts.beta.sysctl.net.ipv4]
+tcp_reordering = 127
+[[links]]
+a = "alpha.eth1"
+b = "beta.eth1"
+[[links]]
+a = "alpha.eth1:1"
+b = "beta.eth1:1"
+[workload]
+type = "netpipe"
+transmitter = "alpha.bond0"
+receiver = "beta.bond0"
+lower = 65536
+upper = 65536
+)";
+
+std::string edit(const std::string& from, const std::string& to, std::string text = kBonded) {
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), to);
+  return text;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    load_scenario_text(text, "b.toml");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+}  // namespace
+
+TEST_CASE("scenario bonds: modprobe-style mode and miimon, ifenslave order, sysctls in both spellings", "[scenario][bonding]") {
+  Scenario s = load_scenario_text(kBonded, "b.toml");
+  const BondConfig* b = s.find_bond("alpha", "bond0");
+  REQUIRE(b);
+  CHECK(b->slaves == std::vector<std::string>{"eth1", "eth1:1"});
+  CHECK(b->params.s("mode") == "balance-rr");  // mode = 0
+  CHECK(b->params.i("miimon") == 100);
+  CHECK(s.find_bond("beta", "bond0")->params.s("mode") == "balance-rr");  // the module default
+  CHECK(s.find_bond("beta", "bond0")->params.i("miimon") == 0);
+  CHECK(s.bond_of_port("alpha", "eth1", 1) == b);
+  CHECK(s.bond_of_port("alpha", "eth2", 0) == nullptr);
+  CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 10);
+  CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_reordering") == 127);
+  CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_sack") == 1);
+  // Both slave ports are one interface: the bond.
+  CHECK(interface_of(s, "alpha.eth1:1") == "alpha.bond0:0");
+  CHECK(interface_of(s, "alpha.eth1:0") == "alpha.bond0:0");
+  CHECK(s.to_json()["hosts"]["alpha"]["bonds"]["bond0"]["slaves"][1] == "eth1:1");
+}
+
+TEST_CASE("scenario bonds: bad modes, slaves and sysctls are load errors naming the key", "[scenario][bonding]") {
+  CHECK_THAT(error_of(edit("mode = 0", "mode = \"802.3ad\"")),
+             Catch::Contains("b.toml:9:8: key 'hosts.alpha.bonds.bond0.mode'") &&
+                 Catch::Contains("not in Linux 2.4.20's bonding.c"));
+  CHECK_THAT(error_of(edit("mode = 0", "mode = \"balance-r\"")), Catch::Contains("(did you mean 'balance-rr'?)"));
+  CHECK_THAT(error_of(edit("miimon = 100", "miimom = 100")),
+             Catch::Contains("unknown parameter of the bonding driver (did you mean 'miimon'?)"));
+  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth2\"]")),
+             Catch::Contains("key 'hosts.alpha.bonds.bond0.slaves.0': host alpha has no NIC 'eth2' (did you mean 'eth1'?)"));
+  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1:2\"]")),
+             Catch::Contains("device 82546EB has 2 Ethernet ports; port 2 does not exist"));
+  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1\"]")),
+             Catch::Contains("eth1 is already a slave of hosts.alpha.bonds.bond0"));
+  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 200")),
+             Catch::Contains("key 'hosts.alpha.sysctl.net.ipv4.tcp_reordering'") && Catch::Contains("maximum 127"));
+  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 2")),
+             Catch::Contains("minimum 3"));
+  CHECK_THAT(error_of(edit("tcp_reordering = 127", "tcp_reorder = 127")),
+             Catch::Contains("key 'hosts.beta.sysctl.net.ipv4.tcp_reorder'") &&
+                 Catch::Contains("(did you mean 'net.ipv4.tcp_reordering'?)"));
+  // A workload names the bond, not its slaves; a cable plugs into a slave's port, not the bond.
+  CHECK_THAT(error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.eth1:1\"")),
+             Catch::Contains("alpha.eth1:1 is a slave of alpha.bond0") && Catch::Contains("name the bond \"alpha.bond0\""));
+  CHECK_THAT(error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.bond1\"")),
+             Catch::Contains("host alpha has no NIC or bond 'bond1' (did you mean 'bond0'?)"));
+  CHECK_THAT(error_of(edit("a = \"alpha.eth1:1\"", "a = \"alpha.bond0\"")),
+             Catch::Contains("bond0 is a bond of host alpha: a cable plugs into one of its slaves' ports"));
+  // Without the bond, two cabled ports on one host are still refused, now pointing at bonding.
+  std::string unbonded = edit("[hosts.alpha.bonds.bond0]\nmode = 0\nmiimon = 100\nslaves = [\"eth1\", \"eth1:1\"]\n", "");
+  unbonded = edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.eth1\"", unbonded);
+  CHECK_THAT(error_of(unbonded), Catch::Contains("host alpha already has a cabled port") &&
+                                     Catch::Contains("enslave the ports to one bond"));
+}
