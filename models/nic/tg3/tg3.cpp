@@ -153,8 +153,9 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   spawn("hostcc", &hc_ev_, [this] { hc_tick(); });
   spawn("stats", &stats_ev_, [this] { stats_tick(); });
   spawn("mi", &mi_ev_, [this] { mi_done(); });
-  spawn("mac", &mac_ev_, [this] { mac_run(); });
-  spawn("arrive", &arrive_ev_, [this] { on_arrivals(); });
+  mac_tx_ = std::make_unique<MacTxQueue>(this->name(), p_.mac_tx_latency + p_.phy_tx_latency);
+  rx_pipe_ = std::make_unique<MacRxPipeline>(this->name(), p_.phy_rx_latency + p_.mac_rx_latency,
+                                             [this](const EthFrame& f) { accept_frame(f); });
   auto& c = sim().counters;
   const std::string n = this->name();
   c_rx_octets_ = &c.at(n + ".rx_octets");
@@ -543,7 +544,7 @@ void Tg3::tx_kick() {
       const bool bcast = std::all_of(f.bytes.begin(), f.bytes.begin() + 6, [](uint8_t x) { return x == 0xFF; });
       count(bcast ? c_tx_bcast_ : (f.bytes[0] & 1) ? c_tx_mcast_ : c_tx_ucast_);
       count(c_tx_octets_, bytes + kEthFcsBytes);
-      mac_queue(std::move(f), [this, bytes] { tx_mac_done(bytes); });
+      mac_tx_->queue(std::move(f), [this, bytes] { tx_mac_done(bytes); });
       tx_busy_ = false;
       hc_event(hc_.tx_bds(now(), nbd));
       tx_kick();
@@ -555,35 +556,6 @@ void Tg3::tx_kick() {
 void Tg3::tx_mac_done(size_t bytes) {
   tx_inflight_bytes_ -= std::min(tx_inflight_bytes_, bytes);
   tx_kick();
-}
-
-void Tg3::mac_queue(EthFrame f, std::function<void()> sent) {
-  mac_q_.push_back({std::move(f), now(), std::move(sent)});
-  mac_ev_.notify(SC_ZERO_TIME);
-}
-
-void Tg3::mac_run() {
-  while (!mac_sent_.empty() && mac_sent_.front().end <= now()) {
-    auto s = std::move(mac_sent_.front());
-    mac_sent_.pop_front();
-    if (s.sent) s.sent();
-  }
-  if (!mac_sent_.empty()) mac_ev_.notify(mac_sent_.front().end - now());
-  if (mac_q_.empty() || !link_) return;
-  TxReady& r = mac_q_.front();
-  const sc_time earliest = r.ready + p_.mac_tx_latency + p_.phy_tx_latency;
-  const sc_time start = std::max(earliest, link_->wire_free_at());
-  if (start > now()) {
-    mac_ev_.notify(start - now());
-    return;
-  }
-  if (link_->wire_free_at() > earliest && r.f.journey)
-    sim().journeys.mark(r.f.journey, earliest, "MAC TX", name(), "wire busy");
-  TxReady fr = std::move(mac_q_.front());
-  mac_q_.pop_front();
-  const sc_time end = link_->transmit(fr.f, now());
-  mac_sent_.push_back({end, std::move(fr.sent)});
-  mac_ev_.notify(std::min(end, link_->wire_free_at()) - now());
 }
 
 // ============================================================================================
@@ -619,20 +591,7 @@ void Tg3::std_fetch() {
   submit(std::move(r));
 }
 
-void Tg3::frame_received(const EthFrame& f) {
-  if (f.journey) sim().journeys.mark(f.journey, now(), "MAC RX", name(), "");
-  arrivals_.push_back({now() + p_.phy_rx_latency + p_.mac_rx_latency, f});
-  if (arrivals_.size() == 1) arrive_ev_.notify(arrivals_.front().at - now());
-}
-
-void Tg3::on_arrivals() {
-  while (!arrivals_.empty() && arrivals_.front().at <= now()) {
-    EthFrame f = std::move(arrivals_.front().f);
-    arrivals_.pop_front();
-    accept_frame(f);
-  }
-  if (!arrivals_.empty()) arrive_ev_.notify(arrivals_.front().at - now());
-}
+void Tg3::frame_received(const EthFrame& f) { rx_pipe_->arrived(f); }
 
 bool Tg3::address_match(const std::vector<uint8_t>& b) const {
   if (b.size() < 6) return false;
@@ -738,7 +697,7 @@ std::optional<FrameTally> Tg3::tally() const {
   t.sent = *c_tx_ucast_ + *c_tx_mcast_ + *c_tx_bcast_;
   const uint64_t stored = *c_rx_ucast_ + *c_rx_mcast_ + *c_rx_bcast_;
   t.accepted = stored - std::min<uint64_t>(stored, rx_fifo_.size() + (rx_busy_ ? 1 : 0));
-  t.held = {{"in the MAC receive pipeline", arrivals_.size()},
+  t.held = {{"in the MAC receive pipeline", rx_pipe_->held()},
             {"in the RX mbuf pool", rx_fifo_.size() + (rx_busy_ ? 1 : 0)}};
   t.consumed = {{"802.3x PAUSE (rx_xon/xoff_pause_rcvd)", *c_rx_xon_ + *c_rx_xoff_}};
   t.dropped = {{"address filter (rx_filtered)", *c_rx_filtered_},

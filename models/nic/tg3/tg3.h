@@ -66,6 +66,7 @@
 #include "models/bus/dma_engine.h"
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
+#include "models/ether/mac_tx.h"
 #include "models/nic/tg3/coalescing.h"
 #include "models/nic/tg3/regs.h"
 #include <array>
@@ -126,7 +127,7 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
 
   // EthPort
-  void attach_link(EthLinkEnd* end) override { link_ = end; }
+  void attach_link(EthLinkEnd* end) override { mac_tx_->set_link(end); }
   void frame_received(const EthFrame& f) override;
   std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
@@ -162,12 +163,8 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   // send
   void tx_kick();
   void tx_mac_done(size_t bytes);
-  // MAC TX
-  void mac_queue(EthFrame f, std::function<void()> sent);
-  void mac_run();
   // receive
   void std_fetch();
-  void on_arrivals();
   void accept_frame(const EthFrame& f);
   bool address_match(const std::vector<uint8_t>& b) const;
   void rx_process();
@@ -188,7 +185,6 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   DmaTags::Space space_;
   std::array<uint8_t, 6> mac_{};
   uint64_t bar_ = 0;
-  EthLinkEnd* link_ = nullptr;
   std::unique_ptr<DmaEngine> dma_;
 
   std::vector<uint32_t> regs_;   ///< BAR0 0x0000-0x7fff, one word per 4 bytes
@@ -200,7 +196,7 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   bool update_busy_ = false, update_again_ = false;
   UpdateCause again_cause_ = UpdateCause::None;
   std::vector<JourneyId> rx_await_;  ///< frames in the return ring whose update has not been made
-  sc_core::sc_event hc_ev_, stats_ev_, mi_ev_, mac_ev_, arrive_ev_;
+  sc_core::sc_event hc_ev_, stats_ev_, mi_ev_;
 
   // send
   uint16_t tx_prod_ = 0, tx_cons_ = 0, tx_read_ = 0;  ///< mailbox, completed (status block), BDs read
@@ -211,17 +207,12 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   uint16_t std_prod_ = 0, std_fetched_ = 0, std_cons_ = 0, ret_prod_ = 0, ret_cons_ = 0;
   bool std_fetch_busy_ = false, rx_busy_ = false, rx_starved_ = false;
   std::vector<std::array<uint8_t, RXD_SIZE>> std_bds_;  ///< the chip's copy of the std ring
-  struct Arrival { sc_time at; EthFrame f; };
-  std::deque<Arrival> arrivals_;
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId j; };
   std::deque<RxFrame> rx_fifo_;
   size_t rx_fifo_used_ = 0;
 
-  // MAC TX
-  struct TxReady { EthFrame f; sc_time ready; std::function<void()> sent; };
-  std::deque<TxReady> mac_q_;
-  struct TxSent { sc_time end; std::function<void()> sent; };
-  std::deque<TxSent> mac_sent_;
+  std::unique_ptr<MacTxQueue> mac_tx_;  ///< MAC transmit (models/ether/mac_tx.h)
+  std::unique_ptr<MacRxPipeline> rx_pipe_;  ///< PHY + MAC receive pipeline (models/ether/mac_tx.h)
 
   // PHY
   std::array<uint16_t, 32> phy_{};
