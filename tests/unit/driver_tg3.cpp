@@ -137,3 +137,43 @@ TEST_CASE("tg3-0.99 adaptive RX: a packet rate above pkt-rate-high selects the H
   CHECK(sim().counters.get("alpha.eth0.driver.coal_band_changes") >= 1);
   CHECK(sink.at.size() >= 1299);
 }
+
+TEST_CASE("tg3-1.0 NAPI: every frame updates the status block, the ISR masks and schedules, tg3_poll delivers",
+          "[tg3drv]") {
+  Rig r({}, kDriverName10, true);
+  Sink sink(*r.k);
+  r.open();
+  const unsigned n = 20;
+  for (unsigned i = 0; i < n; ++i)  // 10 frames 100 us apart, then 10 back to back
+    drvtest::at_time(ms(50) + (i < 10 ? us(100) * i : us(1000) + us(2) * i), [&r, i] {
+      r.peer.end->transmit(r.to_nic(i % 2 ? 1000 : 100, uint8_t(i)), now());
+    });
+  sc_core::sc_start(ms(60));
+  REQUIRE(r.rc == 0);
+  CHECK(r.dev->weight == 64);
+  CHECK(r.nic->peek(HOSTCC_RXCOL_TICKS) == 0);
+  CHECK(r.nic->peek(HOSTCC_RXMAX_FRAMES) == 1);
+  CHECK(r.nic->peek(HOSTCC_RXCOAL_MAXF_INT) == 1);
+  CHECK(r.nic->peek(HOSTCC_TXCOL_TICKS) == 150);
+  CHECK(r.nic->peek(HOSTCC_TXMAX_FRAMES) == 5);
+  CHECK((r.nic->peek(tg3::HOSTCC_MODE) & HOSTCC_MODE_CLRTICK_RXBD) == 0);
+  REQUIRE(sink.at.size() == n);
+  auto& c = sim().counters;
+  CHECK(c.get("alpha_eth0.hostcc.RXMAX_FRAMES") == c.get("alpha_eth0.ring_status_update"));
+  // Spaced frames: one interrupt each; the back-to-back ones are polled while INTA is masked.
+  CHECK(c.get("alpha.eth0.driver.intr") >= 10);
+  CHECK(c.get("alpha.eth0.driver.intr") < n);
+  CHECK((r.nic->peek(TG3PCI_MISC_HOST_CTRL) & MISC_HOST_CTRL_MASK_PCI_INT) == 0);  // re-enabled after the poll
+}
+
+TEST_CASE("tg3-1.0 on a kernel profile without NAPI: the probe refuses, naming the host and profile", "[tg3drv]") {
+  bool threw = false;
+  try {
+    Rig r({}, kDriverName10, false);
+  } catch (const std::invalid_argument& e) {
+    threw = true;
+    CHECK(std::string(e.what()).find("has no NAPI") != std::string::npos);
+    CHECK(std::string(e.what()).find("alpha") != std::string::npos);
+  }
+  CHECK(threw);
+}

@@ -13,8 +13,9 @@ using namespace nicsim;
 using drvtest::Peer;
 using drvtest::TestHost;
 
-/// One BCM5701 on a TestHost, probed by tg3-0.99 with `set` applied to the parameters (ints and
-/// bools), cabled at 1000 Mb/s to a Peer; `open()` runs ifup (probe, then dev_open).
+/// One BCM5701 on a TestHost, probed by `driver` (tg3-0.99 by default) with `set` applied to the
+/// parameters (ints and bools), on a kernel with `napi`, cabled at 1000 Mb/s to a Peer; `open()`
+/// runs ifup (probe, then dev_open).
 struct Rig {
   TestHost hw{"alpha"};
   std::unique_ptr<tg3::Tg3> nic;
@@ -26,12 +27,15 @@ struct Rig {
   tg3drv::Tg3* t = nullptr;
   int rc = -99;
 
-  explicit Rig(const std::vector<std::pair<std::string, ParamValue>>& set = {}) {
+  explicit Rig(const std::vector<std::pair<std::string, ParamValue>>& set = {},
+               const char* driver = tg3drv::kDriverName, bool napi = false) {
     tg3::Tg3Params p;
     nic = std::make_unique<tg3::Tg3>("alpha_eth0", p);
     vec = hw.attach("pci", *nic);
-    k = std::make_unique<Kernel>(hw, drvtest::kernel_params("alpha"));
-    const DriverEntry* de = drvtest::driver(tg3drv::kDriverName);
+    KernelParams kp = drvtest::kernel_params("alpha");
+    kp.napi = napi;
+    k = std::make_unique<Kernel>(hw, kp);
+    const DriverEntry* de = drvtest::driver(driver);
     REQUIRE(de);
     ParamValues pv(de->params);
     for (const auto& s : set) pv.set(s.first, s.second);

@@ -1,12 +1,21 @@
 // Linux tg3 driver model: Broadcom Tigon3 (BCM5701), version 0.99 (Jun 11 2002, the driver of
-// mainline 2.4.19, released 3 Aug 2002): non-NAPI, adaptive RX coalescing, netif_rx from hard IRQ.
+// mainline 2.4.19, released 3 Aug 2002): non-NAPI, adaptive RX coalescing, netif_rx from hard IRQ;
+// and version 1.0 (Jul 18 2002, Red Hat 8.0's 2.4.18-14): NAPI (see "tg3 1.0" below).
 //
 // Why 0.99 is the default for seed 004 (27 Aug 2002, research/seeds-001-004-platforms-drivers.md
 // §4.1): the post does not name the driver; a stock kernel of that month is 2.4.19 (tg3 0.99), the
 // same machine type on SuSE 2.4.18 printed 0.97 (non-NAPI, the same coalescing scheme), and the
 // NAPI v1.0 reached users with Red Hat 8.0 (Sep 2002, after the post) and mainline only with 2.4.20
-// (Nov 2002, v1.2). tg3 1.0 (NAPI) is not modelled yet: the 2.4.20 kernel profile has no NAPI and
-// Kernel::netif_rx_schedule refuses a non-NAPI profile.
+// (Nov 2002, v1.2).
+//
+// tg3 1.0 (DriverEntry "tg3-1.0"; research §1.2, RH tg3.c ≈1907-2006): the same open/xmit/rx/tx
+// paths with 1.0's coalescing (rx-usecs 0, rx-frames 1, rx-frames-irq 1, tx-usecs 150, tx-frames 5,
+// no during-interrupt ticks, no adaptive scheme, no CLRTICK); dev->weight 64. ISR: Updated clear ->
+// not ours; else mailbox 0 = 1, clear Updated, MISC_HOST_CTRL_MASK_PCI_INT, netif_rx_schedule,
+// mailbox 0 = 0 and read back. tg3_poll: reap TX, tg3_rx up to min(budget, quota) with
+// netif_receive_skb; no work left -> netif_rx_complete and tg3_enable_ints (unmask, mailbox 0 = 0,
+// GRC_LCLCTRL_SETINT when Updated is set again). It needs a kernel profile with napi = true (the
+// 2.4 NAPI backport Red Hat shipped); the 2.4.20 profile has none, and the probe refuses it.
 //
 // Sources: LH@2.4.19 drivers/net/tg3.c / tg3.h (research §4.3: TX BDs in NIC SRAM by writel,
 // MAILBOX_SNDNIC_PROD_IDX_0, rings 512/1024, 200 std buffers posted, RX_PKT_BUF_SZ = 1536 +
@@ -129,15 +138,22 @@ struct Coalesce {
   unsigned tx_usecs = 300, tx_frames = 75, tx_usecs_irq = 25, tx_frames_irq = 5;   ///< DEFAULT_TXCOL_TICKS 0x12c, ...
   unsigned stats_block_usecs = 1000000;                                           ///< DEFAULT_STAT_COAL_TICKS
   bool adaptive_rx = true, adaptive_tx = false;
+  bool napi = false;  ///< the driver version: 0.99 (false) or 1.0 (NAPI, dev->weight 64)
   unsigned pkt_rate_low = 22000, pkt_rate_high = 61000;                            ///< packets/s
   unsigned rx_usecs_low = 50, rx_frames_low = 5, tx_usecs_low = 150, tx_frames_low = 53;     ///< LOW_* (tg3.h)
   unsigned rx_usecs_high = 150, rx_frames_high = 18, tx_usecs_high = 325, tx_frames_high = 82;  ///< HIGH_*
 };
 
-/// The module/ethtool parameter schema (ethtool -C names; -1 = the driver's default).
-ParamSchema param_schema();
-/// The settings from validated values of param_schema(). Throws std::out_of_range for a missing name.
-Coalesce coalesce_from(const ParamValues& v);
+/// tg3 1.0's settings (RH 2.4.18-14 tg3.c tg3_reset_hw "Setup host coalescing engine", research
+/// §1.2): RX update on every frame, TX after 5 BDs or 150 µs, no during-interrupt values, no
+/// adaptive scheme, no CLRTICK (no tagged status).
+Coalesce coalesce_1_0();
+/// The parameter schema (ethtool -C names) with `d`'s values as defaults; `adaptive`: the
+/// version has the adaptive scheme (0.99) and its parameters.
+ParamSchema param_schema(const Coalesce& d = {}, bool adaptive = true);
+/// The settings from validated values of param_schema(); fields the schema lacks keep `base`'s.
+/// Throws std::out_of_range for a missing name.
+Coalesce coalesce_from(const ParamValues& v, const Coalesce& base = {});
 
 /// The driver's own cost-table paths (tg3.c functions).
 enum class Path : unsigned {
@@ -152,6 +168,7 @@ enum class Path : unsigned {
 const std::vector<std::string>& path_names();
 inline constexpr const char* kCostDriver = "tg3";
 inline constexpr const char* kDriverName = "tg3-0.99";
+inline constexpr const char* kDriverName10 = "tg3-1.0";
 
 /// One BCM5701 port driven by tg3: struct net_device + struct tg3.
 class Tg3 : public NetDevice {
@@ -162,6 +179,9 @@ class Tg3 : public NetDevice {
   Task<int> open() override;
   Task<int> stop() override;
   Task<int> hard_start_xmit(SkbPtr& skb) override;
+  /// tg3_poll (1.0, NAPI): reap TX, then tg3_rx up to min(budget, quota); done: netif_rx_complete
+  /// and tg3_enable_ints.
+  Task<bool> poll(int& budget) override;
 
   /// tg3_init_one's hardware part, run by the probe process.
   Task<void> probe_hw();
@@ -185,7 +205,9 @@ class Tg3 : public NetDevice {
   void set_std_bd_addr(unsigned i, uint64_t a);
   Task<void> enable_ints();
   Task<void> interrupt();
-  Task<void> rx();
+  /// tg3_rx: up to `limit` frames (< 0: all); 1.0 delivers with netif_receive_skb. Returns the count.
+  Task<int> rx(int limit);
+  bool has_work() const;
   Task<void> tx();
   Task<void> rate_sample();
   Task<void> write_rx_band(int band);
@@ -213,9 +235,10 @@ class Tg3 : public NetDevice {
 };
 
 /// pci_driver.probe (DriverEntry::probe contract): one Tg3 for the BCM5701 `dev`, registered with
-/// `k`, and the process "insmod tg3 <ifname>" that runs its probe_hw(). Throws
-/// std::invalid_argument for a part the driver does not bind.
+/// `k`, and the process "insmod tg3 <ifname>" that runs its probe_hw(); `napi`: tg3 1.0. Throws
+/// std::invalid_argument for a part the driver does not bind, and for 1.0 on a kernel profile
+/// without NAPI (naming the host and profile).
 std::vector<std::shared_ptr<NetDevice>> probe(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
-                                              const ProbeTarget& nic, const ParamValues& params);
+                                              const ProbeTarget& nic, const ParamValues& params, bool napi = false);
 
 }  // namespace nicsim::tg3drv

@@ -29,6 +29,7 @@ Tg3::Tg3(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Sp
     : NetDevice(k, std::move(name)), bar_(bar), costs_(k.driver_costs(kCostDriver, path_names())), space_(dma_space),
       c_(c) {
   irq = vector;
+  if (c_.napi) weight = 64;  // tg3_init_one (1.0): dev->weight = 64
   auto& cs = sim().counters;
   c_intr_ = &cs.at(counter(k, this->name(), "intr"));
   c_not_ours_ = &cs.at(counter(k, this->name(), "intr_not_ours"));
@@ -113,14 +114,19 @@ Task<void> probe_port(Tg3* t) { co_await t->probe_hw(); }
 }  // namespace
 
 std::vector<std::shared_ptr<NetDevice>> probe(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
-                                              const ProbeTarget& nic, const ParamValues& params) {
+                                              const ProbeTarget& nic, const ParamValues& params, bool napi) {
   if (dev.info().name != "BCM5701")
     throw std::invalid_argument(std::string(kDriverName) + ": unsupported device '" + dev.info().name + "'");
   auto* obj = dynamic_cast<sc_core::sc_object*>(&dev);
   if (!obj) throw std::invalid_argument(std::string(kDriverName) + ": device is not a SystemC object");
   if (vectors.empty()) throw std::invalid_argument(std::string(kDriverName) + ": no interrupt vector");
-  auto t = std::make_shared<Tg3>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()),
-                                 coalesce_from(params));
+  if (napi && !k.params().napi)
+    throw std::invalid_argument(std::string(kDriverName10) + " is a NAPI driver (netif_rx_schedule, dev->poll): host " +
+                                k.host() + "'s kernel profile " + k.params().kernel_profile +
+                                " has no NAPI; pick a kernel profile with napi = true");
+  Coalesce c = coalesce_from(params, napi ? coalesce_1_0() : Coalesce{});
+  c.napi = napi;
+  auto t = std::make_shared<Tg3>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()), c);
   k.register_netdev(*t);
   k.spawn_process("insmod tg3 " + nic.ifname, probe_port(t.get()));
   return {t};
@@ -246,7 +252,9 @@ Task<int> Tg3::open() {
   co_await tw32(HOSTCC_STATS_BLK_HOST_ADDR + 4, uint32_t(stats_));
   co_await tw32(HOSTCC_STATUS_BLK_HOST_ADDR, uint32_t(status_ >> 32));
   co_await tw32(HOSTCC_STATUS_BLK_HOST_ADDR + 4, uint32_t(status_));
-  co_await tw32(HOSTCC_MODE, HOSTCC_MODE_ENABLE | HOSTCC_MODE_32BYTE | HOSTCC_MODE_CLRTICK_RXBD | HOSTCC_MODE_CLRTICK_TXBD);
+  // 0.99 on a non-5700 part: tagged status with CLRTICK (research §1.2); 1.0 drops both.
+  co_await tw32(HOSTCC_MODE, HOSTCC_MODE_ENABLE | HOSTCC_MODE_32BYTE |
+                                 (c_.napi ? 0u : HOSTCC_MODE_CLRTICK_RXBD | HOSTCC_MODE_CLRTICK_TXBD));
   co_await tw32(MAC_TX_MODE, TX_MODE_ENABLE);
   co_await tw32(MAC_RX_MODE, RX_MODE_ENABLE);
   // tg3_setup_copper_phy (what the model acts on): BMSR twice (latched link bit), the speed.
@@ -342,12 +350,18 @@ Task<void> Tg3::tx() {
 // ---------------------------------------------------------------------------------------------
 // receive
 
-Task<void> Tg3::rx() {
+bool Tg3::has_work() const {
+  return sb16(SB_IDX0_RX_PRODUCER) % TG3_RX_RCB_RING_SIZE != rx_rcb_ptr_ ||
+         (sb16(SB_IDX0_TX_CONSUMER) & (TG3_TX_RING_SIZE - 1)) != tx_cons_;
+}
+
+Task<int> Tg3::rx(int limit) {
   Kernel& k = kernel();
   const sc_time t_isr = now();
   const unsigned hw = sb16(SB_IDX0_RX_PRODUCER) % TG3_RX_RCB_RING_SIZE;
   unsigned sw = rx_rcb_ptr_;
-  while (sw != hw) {
+  int received = 0;
+  while (sw != hw && (limit < 0 || received < limit)) {
     const uint64_t d = rx_rcb_ + uint64_t(sw) * RXD_SIZE;
     const sc_time t0 = now();
     const unsigned misses = co_await k.load_dma_lines(d, RXD_SIZE, 0, "RX return BD");
@@ -395,11 +409,14 @@ Task<void> Tg3::rx() {
     ++stats.rx_packets;
     stats.rx_bytes += len;
     ++*c_rx_;
-    (void)co_await k.netif_rx(std::move(skb));
+    ++received;
+    if (c_.napi) (void)co_await k.netif_receive_skb(std::move(skb));
+    else (void)co_await k.netif_rx(std::move(skb));
   }
   rx_rcb_ptr_ = sw;
   co_await tw32(MAILBOX_RCVRET_CON_IDX_0 + TG3_64BIT_REG_LOW, sw);
   co_await tw32(MAILBOX_RCV_STD_PROD_IDX + TG3_64BIT_REG_LOW, rx_std_ptr_ % TG3_RX_RING_SIZE);
+  co_return received;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -454,19 +471,49 @@ Task<void> Tg3::interrupt() {
     co_return;
   }
   co_await tw32(MAILBOX_INTERRUPT_0 + TG3_64BIT_REG_LOW, 1);
+  if (c_.napi) {
+    // 1.0 (research §1.2, RH tg3.c ~1907-2006): clear Updated, mask INTA, schedule the poll.
+    uint8_t w[4];
+    put32(w, sb_status() & ~SD_STATUS_UPDATED);
+    k.mem_write(status_ + SB_STATUS, w, 4);
+    co_await tw32(TG3PCI_MISC_HOST_CTRL, misc_host_ctrl_ | MISC_HOST_CTRL_MASK_PCI_INT);
+    if (up) k.netif_rx_schedule(*this);
+    co_await tw32(MAILBOX_INTERRUPT_0 + TG3_64BIT_REG_LOW, 0);
+    (void)co_await readl(reg(MAILBOX_INTERRUPT_0 + TG3_64BIT_REG_LOW));
+    co_return;
+  }
   do {
     ++*c_loops_;
     uint8_t w[4];
     put32(w, sb_status() & ~SD_STATUS_UPDATED);
     k.mem_write(status_ + SB_STATUS, w, 4);
     if (!up) break;
-    if (sb16(SB_IDX0_RX_PRODUCER) != rx_rcb_ptr_) co_await rx();
+    if (sb16(SB_IDX0_RX_PRODUCER) != rx_rcb_ptr_) (void)co_await rx(-1);
     if ((sb16(SB_IDX0_TX_CONSUMER) & (TG3_TX_RING_SIZE - 1)) != tx_cons_) co_await tx();
     co_await k.load_dma_lines(status_, kStatusRead, 0, "status block");
   } while (sb_status() & SD_STATUS_UPDATED);
   if ((c_.adaptive_rx || c_.adaptive_tx) && k.jiffies() - last_rate_sample_ >= k.params().hz) co_await rate_sample();
   co_await tw32(MAILBOX_INTERRUPT_0 + TG3_64BIT_REG_LOW, 0);
   (void)co_await readl(reg(MAILBOX_INTERRUPT_0 + TG3_64BIT_REG_LOW));
+}
+
+// ---------------------------------------------------------------------------------------------
+// tg3_poll (1.0, NAPI)
+
+Task<bool> Tg3::poll(int& budget) {
+  Kernel& k = kernel();
+  co_await k.load_dma_lines(status_, kStatusRead, 0, "status block");
+  uint8_t w[4];
+  put32(w, sb_status() & ~SD_STATUS_UPDATED);
+  k.mem_write(status_ + SB_STATUS, w, 4);
+  if ((sb16(SB_IDX0_TX_CONSUMER) & (TG3_TX_RING_SIZE - 1)) != tx_cons_) co_await tx();
+  const int n = co_await rx(std::min(budget, quota));
+  budget -= n;
+  quota -= n;
+  if (has_work()) co_return true;
+  k.netif_rx_complete(*this);
+  co_await enable_ints();
+  co_return false;
 }
 
 }  // namespace nicsim::tg3drv
