@@ -172,8 +172,9 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
                                      [this](bool w, uint64_t a, size_t left) { return dma_burst(w, a, left); });
   spawn("scb", &scb_ev_, [this] { accept_command(); });
   spawn("mdi", &mdi_ev_, [this] { mdi_done(); });
-  spawn("mac", &mac_ev_, [this] { mac_run(); });
-  spawn("arrive", &arrive_ev_, [this] { on_arrivals(); });
+  mac_tx_ = std::make_unique<MacTxQueue>(this->name(), p_.mac_tx_latency + p_.phy_tx_latency);
+  rx_pipe_ = std::make_unique<MacRxPipeline>(this->name(), p_.phy_rx_latency + p_.mac_rx_latency,
+                                             [this](const EthFrame& f) { accept_frame(f); });
   spawn("cpusaver", &saver_ev_, [this] { on_saver(); });
   for (unsigned c = 0; c < kStatCounters; ++c) stat_ctr_[c] = &sim().counters.at(std::string(this->name()) + "." + kStatNames[c]);
   for (const char* n : {".interrupts", ".rx_filtered", ".rx_dropped_reset", ".cpusaver.min-size mask",
@@ -216,12 +217,12 @@ void I8255x::reset(bool selective) {
   cmd_ = 0;
   rx_busy_ = false;
   rx_await_.clear();
-  if (!arrivals_.empty() || !rx_fifo_.empty())
-    sim().counters.at(std::string(name()) + ".rx_dropped_reset") += arrivals_.size() + rx_fifo_.size();
-  arrivals_.clear();
+  if (rx_pipe_->held() || !rx_fifo_.empty())
+    sim().counters.at(std::string(name()) + ".rx_dropped_reset") += rx_pipe_->held() + rx_fifo_.size();
+  rx_pipe_->clear();
   rx_fifo_.clear();
   rx_fifo_used_ = 0;
-  mac_q_.clear();
+  mac_tx_->clear_queued();
   saver_.reset();
   saver_ev_.cancel();
   if (!selective) {  // software reset: everything; selective reset keeps configuration (OpenSDM §6.3.3.x)
@@ -564,7 +565,7 @@ void I8255x::cu_transmit(uint32_t addr, uint16_t cmd, uint32_t link, const std::
     f.journey = bufs->empty() ? 0 : dma_tags().take(space_, bufs->front().first);
     if ((config_[18] & cfg::B18_PADDING) && f.bytes.size() < 60) f.bytes.resize(60, 0);
     if (f.journey) sim().journeys.mark(f.journey, now(), "MAC TX", name(), "");
-    mac_queue(std::move(f), [=, this] {
+    mac_tx_->queue(std::move(f), [=, this] {
       count(XmtGoodFrames);
       cu_complete(addr, cmd, link, true);
     });
@@ -644,56 +645,10 @@ void I8255x::cu_resume() {
 }
 
 // ============================================================================================
-// MAC transmit
-// ============================================================================================
-
-void I8255x::mac_queue(EthFrame f, std::function<void()> sent) {
-  mac_q_.push_back({std::move(f), now(), std::move(sent)});
-  mac_ev_.notify(SC_ZERO_TIME);
-}
-
-void I8255x::mac_run() {
-  while (!mac_sent_.empty() && mac_sent_.front().end <= now()) {
-    auto s = std::move(mac_sent_.front());
-    mac_sent_.pop_front();
-    if (s.sent) s.sent();
-  }
-  if (!mac_sent_.empty()) mac_ev_.notify(mac_sent_.front().end - now());
-  if (mac_q_.empty() || !link_) return;
-  TxReady& r = mac_q_.front();
-  sc_time earliest = r.ready + p_.mac_tx_latency + p_.phy_tx_latency;
-  sc_time start = std::max(earliest, link_->wire_free_at());
-  if (start > now()) {
-    mac_ev_.notify(start - now());
-    return;
-  }
-  if (link_->wire_free_at() > earliest && r.f.journey)
-    sim().journeys.mark(r.f.journey, earliest, "MAC TX", name(), "wire busy");
-  TxReady fr = std::move(mac_q_.front());
-  mac_q_.pop_front();
-  sc_time end = link_->transmit(fr.f, now());
-  mac_sent_.push_back({end, std::move(fr.sent)});
-  mac_ev_.notify(std::min(end, link_->wire_free_at()) - now());
-}
-
-// ============================================================================================
 // Receive
 // ============================================================================================
 
-void I8255x::frame_received(const EthFrame& f) {
-  if (f.journey) sim().journeys.mark(f.journey, now(), "MAC RX", name(), "");
-  arrivals_.push_back({now() + p_.phy_rx_latency + p_.mac_rx_latency, f});
-  if (arrivals_.size() == 1) arrive_ev_.notify(arrivals_.front().at - now());
-}
-
-void I8255x::on_arrivals() {
-  while (!arrivals_.empty() && arrivals_.front().at <= now()) {
-    EthFrame f = std::move(arrivals_.front().f);
-    arrivals_.pop_front();
-    accept_frame(f);
-  }
-  if (!arrivals_.empty()) arrive_ev_.notify(arrivals_.front().at - now());
-}
+void I8255x::frame_received(const EthFrame& f) { rx_pipe_->arrived(f); }
 
 bool I8255x::address_match(const std::vector<uint8_t>& b) const {
   if (b.size() < 6) return false;
@@ -816,7 +771,7 @@ std::optional<FrameTally> I8255x::tally() const {
   FrameTally t;
   t.sent = c(XmtGoodFrames);
   t.accepted = c(RcvGoodFrames);
-  t.held = {{"in the MAC receive pipeline", arrivals_.size()}, {"in the RX FIFO", rx_fifo_.size()}};
+  t.held = {{"in the MAC receive pipeline", rx_pipe_->held()}, {"in the RX FIFO", rx_fifo_.size()}};
   t.dropped = {{"address filter (rx_filtered)", named(".rx_filtered")},
                {"RU not ready (rcv_rsrc_err)", c(RcvResourceErrors)},
                {"RX FIFO overrun (rcv_oruns)", c(RcvOverruns)},

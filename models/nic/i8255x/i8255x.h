@@ -67,6 +67,7 @@
 #include "core/units.h"
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
+#include "models/ether/mac_tx.h"
 #include "models/nic/i8255x/cpusaver.h"
 #include "models/nic/i8255x/eeprom.h"
 #include "models/nic/i8255x/regs.h"
@@ -139,7 +140,7 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   unsigned io_bar_bytes() const { return v_.io_bar_bytes; }
 
   // EthPort
-  void attach_link(EthLinkEnd* end) override { link_ = end; }
+  void attach_link(EthLinkEnd* end) override { mac_tx_->set_link(end); }
   void frame_received(const EthFrame& f) override;
   std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
@@ -181,11 +182,7 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   void cu_resume();
   void dump_counters(bool reset);
   void load_microcode(const std::vector<uint8_t>& payload);
-  // MAC TX
-  void mac_queue(EthFrame f, std::function<void()> sent);
-  void mac_run();
   // RU / MAC RX
-  void on_arrivals();
   void accept_frame(const EthFrame& f);
   bool address_match(const std::vector<uint8_t>& b) const;
   void rx_process();
@@ -206,7 +203,6 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   DmaTags::Space space_;
   std::array<uint8_t, 6> mac_{};
   uint64_t bar_ = 0, io_bar_ = 0;
-  EthLinkEnd* link_ = nullptr;
   std::unique_ptr<DmaEngine> dma_;
   uint64_t epoch_ = 0;  ///< bumped by a reset: stale DMA completions are ignored
 
@@ -223,7 +219,7 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   std::array<uint16_t, 32> phy_{};
   uint32_t mdi_ = 0;
   bool mdi_busy_ = false;
-  sc_core::sc_event scb_ev_, mdi_ev_, mac_ev_, arrive_ev_, saver_ev_;
+  sc_core::sc_event scb_ev_, mdi_ev_, saver_ev_;
 
   // CU
   uint32_t cu_base_ = 0, ru_base_ = 0, dump_addr_ = 0;
@@ -235,15 +231,10 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   std::array<uint32_t, kStatCounters> stats_{};
   std::array<uint64_t*, kStatCounters> stat_ctr_{};
 
-  // MAC TX
-  struct TxReady { EthFrame f; sc_time ready; std::function<void()> sent; };
-  std::deque<TxReady> mac_q_;
-  struct TxSent { sc_time end; std::function<void()> sent; };
-  std::deque<TxSent> mac_sent_;
+  std::unique_ptr<MacTxQueue> mac_tx_;  ///< MAC transmit (models/ether/mac_tx.h)
+  std::unique_ptr<MacRxPipeline> rx_pipe_;  ///< PHY + MAC receive pipeline (models/ether/mac_tx.h)
 
   // RX
-  struct Arrival { sc_time at; EthFrame f; };
-  std::deque<Arrival> arrivals_;
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId j; };
   std::deque<RxFrame> rx_fifo_;
   size_t rx_fifo_used_ = 0;

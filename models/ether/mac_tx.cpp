@@ -1,0 +1,68 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
+#include "models/ether/mac_tx.h"
+#include "core/sim_context.h"
+#include <algorithm>
+
+namespace nicsim {
+
+MacTxQueue::MacTxQueue(std::string where, sc_time pipeline) : where_(std::move(where)), pipeline_(pipeline) {
+  sc_core::sc_spawn_options o;
+  o.spawn_method();
+  o.dont_initialize();
+  o.set_sensitivity(&ev_);
+  sc_core::sc_spawn([this] { run(); }, "mac", &o);
+}
+
+void MacTxQueue::queue(EthFrame f, std::function<void()> sent) {
+  q_.push_back({std::move(f), now(), std::move(sent)});
+  ev_.notify(SC_ZERO_TIME);
+}
+
+void MacTxQueue::run() {
+  while (!sent_.empty() && sent_.front().end <= now()) {
+    auto s = std::move(sent_.front());
+    sent_.pop_front();
+    if (s.sent) s.sent();
+  }
+  if (!sent_.empty()) ev_.notify(sent_.front().end - now());
+  if (q_.empty() || !link_) return;
+  Ready& r = q_.front();
+  const sc_time earliest = r.ready + pipeline_;
+  const sc_time start = std::max(earliest, link_->wire_free_at());
+  if (start > now()) {
+    ev_.notify(start - now());
+    return;
+  }
+  if (link_->wire_free_at() > earliest && r.f.journey) sim().journeys.mark(r.f.journey, earliest, "MAC TX", where_, "wire busy");
+  Ready fr = std::move(q_.front());
+  q_.pop_front();
+  const sc_time end = link_->transmit(fr.f, now());
+  sent_.push_back({end, std::move(fr.sent)});
+  ev_.notify(std::min(end, link_->wire_free_at()) - now());
+}
+
+MacRxPipeline::MacRxPipeline(std::string where, sc_time latency, std::function<void(const EthFrame&)> deliver)
+    : where_(std::move(where)), latency_(latency), deliver_(std::move(deliver)) {
+  sc_core::sc_spawn_options o;
+  o.spawn_method();
+  o.dont_initialize();
+  o.set_sensitivity(&ev_);
+  sc_core::sc_spawn([this] { run(); }, "arrive", &o);
+}
+
+void MacRxPipeline::arrived(const EthFrame& f) {
+  if (f.journey) sim().journeys.mark(f.journey, now(), "MAC RX", where_, "");
+  q_.push_back({now() + latency_, f});
+  if (q_.size() == 1) ev_.notify(q_.front().at - now());
+}
+
+void MacRxPipeline::run() {
+  while (!q_.empty() && q_.front().at <= now()) {
+    EthFrame f = std::move(q_.front().f);
+    q_.pop_front();
+    deliver_(f);
+  }
+  if (!q_.empty()) ev_.notify(q_.front().at - now());
+}
+
+}  // namespace nicsim

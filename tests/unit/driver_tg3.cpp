@@ -1,0 +1,179 @@
+// tg3 0.99 driver model against the real BCM5701 model: what tg3_open programs, send BDs written
+// into NIC SRAM by PIO with the send mailbox, the ISR loop on SD_STATUS_UPDATED delivering to
+// netif_rx with copybreak 256, the ethtool -C settings, and the adaptive RX band.
+#include "driver_tg3_harness.h"
+#include <catch2/catch.hpp>
+#include <cstring>
+
+using namespace tg3test;
+using namespace nicsim::tg3drv;
+
+namespace {
+const std::array<uint8_t, 6> kPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
+
+struct Sink {
+  std::vector<sc_time> at;
+  std::vector<uint32_t> len;
+  std::vector<uint8_t> summed;
+  explicit Sink(Kernel& k) {
+    k.dev_add_pack(ETH_P_IP, [this, &k](SkbPtr skb, NetDevice*) -> Task<int> {
+      at.push_back(now());
+      len.push_back(skb->len);
+      summed.push_back(skb->ip_summed);
+      co_await k.kfree_skb(std::move(skb));
+      co_return NET_RX_SUCCESS;
+    });
+  }
+};
+}  // namespace
+
+TEST_CASE("tg3-0.99 open: rings, coalescing defaults and the interrupt unmasked", "[tg3drv]") {
+  Rig r;
+  r.open();
+  sc_core::sc_start(ms(50));
+  REQUIRE(r.rc == 0);
+  CHECK(r.nic->peek(tg3::HOSTCC_RXCOL_TICKS) == 72);   // DEFAULT_RXCOL_TICKS
+  CHECK(r.nic->peek(tg3::HOSTCC_RXMAX_FRAMES) == 8);
+  CHECK(r.nic->peek(tg3::HOSTCC_TXCOL_TICKS) == 300);
+  CHECK(r.nic->peek(tg3::HOSTCC_TXMAX_FRAMES) == 75);
+  CHECK(r.nic->peek(tg3::HOSTCC_RXCOAL_TICK_INT) == 25);
+  CHECK(r.nic->peek(tg3::HOSTCC_RXCOAL_MAXF_INT) == 5);
+  CHECK(r.nic->peek(tg3::HOSTCC_STAT_COAL_TICKS) == 1000000);
+  CHECK((r.nic->peek(tg3::HOSTCC_MODE) & tg3::HOSTCC_MODE_ENABLE) != 0);
+  CHECK(r.nic->peek(tg3::MAILBOX_RCV_STD_PROD_IDX + 4) == TG3_DEF_RX_RING_PENDING);
+  CHECK((r.nic->peek(tg3::TG3PCI_MISC_HOST_CTRL) & tg3::MISC_HOST_CTRL_MASK_PCI_INT) == 0);
+  CHECK(r.nic->sram32(tg3::NIC_SRAM_SEND_RCB + tg3::TG3_BDINFO_NIC_ADDR) == tg3::NIC_SRAM_TX_BUFFER_DESC);
+  CHECK(r.t->rx_offset() == 0);  // a 5701 in PCI-X mode
+  CHECK(r.dev->netif_carrier_ok());
+  CHECK(r.dev->dev_addr == r.nic->mac_address());
+  CHECK(r.nic->std_consumer() == 0);
+}
+
+TEST_CASE("tg3-0.99 xmit: the BD goes into NIC SRAM by writel, the mailbox sends it, no BD is DMA'd", "[tg3drv]") {
+  Rig r;
+  bool sent = false;
+  size_t n_xmit = 0;
+  auto app = [&]() -> Task<void> {
+    const int rc = co_await r.k->dev_open(*r.dev);
+    if (rc != 0) co_return;
+    EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 600, 3);
+    SkbPtr s = co_await r.k->alloc_skb(700);
+    std::memcpy(s->put(600), f.bytes.data(), 600);
+    s->dev = r.dev.get();
+    r.hw.mmio.clear();
+    const int x = co_await r.dev->hard_start_xmit(s);
+    sent = x == 0;
+    n_xmit = r.hw.mmio.size();  // later accesses are the TX-completion interrupt's
+  };
+  std::function<Task<void>()> keep = app;
+  r.k->spawn_process("app", keep());
+  sc_core::sc_start(ms(60));
+  REQUIRE(sent);
+  REQUIRE(r.peer.rx.size() == 1);
+  CHECK(r.peer.rx[0].f.bytes.size() == 600);
+  const uint64_t bd = r.bar() + NIC_SRAM_WIN_BASE + NIC_SRAM_TX_BUFFER_DESC;
+  std::vector<uint64_t> writes;
+  for (size_t i = 0; i < n_xmit; ++i)
+    if (r.hw.mmio[i].write) writes.push_back(r.hw.mmio[i].addr);
+  REQUIRE(writes.size() == 5);  // four BD words, then the producer mailbox
+  CHECK(writes[0] == bd);
+  CHECK(writes[2] == bd + 8);
+  CHECK(writes[4] == r.bar() + MAILBOX_SNDNIC_PROD_IDX_0 + TG3_64BIT_REG_LOW);
+  CHECK(r.nic->sram32(NIC_SRAM_TX_BUFFER_DESC + 8) == (600u << TXD_LEN_SHIFT | TXD_FLAG_END));
+  CHECK(r.nic->tx_consumer() == 1);
+}
+
+TEST_CASE("tg3-0.99 RX: the ISR loop delivers every frame, copying those of 256 B or less", "[tg3drv]") {
+  Rig r;
+  Sink sink(*r.k);
+  r.open();
+  const unsigned kBig = 12, kSmall = 6;
+  for (unsigned i = 0; i < kBig + kSmall; ++i)
+    drvtest::at_time(ms(50) + us(20) * i, [&r, i] {
+      const unsigned len = i < kBig ? 1000 : 200;
+      r.peer.end->transmit(r.to_nic(len, uint8_t(i)), now());
+    });
+  sc_core::sc_start(ms(60));
+  REQUIRE(r.rc == 0);
+  REQUIRE(sink.at.size() == kBig + kSmall);
+  CHECK(sink.len.front() == 1000 - ETH_HLEN);
+  CHECK(sink.len.back() == 200 - ETH_HLEN);
+  auto& c = sim().counters;
+  CHECK(c.get("alpha.eth0.driver.rx_copybreak") == kSmall);
+  CHECK(c.get("alpha.eth0.driver.rx_frames") == kBig + kSmall);
+  // Coalescing: RXMAX_FRAMES 8 and 72 µs ticks: fewer interrupts than frames.
+  CHECK(c.get("alpha.eth0.driver.intr") < kBig + kSmall);
+  CHECK(c.get("alpha.eth0.driver.intr") >= 2);
+  CHECK(r.nic->peek(MAILBOX_RCVRET_CON_IDX_0 + TG3_64BIT_REG_LOW) == kBig + kSmall);
+  CHECK(r.nic->peek(MAILBOX_RCV_STD_PROD_IDX + TG3_64BIT_REG_LOW) == TG3_DEF_RX_RING_PENDING + kBig + kSmall);
+}
+
+TEST_CASE("tg3-0.99 ethtool -C: rx-usecs 0 / rx-frames 1 interrupts on every frame", "[tg3drv]") {
+  Rig r({{"rx-usecs", int64_t(0)}, {"rx-frames", int64_t(1)}, {"adaptive-rx", false}});
+  Sink sink(*r.k);
+  r.open();
+  for (unsigned i = 0; i < 5; ++i)
+    drvtest::at_time(ms(50) + us(100) * i, [&r, i] { r.peer.end->transmit(r.to_nic(300, uint8_t(i)), now()); });
+  sc_core::sc_start(ms(55));
+  REQUIRE(r.rc == 0);
+  CHECK(r.nic->peek(HOSTCC_RXCOL_TICKS) == 0);
+  CHECK(r.nic->peek(HOSTCC_RXMAX_FRAMES) == 1);
+  REQUIRE(sink.at.size() == 5);
+  CHECK(sim().counters.get("alpha.eth0.driver.intr") == 5);
+  CHECK(sim().counters.get("alpha_eth0.hostcc.RXMAX_FRAMES") == 5);
+}
+
+TEST_CASE("tg3-0.99 adaptive RX: a packet rate above pkt-rate-high selects the HIGH band", "[tg3drv]") {
+  Rig r({{"pkt-rate-low", int64_t(100)}, {"pkt-rate-high", int64_t(300)}, {"stats-block-usecs", int64_t(100000)}});
+  Sink sink(*r.k);
+  r.open();
+  for (unsigned i = 0; i < 1300; ++i)  // 1000 frames/s from 50 ms to 1.35 s
+    drvtest::at_time(ms(50) + ms(1) * i, [&r, i] { r.peer.end->transmit(r.to_nic(100, uint8_t(i)), now()); });
+  sc_core::sc_start(ms(1400));
+  REQUIRE(r.rc == 0);
+  CHECK(r.t->rx_band() == 2);
+  CHECK(r.nic->peek(HOSTCC_RXCOL_TICKS) == 150);   // HIGH_RXCOL_TICKS
+  CHECK(r.nic->peek(HOSTCC_RXMAX_FRAMES) == 18);   // HIGH_RXMAX_FRAMES
+  CHECK(sim().counters.get("alpha.eth0.driver.coal_band_changes") >= 1);
+  CHECK(sink.at.size() >= 1299);
+}
+
+TEST_CASE("tg3-1.0 NAPI: every frame updates the status block, the ISR masks and schedules, tg3_poll delivers",
+          "[tg3drv]") {
+  Rig r({}, kDriverName10, true);
+  Sink sink(*r.k);
+  r.open();
+  const unsigned n = 20;
+  for (unsigned i = 0; i < n; ++i)  // 10 frames 100 us apart, then 10 back to back
+    drvtest::at_time(ms(50) + (i < 10 ? us(100) * i : us(1000) + us(2) * i), [&r, i] {
+      r.peer.end->transmit(r.to_nic(i % 2 ? 1000 : 100, uint8_t(i)), now());
+    });
+  sc_core::sc_start(ms(60));
+  REQUIRE(r.rc == 0);
+  CHECK(r.dev->weight == 64);
+  CHECK(r.nic->peek(HOSTCC_RXCOL_TICKS) == 0);
+  CHECK(r.nic->peek(HOSTCC_RXMAX_FRAMES) == 1);
+  CHECK(r.nic->peek(HOSTCC_RXCOAL_MAXF_INT) == 1);
+  CHECK(r.nic->peek(HOSTCC_TXCOL_TICKS) == 150);
+  CHECK(r.nic->peek(HOSTCC_TXMAX_FRAMES) == 5);
+  CHECK((r.nic->peek(tg3::HOSTCC_MODE) & HOSTCC_MODE_CLRTICK_RXBD) == 0);
+  REQUIRE(sink.at.size() == n);
+  auto& c = sim().counters;
+  CHECK(c.get("alpha_eth0.hostcc.RXMAX_FRAMES") == c.get("alpha_eth0.ring_status_update"));
+  // Spaced frames: one interrupt each; the back-to-back ones are polled while INTA is masked.
+  CHECK(c.get("alpha.eth0.driver.intr") >= 10);
+  CHECK(c.get("alpha.eth0.driver.intr") < n);
+  CHECK((r.nic->peek(TG3PCI_MISC_HOST_CTRL) & MISC_HOST_CTRL_MASK_PCI_INT) == 0);  // re-enabled after the poll
+}
+
+TEST_CASE("tg3-1.0 on a kernel profile without NAPI: the probe refuses, naming the host and profile", "[tg3drv]") {
+  bool threw = false;
+  try {
+    Rig r({}, kDriverName10, false);
+  } catch (const std::invalid_argument& e) {
+    threw = true;
+    CHECK(std::string(e.what()).find("has no NAPI") != std::string::npos);
+    CHECK(std::string(e.what()).find("alpha") != std::string::npos);
+  }
+  CHECK(threw);
+}
