@@ -115,6 +115,7 @@ inline constexpr uint32_t HOSTCC_RXCOL_TICKS = 0x3c08, HOSTCC_TXCOL_TICKS = 0x3c
                           HOSTCC_TXCOAL_MAXF_INT = 0x3c24, HOSTCC_STAT_COAL_TICKS = 0x3c28,
                           HOSTCC_STATS_BLK_HOST_ADDR = 0x3c30, HOSTCC_STATUS_BLK_HOST_ADDR = 0x3c38;
 inline constexpr uint32_t GRC_LOCAL_CTRL = 0x6808, GRC_LCLCTRL_SETINT = 0x4;
+inline constexpr uint32_t GRC_MISC_CFG = 0x6804, GRC_MISC_CFG_CORECLK_RESET = 0x1;
 inline constexpr uint32_t NIC_SRAM_WIN_BASE = 0x8000, NIC_SRAM_SEND_RCB = 0x100, NIC_SRAM_RCV_RET_RCB = 0x200,
                           NIC_SRAM_TX_BUFFER_DESC = 0x4000, NIC_SRAM_RX_BUFFER_DESC = 0x6000;
 inline constexpr uint32_t SD_STATUS_UPDATED = 0x1;
@@ -179,6 +180,11 @@ class Tg3 : public NetDevice {
   Task<int> open() override;
   Task<int> stop() override;
   Task<int> hard_start_xmit(SkbPtr& skb) override;
+  /// tg3_set_mac_addr: waits for the probe process (which reads MAC_ADDR_0 into dev_addr), then
+  /// -EBUSY (-16) while up, else copies into dev_addr; tg3_reset_hw programs MAC_ADDR_0 at open.
+  /// estimate: the 2002 tg3_set_mac_addr source was not found; this is ether_setup's rule, which
+  /// later tg3 versions extend with a write while running.
+  Task<int> set_mac_address(std::array<uint8_t, 6> addr) override;
   /// tg3_poll (1.0, NAPI): reap TX, then tg3_rx up to min(budget, quota); done: netif_rx_complete
   /// and tg3_enable_ints.
   Task<bool> poll(int& budget) override;

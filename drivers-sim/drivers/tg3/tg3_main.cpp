@@ -173,6 +173,12 @@ Task<void> Tg3::enable_ints() {
   if (sb_status() & SD_STATUS_UPDATED) co_await tw32(GRC_LOCAL_CTRL, GRC_LCLCTRL_SETINT);  // tg3_cond_int
 }
 
+Task<int> Tg3::set_mac_address(std::array<uint8_t, 6> addr) {
+  // Without this wait the probe process would overwrite an address bonding set before it ran.
+  while (!probed_) co_await probe_wq_.wait();
+  co_return co_await NetDevice::set_mac_address(addr);
+}
+
 Task<int> Tg3::open() {
   while (!probed_) co_await probe_wq_.wait();
   Kernel& k = kernel();
@@ -280,6 +286,11 @@ Task<int> Tg3::stop() {
   co_await tw32(MAC_RX_MODE, 0);
   co_await tw32(MAC_TX_MODE, 0);
   co_await tw32(HOSTCC_MODE, 0);
+  // tg3_halt -> tg3_chip_reset: the core-clock reset, so the next open starts from a clean chip
+  // (rings, indices and the chip's BD copies); without it a reopen (ifenslave's SIOCSIFHWADDR
+  // round trip) left the chip filling the old ring's buffers.
+  co_await tw32(GRC_MISC_CFG, GRC_MISC_CFG_CORECLK_RESET);
+  co_await udelay(120);  // estimate: tg3_chip_reset's udelay(40) x3 after the reset (later tg3.c; 0.99 not found)
   if (irq_requested_) k.free_irq(irq, name());
   irq_requested_ = false;
   for (auto& r : tx_buffers_)

@@ -73,6 +73,7 @@ inline constexpr uint32_t HOSTCC_STATS_BLK_NIC_ADDR = 0x3c40, HOSTCC_STATUS_BLK_
 
 // ---------------------------------------------------------------- GRC
 inline constexpr uint32_t GRC_MODE = 0x6800, GRC_MISC_CFG = 0x6804, GRC_LOCAL_CTRL = 0x6808;
+inline constexpr uint32_t GRC_MISC_CFG_CORECLK_RESET = 0x00000001;  ///< tg3.h: core-clock reset (tg3_chip_reset)
 inline constexpr uint32_t GRC_MODE_HOST_SENDBDS = 0x00020000, GRC_MODE_4X_NIC_SEND_RINGS = 0x20000000;
 inline constexpr uint32_t GRC_LCLCTRL_INT_ACTIVE = 0x00000001, GRC_LCLCTRL_CLEARINT = 0x00000002,
                           GRC_LCLCTRL_SETINT = 0x00000004;

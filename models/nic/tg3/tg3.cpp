@@ -176,6 +176,8 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   c_interrupts_ = &c.at(n + ".interrupts");
   c_rx_filtered_ = &c.at(n + ".rx_filtered");
   c_rx_mac_disabled_ = &c.at(n + ".rx_mac_disabled");
+  c_core_resets_ = &c.at(n + ".core_resets");
+  c_core_resets_busy_ = &c.at(n + ".core_resets_busy");
   for (UpdateCause uc : {UpdateCause::RxMaxFrames, UpdateCause::TxMaxFrames, UpdateCause::RxTicks,
                          UpdateCause::TxTicks, UpdateCause::Now})
     c.at(n + ".hostcc." + update_cause_name(uc));
@@ -283,6 +285,31 @@ CoalRegs Tg3::coal_regs() const {
   return c;
 }
 
+void Tg3::core_reset() {
+  count(c_core_resets_);
+  if (std_fetch_busy_ || rx_busy_ || tx_busy_ || update_busy_) count(c_core_resets_busy_);
+  const uint32_t hi = regs_[MAC_ADDR_0_HIGH / 4], lo = regs_[MAC_ADDR_0_LOW / 4];
+  const uint32_t id = regs_[0], rev = regs_[TG3PCI_MISC_HOST_CTRL / 4] & (0xFFFFu << MISC_HOST_CTRL_CHIPREV_SHIFT);
+  std::fill(regs_.begin(), regs_.end(), 0u);
+  regs_[0] = id;
+  regs_[TG3PCI_MISC_HOST_CTRL / 4] = rev;
+  regs_[MAC_ADDR_0_HIGH / 4] = hi;
+  regs_[MAC_ADDR_0_LOW / 4] = lo;
+  hc_ = HostCoalescing(tick_clk_.cycles(1));
+  update_again_ = false;
+  again_cause_ = UpdateCause::None;
+  rx_await_.clear();
+  tx_prod_ = tx_cons_ = tx_read_ = 0;
+  tx_inflight_bytes_ = 0;
+  std_prod_ = std_fetched_ = std_cons_ = ret_prod_ = ret_cons_ = 0;
+  rx_starved_ = false;
+  for (auto& bd : std_bds_) bd.fill(0);
+  rx_fifo_.clear();
+  rx_fifo_used_ = 0;
+  pending_ = false;
+  sync_irq();
+}
+
 void Tg3::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
   if (off >= NIC_SRAM_WIN_BASE) {
     const uint32_t a = regs_[TG3PCI_MEM_WIN_BASE_ADDR / 4] + (off - NIC_SRAM_WIN_BASE);
@@ -290,6 +317,12 @@ void Tg3::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
     return;
   }
   switch (off) {
+    case GRC_MISC_CFG:
+      if (v & GRC_MISC_CFG_CORECLK_RESET) {
+        core_reset();
+        return;
+      }
+      break;
     case TG3PCI_MISC_HOST_CTRL: {
       const uint32_t keep = regs_[off / 4] & (0xFFFFu << MISC_HOST_CTRL_CHIPREV_SHIFT);  // read-only chip revision
       regs_[off / 4] = keep | (v & 0xFFFF & ~MISC_HOST_CTRL_CLEAR_INT);

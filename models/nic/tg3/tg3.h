@@ -152,6 +152,12 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   void write_reg(uint32_t off, uint32_t v, const sc_time& delay);
   uint32_t read_reg(uint32_t off);
   void sync_irq();
+  /// GRC_MISC_CFG_CORECLK_RESET (tg3_chip_reset): the register file back to its power-on values
+  /// (station address and chip revision kept, as the boot code reloads them), rings, indices,
+  /// on-chip BD copies, the RX FIFO and the coalescing engine cleared. NIC SRAM keeps its contents.
+  /// A reset while a DMA is still in flight is not modelled (the driver resets a quiesced chip:
+  /// tg3_halt after tg3_disable_ints and the MAC stopped); it is counted as core_resets_busy.
+  void core_reset();
   void set_pending(bool p);
   CoalRegs coal_regs() const;
   // host coalescing
@@ -221,7 +227,7 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   // counters (tg3_hw_stats names) and their running values for the statistics block
   uint64_t *c_rx_octets_, *c_rx_ucast_, *c_rx_mcast_, *c_rx_bcast_, *c_rx_xon_, *c_rx_xoff_, *c_tx_octets_,
       *c_tx_ucast_, *c_tx_mcast_, *c_tx_bcast_, *c_rxbds_empty_, *c_rx_discards_, *c_status_update_, *c_nic_irqs_,
-      *c_nic_avoided_, *c_interrupts_, *c_rx_filtered_, *c_rx_mac_disabled_;
+      *c_nic_avoided_, *c_interrupts_, *c_rx_filtered_, *c_rx_mac_disabled_, *c_core_resets_, *c_core_resets_busy_;
 };
 
 }  // namespace nicsim::tg3
