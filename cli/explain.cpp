@@ -248,6 +248,11 @@ int explain_main(int argc, char** argv) {
     return n;
   };
   if (transfer_mode) {
+    if (!vm.count("transfer"))
+      fmt::print(stderr,
+                 "nicsim explain: {} traced no messages (journeys_per_test / its journey count is 0, or a bulk "
+                 "workload): showing where each TCP transfer's time went (--transfer)\n",
+                 scenario);
     const std::string an0 = name_of0(a, {}), bn0 = vs.empty() ? name_of0(b, vs_sets) : name_of0(b, {});
     if (format == "json") {
       nlohmann::json j = {{"a", {{"name", an0}, {"transfer", ta}}}};
