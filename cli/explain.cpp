@@ -250,7 +250,7 @@ int explain_main(int argc, char** argv) {
   if (transfer_mode) {
     if (!vm.count("transfer"))
       fmt::print(stderr,
-                 "nicsim explain: {} traced no messages (journeys_per_test / its journey count is 0, or a bulk "
+                 "nicsim explain: {} traced no messages (the workload's journey count, journeys_per_test or journeys_per_size, is 0, or a bulk "
                  "workload): showing where each TCP transfer's time went (--transfer)\n",
                  scenario);
     const std::string an0 = name_of0(a, {}), bn0 = vs.empty() ? name_of0(b, vs_sets) : name_of0(b, {});
@@ -282,7 +282,7 @@ int explain_main(int argc, char** argv) {
   if (!vm.count("cpu") && ba.journeys == 0) {
     fmt::print(stderr,
                "nicsim explain: {} has no traced messages to break down (the workload records none, or "
-               "journeys_per_test / its journey count is 0)\n",
+               "the workload's journey count, journeys_per_test or journeys_per_size, is 0)\n",
                scenario);
     return kExitUsage;
   }

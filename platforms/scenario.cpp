@@ -849,6 +849,9 @@ void Loader::read_links(Scenario& s, const toml::node& n) {
   if (!n.is_array()) fail("links", n.source(), "wrong type: expected an array of [[links]] tables, got " + describe_node(n));
   const toml::array& arr = *n.as_array();
   std::map<std::string, std::string> port_users;  // "host.nic:port" -> "links.i"
+  // "host.bond" -> (peer host, "links.i") of the first cabled slave: a bond stripes one flow over
+  // its slaves, so they must all reach the same peer host (else the peer drops what it is not for).
+  std::map<std::string, std::pair<std::string, std::string>> bond_peer;
   static const std::vector<std::string> kLinkKeys = {"a", "b", "type", "length_m", "speed_mbps"};
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string prefix = fmt::format("links.{}", i);
@@ -886,6 +889,19 @@ void Loader::read_links(Scenario& s, const toml::node& n) {
                                   : fmt::format("port {} is already linked by {}", canon, it->second));
       port_users[canon] = prefix;
       (std::string(end) == "a" ? l.a : l.b) = text;
+    }
+    for (const char* end : {"a", "b"}) {
+      const bool is_a = std::string(end) == "a";
+      auto me = parse_endpoint(is_a ? l.a : l.b), peer = parse_endpoint(is_a ? l.b : l.a);
+      const BondConfig* b = me && peer ? s.bond_of_port(me->host, me->nic, me->port) : nullptr;
+      if (!b) continue;
+      const std::string bk = me->host + "." + b->name;
+      auto [it, fresh] = bond_peer.try_emplace(bk, peer->host, prefix);
+      if (!fresh && it->second.first != peer->host)
+        fail(prefix + "." + end, t.get(end)->source(),
+             fmt::format("{} is a slave of {}, whose other slaves are cabled to host {} ({}); this cable goes to host {}: "
+                         "a bond stripes one flow over its slaves, so all of them must reach the same peer host",
+                         is_a ? l.a : l.b, bk, it->second.first, it->second.second, peer->host));
     }
 
     ParamSpec len = real_param("length_m", 2.0, 0.0, 100.0, "m", "cable length",

@@ -117,3 +117,15 @@ TEST_CASE("scenario bonds: bad modes, slaves and sysctls are load errors naming 
   CHECK_THAT(error_of(unbonded), Catch::Contains("host alpha already has a cabled port") &&
                                      Catch::Contains("enslave the ports to one bond"));
 }
+
+TEST_CASE("scenario bonds: a bond whose slaves are cabled to two different hosts is a load error", "[scenario][bonding]") {
+  // Found by the breaker: it loaded, and the third host dropped half the stream (rx_filtered).
+  std::string text = edit("b = \"beta.eth1:1\"", "b = \"gamma.eth1\"");
+  text = edit("[[links]]\na = \"alpha.eth1\"",
+              "[hosts.gamma]\nplatform = \"supermicro-p4dpr-6gm+\"\n[hosts.gamma.nics.eth1]\ndevice = \"82546EB\"\n"
+              "slot = \"pcix\"\ndriver = \"e1000-4.4.12-k1\"\n[[links]]\na = \"alpha.eth1\"",
+              text);
+  CHECK_THAT(error_of(text), Catch::Contains("key 'links.1.a'") &&
+                                 Catch::Contains("alpha.eth1:1 is a slave of alpha.bond0, whose other slaves are cabled to "
+                                                 "host beta (links.0); this cable goes to host gamma"));
+}
