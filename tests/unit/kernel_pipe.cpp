@@ -41,11 +41,11 @@ TEST_CASE("pipe: getppid costs syscall entry + exit, a write to an empty pipe ad
 
 TEST_CASE("pipe: a reader of an empty pipe sleeps until the writer's data arrives, then gets it", "[kernel][pipe]") {
   FakeHost hw;
-  Kernel k(hw, bench_params());
+  Kernel k(hw, bench_params(2));  // reader on CPU1, writer on CPU0: both start at once
   Pipe p;
   uint8_t got[8] = {};
   long r = -1;
-  sc_time t_read_back, t_written;
+  sc_time t_read_back, t_write_start;
   auto reader = [&]() -> Task<void> {
     r = co_await k.sys_read(p, got, sizeof got);  // asks for 8, gets what is there (2)
     t_read_back = now();
@@ -53,10 +53,10 @@ TEST_CASE("pipe: a reader of an empty pipe sleeps until the writer's data arrive
   auto writer = [&]() -> Task<void> {
     co_await cpu_work(4000);  // the reader is asleep by now
     const uint8_t b[2] = {7, 9};
+    t_write_start = now();
     co_await k.sys_write(p, b, 2);
-    t_written = now();
   };
-  Process& rp = k.spawn_process("reader", 0, reader());
+  Process& rp = k.spawn_process("reader", 1, reader());
   k.spawn_process("writer", 0, writer());
   sc_core::sc_start(us(100));
   CHECK(r == 2);
@@ -64,29 +64,34 @@ TEST_CASE("pipe: a reader of an empty pipe sleeps until the writer's data arrive
   CHECK(got[1] == 9);
   CHECK(p.empty());
   CHECK(rp.nvcsw() == 1);           // it slept once, in pipe_wait
-  CHECK(t_read_back > t_written);   // one CPU: the reader runs when the writer leaves its syscall
+  CHECK(t_read_back > t_write_start);  // it returned only after the write
 }
 
 TEST_CASE("pipe: writes up to PIPE_BUF are atomic, larger ones fill the page and wait for room", "[kernel][pipe]") {
   FakeHost hw;
-  Kernel k(hw, bench_params());
+  Kernel k(hw, bench_params(2));  // writer on CPU0, reader on CPU1 (it looks at the pipe after 10 us)
   Pipe p;
   std::vector<uint8_t> big(6000, 0x5a);
   long w_small = 0, w_big = 0;
-  size_t len_when_small_done = 0;
+  size_t len_when_small_done = 0, len_seen_first = 0, len_seen_full = 0;
+  unsigned writers_waiting_first = 0, writers_waiting_full = 0;
   long drained = 0;
-  bool big_done_before_drain = false;
   auto writer = [&]() -> Task<void> {
     long n = co_await k.sys_write(p, big.data(), 4000);  // fits: 96 bytes left
     CHECK(n == 4000);
     w_small = co_await k.sys_write(p, big.data(), 100);  // 100 <= PIPE_BUF: waits for 100 free, not 96
     len_when_small_done = p.len;
     w_big = co_await k.sys_write(p, big.data(), 6000);   // > PIPE_BUF: copies what fits, sleeps, continues
-    big_done_before_drain = drained < 10100;
   };
   auto reader = [&]() -> Task<void> {
     co_await cpu_work(20000);
+    len_seen_first = p.len;  // the 100-byte writer is asleep: it wrote nothing of its 100 bytes
+    writers_waiting_first = p.waiting_writers;
     std::vector<uint8_t> buf(8192);
+    drained = co_await k.sys_read(p, buf.data(), 1000);  // room for the 100 bytes
+    co_await cpu_work(20000);
+    len_seen_full = p.len;  // the big writer copied what fitted and sleeps on a full page
+    writers_waiting_full = p.waiting_writers;
     while (drained < 4000 + 100 + 6000) {
       long n = co_await k.sys_read(p, buf.data(), 1000);
       if (n <= 0) break;
@@ -94,13 +99,16 @@ TEST_CASE("pipe: writes up to PIPE_BUF are atomic, larger ones fill the page and
     }
   };
   k.spawn_process("writer", 0, writer());
-  k.spawn_process("reader", 0, reader());
+  k.spawn_process("reader", 1, reader());
   sc_core::sc_start(ms(5));
   CHECK(w_small == 100);
-  CHECK(len_when_small_done >= 100);  // the 100 bytes went in as one piece after a read made room
+  CHECK(len_seen_first == 4000);      // atomic: not 96 of the 100 bytes while it waited
+  CHECK(writers_waiting_first == 1);
+  CHECK(len_when_small_done >= 100);
   CHECK(w_big == 6000);
+  CHECK(len_seen_full == kPipeSize);   // the big write filled the page and slept
+  CHECK(writers_waiting_full == 1);
   CHECK(drained == 10100);
-  CHECK(big_done_before_drain);       // it returned once its last chunk fit, before the reader emptied the page
   CHECK(p.empty());
 }
 
