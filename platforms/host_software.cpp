@@ -2,6 +2,7 @@
 #include "core/result_names.h"
 #include "core/sim_context.h"
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/drivers/loopback/loopback.h"
 #include "drivers-sim/net/tcp_sysctl.h"
 #include "platforms/scenario.h"
 #include <fmt/format.h>
@@ -76,6 +77,10 @@ Task<void> ifup(HostSoftware* hs, std::vector<std::pair<std::string, std::vector
       rc = co_await bonding::ifenslave(*bond, *hs->netdevs.at(sl));
       if (rc != 0) throw std::runtime_error(fmt::format("{}: ifenslave {} {} failed: {}", hs->name, bname, sl, rc));
     }
+  }
+  if (hs->lo) {  // ifconfig lo 127.0.0.1 up
+    int rc = co_await hs->kernel->dev_open(*hs->lo);
+    if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open(lo) failed: {}", hs->name, rc));
   }
   hs->up = true;
   co_await hs->kernel->wake_up(hs->up_wq);
@@ -281,6 +286,8 @@ TestbedSoftware& build_software(Testbed& tb) {
           "host {} has {} cabled ports ({}): the TCP/IP model supports one address per host; cable one port", h.name(),
           ends.size(), fmt::join(ends, ", ")));
     hs->inet = std::make_unique<InetHost>(*hs->kernel, hs->ip, &sw->tags, apply_tcp_sysctls(TcpParams{}, h.config->sysctl));
+    hs->lo = std::make_shared<loopback::Loopback>(*hs->kernel);  // every host has lo, 127.0.0.1/8
+    hs->inet->add_loopback(*hs->lo);
     sw->hosts[h.name()] = std::move(hs);
   }
   // Static neighbours: each link end reaches the other end's address through its own device.

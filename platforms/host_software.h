@@ -19,6 +19,10 @@ struct HostSoftware {
   uint32_t ip = 0;           ///< the host's IPv4 address (host order)
   bool up = false;           ///< every net_device opened (ifup done)
   WaitQueue up_wq;           ///< processes waiting for `up`
+  /// The loopback device `lo` (drivers-sim/drivers/loopback) with 127.0.0.1 and the route to
+  /// 127.0.0.0/8 (InetHost::add_loopback); ifup opens it after the NICs. Not in `netdevs` (the NIC
+  /// and bond interfaces the workloads and reports address).
+  std::shared_ptr<NetDevice> lo;
   /// In a process on this host: return once every interface is up.
   Task<void> wait_network_up();
 };

@@ -50,6 +50,7 @@ namespace nicsim {
 class HostFace;
 class Kernel;
 class Process;
+struct Pipe;
 
 /// One row of a CPU's time profile (Kernel::cpu_time): time spent in `context` (e.g. "softirq
 /// NET_RX", at `level`) on `what` (a cost entry, a driver path, a stall; cpu_time.h names).
@@ -499,6 +500,17 @@ class Kernel : public CpuSoftware {
   Task<long> sys_read(Socket& sock, size_t len);
   /// recv(2) with flags.
   Task<long> sys_recv(Socket& sock, size_t len, int flags);
+
+  // ---- pipes and the null system call (process context; kernel_pipe.cpp, pipe.h) ----------
+  /// read(2) of up to `len` bytes from `pipe` into `buf` (may be null: bytes not kept): syscall
+  /// entry, 2.4.20 pipe_read (sleeps while the pipe is empty and has a writer), syscall exit,
+  /// reschedule point. Returns bytes read, 0 at EOF. Throws std::logic_error outside a process.
+  Task<long> sys_read(Pipe& pipe, uint8_t* buf, size_t len);
+  /// write(2) of `len` bytes from `buf` (may be null) to `pipe` (2.4.20 pipe_write: atomic up to
+  /// kPipeBuf, sleeps for room). Returns bytes written or -EPIPE (-32) without readers.
+  Task<long> sys_write(Pipe& pipe, const uint8_t* buf, size_t len);
+  /// getppid(2), lmbench's null system call: entry + exit only. Returns 1.
+  Task<long> sys_getppid();
 
   // ---- CpuSoftware ---------------------------------------------------------------------------
   ExecContext* interrupt(Cpu& cpu, const IrqStamp& st) override;

@@ -28,6 +28,12 @@ void InetHost::add_neighbour(uint32_t dst, NetDevice& dev, std::function<std::ar
   neigh_[dst] = Neighbour{&dev, std::move(dst_mac)};
 }
 
+void InetHost::add_loopback(NetDevice& lo, uint32_t addr) {
+  lo_ = &lo;
+  stack_->add_local_addr(addr);
+  udp_->add_local_addr(addr);
+}
+
 TimeNs InetHost::now_ns() const { return static_cast<TimeNs>(sc_core::sc_time_stamp().value() / 1000); }
 
 InetHost::SockState& InetHost::state(int id) {
@@ -162,17 +168,20 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   if (p.ip.size() < kIpv4HeaderBytes) co_return;
   uint32_t daddr = (uint32_t(p.ip[16]) << 24) | (uint32_t(p.ip[17]) << 16) | (uint32_t(p.ip[18]) << 8) | p.ip[19];
   auto it = neigh_.find(daddr);
-  if (it == neigh_.end()) {
+  // The local table first (2.4.20 fib_lookup: local_table before main_table): 127.0.0.0/8 and the
+  // host's own addresses go to lo, whose hard header is eth_header with a zero destination.
+  const bool local = lo_ && ((daddr >> 24) == 127 || stack_->local_addrs().has(daddr));
+  if (!local && it == neigh_.end()) {
     ++sim().counters.at(k_->host() + ".ip.OutNoRoutes");
     co_return;
   }
-  NetDevice& dev = *it->second.dev;
+  NetDevice& dev = local ? *lo_ : *it->second.dev;
   // MAX_TCP_HEADER headroom as tcp_alloc_skb reserves; the bytes are real.
   SkbPtr skb = k_->make_skb(static_cast<uint32_t>(16 + ETH_HLEN + p.ip.size()));
   skb->reserve(16 + ETH_HLEN);
   std::memcpy(skb->put(static_cast<uint32_t>(p.ip.size())), p.ip.data(), p.ip.size());
   EthHeader eh;
-  eh.dst = it->second.mac();
+  eh.dst = local ? std::array<uint8_t, 6>{} : it->second.mac();
   eh.src = dev.dev_addr;
   eh.ethertype = ETH_P_IP;
   put_eth_header(skb->push(ETH_HLEN), eh);

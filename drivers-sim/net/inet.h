@@ -38,6 +38,11 @@ class InetHost : public SockOps {
   /// returns (asked per packet: the peer's driver learns its station address from the EEPROM a
   /// few hundred µs after probe; ARP itself is not modelled).
   void add_neighbour(uint32_t dst, NetDevice& dev, std::function<std::array<uint8_t, 6>()> dst_mac);
+  /// Configure the loopback interface `lo` (ifconfig lo 127.0.0.1, 2.4 /etc/init.d/network): `addr`
+  /// (host order) becomes a local address of TCP and UDP, and packets to 127.0.0.0/8 or to any of
+  /// the host's own addresses leave through `lo` (the local routing table: ip_route_output_slow
+  /// sends a local destination via loopback_dev).
+  void add_loopback(NetDevice& lo, uint32_t addr = 0x7f000001u);
 
   Kernel& kernel() const { return *k_; }
   TcpStack& stack() { return *stack_; }
@@ -105,6 +110,7 @@ class InetHost : public SockOps {
   std::unique_ptr<TcpStack> stack_;
   std::unique_ptr<UdpStack> udp_;
   std::map<uint32_t, Neighbour> neigh_;
+  NetDevice* lo_ = nullptr;  ///< the loopback device (add_loopback), nullptr when none
   std::map<int, std::unique_ptr<SockState>> socks_;
   std::map<int, WaitQueue> accept_wq_;  ///< per listening socket (its sk->sleep)
   std::map<int, WaitQueue> connect_wq_;

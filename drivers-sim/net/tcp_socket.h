@@ -164,6 +164,7 @@ struct TcpOpenReq {
   uint32_t rcv_wnd = 0, window_clamp = 0;
   uint32_t ts_recent = 0;
   uint16_t sport = 0;           ///< our (listening) port
+  uint32_t loc_addr = 0;        ///< our address the SYN was sent to (req->af.v4_req.loc_addr)
 };
 
 class TcpSocket {

@@ -85,6 +85,7 @@ class TcpStack::Ctx {
 TcpStack::TcpStack(uint32_t addr, const TcpParams& params, MessageTags* tags, std::string name)
     : addr_(addr), p_(params), tags_(tags), name_(std::move(name)),
       port_rover_(uint16_t(params.local_port_low - 1)) {
+  local_.primary = addr;
   if (p_.hz == 0 || p_.jiffies_phase_ns >= p_.tick_ns())
     throw std::invalid_argument("TcpParams: hz must be > 0 and jiffies_phase_ns < 1/hz");
 }
@@ -178,14 +179,15 @@ TcpEffects TcpStack::connect(int s, uint32_t daddr, uint16_t dport, TimeNs now) 
   if (k.tp.state != TcpState::Closed)
     throw std::runtime_error(name_ + ": connect on a socket that is not closed");
   uint16_t sport = next_ephemeral_port();
-  k.saddr_ = addr_;
+  const uint32_t saddr = local_.source_for(daddr);  // ip_route_connect: lo's address towards 127/8
+  k.saddr_ = saddr;
   k.sport_ = sport;
   k.daddr_ = daddr;
   k.dport_ = dport;
-  k.tp.iss = secure_isn(addr_, daddr, sport, dport, now);
+  k.tp.iss = secure_isn(saddr, daddr, sport, dport, now);
   k.tp.write_seq = k.tp.iss;
   hash(k);  // tcp_v4_hash_connecting
-  k.open_active(addr_, sport, daddr, dport);
+  k.open_active(saddr, sport, daddr, dport);
   return fx;
 }
 
@@ -275,7 +277,7 @@ void TcpStack::send_reset(const ParsedTcpPacket& pk) {
     r.flags = kTcpRst | kTcpAck;
   }
   Ipv4Header ip;
-  ip.saddr = addr_;
+  ip.saddr = pk.ip.daddr;  // tcp_v4_send_reset: the reply's source is the segment's destination
   ip.daddr = pk.ip.saddr;
   ip.ttl = p_.ip_default_ttl;
   ip.id = 0;
@@ -298,7 +300,7 @@ void TcpStack::send_synack(const TcpOpenReq& req, uint32_t raddr, uint16_t rport
   th.flags = kTcpSyn | kTcpAck;
   th.window = uint16_t(std::min<uint32_t>(req.rcv_wnd, 65535));
   Ipv4Header ip;
-  ip.saddr = addr_;
+  ip.saddr = req.loc_addr;
   ip.daddr = raddr;
   ip.ttl = p_.ip_default_ttl;
   ip.id = 0;  // ip_build_and_send_pkt: the listening socket has no daddr
@@ -318,7 +320,8 @@ void TcpStack::conn_request(Listener& l, const ParsedTcpPacket& pk) {
   req.snd_wscale = pk.opt.wscale;
   req.ts_recent = pk.opt.tsval;
   req.sport = th.dest;
-  req.snt_isn = secure_isn(addr_, pk.ip.saddr, th.dest, th.source, now_);
+  req.loc_addr = pk.ip.daddr;
+  req.snt_isn = secure_isn(req.loc_addr, pk.ip.saddr, th.dest, th.source, now_);
   uint32_t clamp = ls.tp.window_clamp;
   const uint32_t advmss = p_.mtu_bytes - kIpv4HeaderBytes - kTcpHeaderBytes;
   req.rcv_wnd = tcp_select_initial_window(p_, ls.full_space(),
@@ -335,7 +338,7 @@ TcpEffects TcpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint
   TcpEffects fx;
   Ctx c(*this, fx, now);
   Ipv4Header ip;
-  if (!ip_rcv_checks(p, len, addr_, mib_, fx, &ip)) return fx;
+  if (!ip_rcv_checks(p, len, local_, mib_, fx, &ip)) return fx;
   if (ip.protocol != kIpProtoTcp) {
     ++mib_[IpMib::InUnknownProtos];
     fx.dropped = true;
@@ -407,7 +410,7 @@ TcpEffects TcpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint
     ch.tp.rcvbuf = ls.tp.rcvbuf;
     ch.tp.sndbuf_locked = ls.tp.sndbuf_locked;
     ch.tp.rcvbuf_locked = ls.tp.rcvbuf_locked;
-    ch.init_from_openreq(addr_, th.dest, ip.saddr, th.source, req, seg);
+    ch.init_from_openreq(ip.daddr, th.dest, ip.saddr, th.source, req, seg);
     ch.listener_ = l.sock;
     l.syn_table.erase(rq);
     hash(ch);

@@ -13,6 +13,7 @@
 //    wake_reader / wake_writer wake the task sleeping on that socket, which then calls recv() /
 //    send() again; TcpEffects::paths lists the Linux code paths to charge CPU time for.
 #pragma once
+#include "drivers-sim/net/ip_input.h"
 #include "drivers-sim/net/mib.h"
 #include "drivers-sim/net/msg_tags.h"
 #include "drivers-sim/net/tcp_socket.h"
@@ -101,6 +102,10 @@ class TcpStack {
   RouteMetrics& dst_metrics(uint32_t daddr) { return rt_cache_[daddr]; }
   const std::map<uint32_t, RouteMetrics>& route_cache() const { return rt_cache_; }
   uint32_t addr() const { return addr_; }
+  /// Deliver packets to `a` locally too and use it as the source towards it (127.0.0.1 when the
+  /// host's `lo` is configured; LocalAddrs).
+  void add_local_addr(uint32_t a) { local_.add(a); }
+  const LocalAddrs& local_addrs() const { return local_; }
   const std::string& name() const { return name_; }
   MessageTags* tags() const { return tags_; }
   /// Journey tag of the application message whose data an IPv4/TCP packet carries (first data
@@ -143,6 +148,7 @@ class TcpStack {
   void child_ready(int listener_sock, int child);
 
   uint32_t addr_;
+  LocalAddrs local_;  ///< addr_ and the addresses of the host's other interfaces (lo)
   TcpParams p_;
   MessageTags* tags_;
   std::string name_;

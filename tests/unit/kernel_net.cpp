@@ -227,7 +227,7 @@ TEST_CASE("kernel: socket syscalls charge int 0x80 entry/exit around SockOps and
   const sc_time ent = C(k, CostId::syscall_entry), ex = C(k, CostId::syscall_exit);
   CHECK(wr == 100);
   CHECK(t_w == t0 + ent + k.cpu(0).cycles(5000) + ex);
-  CHECK(ent + ex == k.cpu(0).cycles(1761));
+  CHECK(ent + ex == k.cpu(0).cycles(1608));  // lmbench null syscall, 0.67 us at 2.4 GHz
   CHECK(rd == 50);
   CHECK(sock.rx_journey == jr);
   const sc_time woke = us(40) + us(1) + C(k, CostId::irq_entry) + C(k, CostId::wakeup) + C(k, CostId::apic_eoi) +
