@@ -119,13 +119,15 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   std::vector<RefCheck> checks;
   for (size_t i = 0; i < files.size(); ++i) {
     const JobResult& r = results[i];
-    nlohmann::json metrics;
+    nlohmann::json metrics, counters = nlohmann::json::object();
     bool have = false;
     std::string why;
     if (r.status == JobStatus::Ok) {
       try {
         std::ifstream f(jobs[i].out_dir / "result.json");
-        metrics = nlohmann::json::parse(f).at("metrics");
+        const nlohmann::json result = nlohmann::json::parse(f);
+        metrics = result.at("metrics");
+        if (result.contains("counters")) counters = result.at("counters");
         have = true;
       } catch (const std::exception& e) {
         why = fmt::format("unreadable result.json: {}", e.what());
@@ -134,7 +136,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       why = r.status == JobStatus::Failed ? r.stderr_tail : std::string("interrupted");
     }
     for (auto& ref : files[i].refs) {
-      RefCheck c = have ? evaluate_reference(ref, metrics)
+      RefCheck c = have ? evaluate_reference(ref, metrics, counters)
                         : run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, why);
       c.scenario = files[i].scenario.string();
       c.seconds = r.seconds;

@@ -2,7 +2,9 @@
 #include "core/params.h"
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
@@ -75,6 +77,14 @@ Reference parse_reference(const fs::path& file, const toml::table& t, size_t idx
     std::string name(k.str()), full = base + "." + name;
     if (name == "metric") {
       r.metric = string_or_fail(file, v, full);
+      try {
+        parse_metric_expr(r.metric);
+      } catch (const std::invalid_argument& e) {
+        fail_at(file, v.source(), full,
+                fmt::format("'{}' is neither one metric name nor an expression: {} (write operators as words "
+                            "between spaces: \"a / b\")",
+                            r.metric, e.what()));
+      }
       has_metric = true;
     } else if (name == "source") {
       r.source = string_or_fail(file, v, full);
@@ -152,6 +162,137 @@ std::string result_text(const RefCheck& c) {
 }
 
 }  // namespace
+
+namespace {
+
+bool is_op(const std::string& t) { return t == "+" || t == "-" || t == "*" || t == "/" || t == "(" || t == ")"; }
+
+/// A number token: starts with a digit (or '.' and a digit) and parses completely.
+std::optional<double> number_token(const std::string& t) {
+  if (t.empty() || !(std::isdigit(static_cast<unsigned char>(t[0])) ||
+                     (t[0] == '.' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1])))))
+    return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+/// Recursive descent over MetricExpr tokens: expr := term (+|- term)*, term := factor (*|/ factor)*,
+/// factor := number | name | ( expr ) | - factor.
+struct ExprEval {
+  const std::vector<std::string>& t;
+  const std::function<std::optional<double>(const std::string&)>& lookup;
+  std::string& why;
+  size_t pos = 0;
+  bool failed = false;  // the value is undefined (missing name, division by zero): keep parsing, no value
+
+  std::string at() const { return pos < t.size() ? "'" + t[pos] + "'" : "the end"; }
+  std::string after() const { return pos ? " after '" + t[pos - 1] + "'" : " at the start"; }
+  [[noreturn]] void syntax(const std::string& what) const { throw std::invalid_argument(what); }
+  void undefined(std::string w) {
+    if (!failed) why = std::move(w);
+    failed = true;
+  }
+
+  double factor() {
+    if (pos >= t.size()) syntax("expected a name or a number" + after());
+    const std::string& tok = t[pos];
+    if (tok == "(") {
+      ++pos;
+      double v = expr();
+      if (pos >= t.size() || t[pos] != ")") syntax("missing ')': found " + at());
+      ++pos;
+      return v;
+    }
+    if (tok == "-") {
+      ++pos;
+      return -factor();
+    }
+    if (is_op(tok)) syntax("expected a name or a number" + after() + ", found '" + tok + "'");
+    ++pos;
+    if (auto n = number_token(tok)) return *n;
+    auto v = lookup(tok);
+    if (!v) {
+      undefined("'" + tok + "' has no value");
+      return 0;
+    }
+    return *v;
+  }
+  double term() {
+    double v = factor();
+    while (pos < t.size() && (t[pos] == "*" || t[pos] == "/")) {
+      const bool div = t[pos++] == "/";
+      const size_t start = pos;
+      double r = factor();
+      if (!div) {
+        v *= r;
+      } else if (r == 0 && !failed) {
+        std::string d;
+        for (size_t i = start; i < pos; ++i) d += (i > start ? " " : "") + t[i];
+        undefined(fmt::format("division by zero ('{}' is 0)", d));
+      } else if (r != 0) {
+        v /= r;
+      }
+    }
+    return v;
+  }
+  double expr() {
+    double v = term();
+    while (pos < t.size() && (t[pos] == "+" || t[pos] == "-")) {
+      const bool add = t[pos++] == "+";
+      double r = term();
+      v = add ? v + r : v - r;
+    }
+    return v;
+  }
+  std::optional<double> run() {
+    double v = expr();
+    if (pos != t.size()) syntax("expected an operator (+ - * /) between words, found " + at() + after());
+    if (failed) return std::nullopt;
+    if (!std::isfinite(v)) {
+      why = "the value is not finite";
+      return std::nullopt;
+    }
+    return v;
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> MetricExpr::names() const {
+  std::vector<std::string> out;
+  for (auto& tok : tokens)
+    if (!is_op(tok) && !number_token(tok) && std::find(out.begin(), out.end(), tok) == out.end()) out.push_back(tok);
+  return out;
+}
+
+MetricExpr parse_metric_expr(std::string_view text) {
+  MetricExpr e;
+  std::istringstream in{std::string(text)};
+  std::string w;
+  while (in >> w) {
+    size_t b = 0;
+    while (b < w.size() && w[b] == '(') e.tokens.push_back("("), ++b;
+    size_t end = w.size();
+    size_t closing = 0;
+    while (end > b && w[end - 1] == ')') --end, ++closing;
+    if (end > b) e.tokens.push_back(w.substr(b, end - b));
+    for (size_t i = 0; i < closing; ++i) e.tokens.push_back(")");
+  }
+  if (e.tokens.empty()) throw std::invalid_argument("empty");
+  std::string why;
+  auto one = [](const std::string&) -> std::optional<double> { return 1.0; };
+  std::function<std::optional<double>(const std::string&)> lookup = one;
+  ExprEval{e.tokens, lookup, why}.run();  // syntax only; throws
+  return e;
+}
+
+std::optional<double> eval_metric_expr(const MetricExpr& e,
+                                       const std::function<std::optional<double>(const std::string&)>& lookup,
+                                       std::string& why) {
+  return ExprEval{e.tokens, lookup, why}.run();
+}
 
 fs::path scenario_of_ref(const fs::path& ref) {
   std::string s = ref.string();
@@ -252,28 +393,54 @@ std::string expected_text(const Reference& r) {
   return fmt::format("{} ±{}", num(*r.expected), num(r.tolerance_abs.value_or(0)));
 }
 
-RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics) {
+RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics, const nlohmann::json& counters) {
   RefCheck c;
   c.ref = ref;
   c.verdict = Verdict::Fail;
-  auto it = metrics.is_object() ? metrics.find(ref.metric) : metrics.end();
-  if (it == metrics.end()) {
-    std::vector<std::string> names;
-    if (metrics.is_object())
-      for (auto& [k, _] : metrics.items()) names.push_back(k);
-    std::string near = nearest_name(ref.metric, names);
-    c.error_text = "missing";
-    c.message = fmt::format("metric '{}' is not in the run's result.json metrics{}", ref.metric,
-                            near.empty() ? fmt::format(" ({} metrics there)", names.size())
-                                         : fmt::format(" (did you mean '{}'?)", near));
-    return c;
-  }
-  if (!it->is_number() || !std::isfinite(it->get<double>())) {
+  // A name is a metric, else a counter (result.json "counters": netstat MIBs, NIC statistics...).
+  auto find = [&](const std::string& name) -> const nlohmann::json* {
+    for (const nlohmann::json* o : {&metrics, &counters})
+      if (o->is_object())
+        if (auto it = o->find(name); it != o->end()) return &*it;
+    return nullptr;
+  };
+  MetricExpr expr;
+  try {
+    expr = parse_metric_expr(ref.metric);  // validated when the file was read; a Reference built in code may not be
+  } catch (const std::invalid_argument& e) {
     c.error_text = "not a number";
-    c.message = fmt::format("metric '{}' is {}, not a number", ref.metric, it->dump());
+    c.message = fmt::format("metric '{}' is not a metric expression: {}", ref.metric, e.what());
     return c;
   }
-  double sim = it->get<double>();
+  for (const std::string& name : expr.names()) {
+    const nlohmann::json* v = find(name);
+    if (!v) {
+      std::vector<std::string> names;
+      for (const nlohmann::json* o : {&metrics, &counters})
+        if (o->is_object())
+          for (auto& [k, _] : o->items()) names.push_back(k);
+      std::string near = nearest_name(name, names);
+      c.error_text = "missing";
+      c.message = fmt::format("metric '{}' is not in the run's result.json metrics or counters{}", name,
+                              near.empty() ? fmt::format(" ({} there)", names.size())
+                                           : fmt::format(" (did you mean '{}'?)", near));
+      return c;
+    }
+    if (!v->is_number() || !std::isfinite(v->get<double>())) {
+      c.error_text = "not a number";
+      c.message = fmt::format("metric '{}' is {}, not a number", name, v->dump());
+      return c;
+    }
+  }
+  std::string why;
+  const std::optional<double> value =
+      eval_metric_expr(expr, [&](const std::string& n) { return std::optional<double>(find(n)->get<double>()); }, why);
+  if (!value) {
+    c.error_text = "not a number";
+    c.message = fmt::format("metric '{}': {}", ref.metric, why);
+    return c;
+  }
+  double sim = *value;
   c.simulated = sim;
   if (ref.range) {
     auto [lo, hi] = *ref.range;

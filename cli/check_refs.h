@@ -5,7 +5,8 @@
 // Reference file format (see docs/sweep-and-check.md):
 //   fast = true                       # optional: included by `nicsim check --fast`
 //   [[reference]]
-//   metric = "one_way_us.1B"          # a key of result.json "metrics"
+//   metric = "one_way_us.1B"          # a key of result.json "metrics" or "counters", or an
+//                                     # expression over such keys: "beta.netstat.Tcp.RetransSegs / beta.netstat.TcpExt.TCPPrequeued"
 //   expected = 28.0
 //   tolerance = 0.15                  # relative (fraction of expected), or:
 //   # tolerance_abs = 3.0             # absolute, in the metric's unit
@@ -15,6 +16,7 @@
 //                                     # "MISS (known)" and does not fail `nicsim check`
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -53,6 +55,24 @@ struct RefFile {
 
 /// "dir/X.ref.toml" -> "dir/X.toml".
 std::filesystem::path scenario_of_ref(const std::filesystem::path& ref);
+/// A reference's `metric` as tokens. A metric is either one name (a key of result.json "metrics",
+/// else of "counters") or an arithmetic expression over names and numbers: `+ - * /` and
+/// parentheses, each operator written as its own word between spaces ("a / b", "(a + b) / c"),
+/// usual precedence, left to right. A name may hold any other characters ('.', '-', '_').
+/// Throws std::invalid_argument with the problem ("expected a name or a number after '/'").
+struct MetricExpr {
+  std::vector<std::string> tokens;  ///< names, numbers, "+", "-", "*", "/", "(", ")"
+  bool single_name() const { return tokens.size() == 1; }
+  /// The names it uses, in order of appearance (repeats removed).
+  std::vector<std::string> names() const;
+};
+MetricExpr parse_metric_expr(std::string_view text);
+/// Evaluate `e`; `lookup(name)` gives a name's value or nullopt (missing/non-numeric). Returns the
+/// value, or nullopt with `why` set: "metric 'x' is missing", "division by zero ('b' is 0)".
+std::optional<double> eval_metric_expr(const MetricExpr& e,
+                                       const std::function<std::optional<double>(const std::string&)>& lookup,
+                                       std::string& why);
+
 /// "dir/X.toml" -> "dir/X.ref.toml".
 std::filesystem::path ref_of_scenario(const std::filesystem::path& scenario);
 
@@ -92,12 +112,14 @@ struct RefCheck {
 /// How `ref` is written in the table: "28 ±15%", "28 ±3", "[60, 130]".
 std::string expected_text(const Reference& ref);
 
-/// Compare `ref` with a result.json "metrics" object. A missing or non-numeric metric fails with a
-/// message naming the nearest existing metric. Pass when |sim - expected| <= tolerance*|expected|
+/// Compare `ref` with a result.json "metrics" object (and its "counters" object: a name not among
+/// the metrics is looked up there). A missing or non-numeric metric fails with a message naming the
+/// nearest existing metric; an expression whose value is undefined (a divisor of 0) fails too. Pass when |sim - expected| <= tolerance*|expected|
 /// (or <= tolerance_abs), or lo <= sim <= hi, each with a 1e-9 relative allowance for rounding.
 /// An out-of-tolerance value of a reference with `known_miss` gives Verdict::KnownMiss; a missing or
 /// non-numeric metric still fails (known_miss explains a value, not a broken metric).
-RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics);
+RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
+                            const nlohmann::json& counters = nlohmann::json::object());
 
 /// The check of `ref` when its run failed (exit code, stderr tail).
 RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);

@@ -127,6 +127,51 @@ const SideRef* match(const std::vector<SideRef>& v, const SideRef& r) {
   return nullptr;
 }
 
+
+/// Out-of-order segments the data of `r` (a sender) caused at its peer: the ofo_segs of the other
+/// hosts' sockets (a two-host run: the one peer).
+uint64_t peer_ofo(const json& transfer, const SideRef& r) {
+  uint64_t n = 0;
+  for (auto& [host, h] : transfer.items()) {
+    if (host == r.host || !h.contains("sockets")) continue;
+    for (auto& s : h.at("sockets")) n += s.value("events", json::object()).value("ofo_segs", uint64_t(0));
+  }
+  return n;
+}
+
+/// What happened to one sender's segments, in plain words computed from its events: reordering
+/// (segments arrived out of order at the peer and most retransmissions were reported by D-SACK as
+/// already received, i.e. the original was late, not lost), loss (retransmissions not reported as
+/// duplicates, or timeouts), or neither; with the recovery share and how the peer's NICs batched.
+std::string delivery_words(const json& transfer, const SideRef& r) {
+  const json ev = r.s->value("events", json::object());
+  const uint64_t retr = ev.value("retrans_segs", uint64_t(0)), fast = ev.value("fast_retrans", uint64_t(0));
+  const uint64_t dsack = ev.value("dsacks_received", uint64_t(0)), rto = ev.value("timeouts", uint64_t(0));
+  const uint64_t undone = ev.value("undo_dsack", uint64_t(0)) + ev.value("undo_full", uint64_t(0)) +
+                          ev.value("undo_partial", uint64_t(0)) + ev.value("undo_loss", uint64_t(0));
+  const uint64_t recoveries = ev.value("recoveries", uint64_t(0)), ofo = peer_ofo(transfer, r);
+  const uint64_t life = r.s->value("lifetime_ns", uint64_t(0));
+  const double rec_pct = pct(r.s->at("send").value("recovery", uint64_t(0)) + r.s->at("send").value("loss", uint64_t(0)), life);
+  std::string batches;  // the peer's NICs: frames per RX interrupt
+  for (auto& [host, h] : transfer.items()) {
+    if (host == r.host) continue;
+    for (auto& [nic, x] : batches_of(h).items()) {
+      const double m = x.at("per_irq").value("mean", 0.0);
+      if (m > 0) batches += fmt::format("{}{} {:.1f}", batches.empty() ? "" : ", ", nic, m);
+    }
+  }
+  if (!batches.empty()) batches = " (frames per RX interrupt at the receiver: " + batches + ")";
+  if (retr == 0 && ofo == 0) return "every segment arrived once and in order: no reordering, no loss" + batches;
+  std::string out;
+  if (ofo) out = fmt::format("{} segments reached the peer out of order", ofo);
+  if (retr == 0) return out + ", none retransmitted: reordering within the dupack threshold" + batches;
+  const bool reordered = rto == 0 && 2 * dsack >= retr;
+  out += fmt::format("{}{} segments retransmitted ({} fast retransmits, {} timeouts), {} reported by D-SACK as received "
+                     "twice, {} of {} recoveries undone; in recovery {:.1f}% of the time",
+                     out.empty() ? "" : "; ", retr, fast, rto, dsack, undone, recoveries, rec_pct);
+  out += reordered ? ": reordered, not lost" : ": lost (the retransmissions were needed)";
+  return out + batches;
+}
 }  // namespace
 
 std::string format_transfer(const json& transfer) {
@@ -280,6 +325,17 @@ std::vector<std::string> transfer_gap_summary(const json& a, const json& b) {
         part(host, fmt::format("{} {:.2f} vs {:.2f} frames per RX interrupt", nic, ma, mb));
     }
   for (auto& h : hosts) out.push_back(fmt::format("{} transfer: {}.", h, fmt::join(parts[h], "; ")));
+  // In plain words, per sending host: was it reordering or loss, in A and in B (when either had any).
+  for (const SideRef& r : sa) {
+    if (r.side != "sender") continue;
+    const SideRef* o = match(sb, r);
+    const std::string wa = delivery_words(a, r), wb = o ? delivery_words(b, *o) : std::string("no such sender");
+    const json ea = r.s->value("events", json::object()), eb = o ? o->s->value("events", json::object()) : json::object();
+    const bool quiet_a = ea.value("retrans_segs", uint64_t(0)) == 0 && peer_ofo(a, r) == 0;
+    const bool quiet_b = !o || (eb.value("retrans_segs", uint64_t(0)) == 0 && peer_ofo(b, *o) == 0);
+    if (quiet_a && quiet_b) continue;
+    out.push_back(fmt::format("{} sending: A: {}; B: {}.", r.host, wa, wb));
+  }
   return out;
 }
 

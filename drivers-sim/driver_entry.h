@@ -43,6 +43,9 @@ struct DriverEntry {
   /// included) beyond their types and ranges, e.g. values inside the range the driver does not
   /// accept. ParamProblem keys are parameter names, as for DeviceEntry::check.
   std::function<std::vector<ParamProblem>(const ParamValues& params)> check{};
+  /// A NAPI driver (netif_rx_schedule, dev->poll): the scenario loader refuses it on a host whose
+  /// kernel profile has napi = false, naming hosts.H.nics.N.driver (the probe would only fail at run time).
+  bool needs_napi = false;
 };
 
 }  // namespace nicsim

@@ -176,9 +176,15 @@ bool ChipsetHost::same_segment(const std::string& a, const std::string& b) const
 nlohmann::json ChipsetHost::params_json() const {
   nlohmann::json j = params_;
   for (unsigned b = 0; b < spec_.bridges.size(); ++b)
-    for (unsigned k = 0; k < 2; ++k)
+    for (unsigned k = 0; k < 2; ++k) {
+      // A segment with no slot or onboard position on this board carries nothing: the board leaves
+      // it out (e.g. the PE2650's ciob1 segment B), so its clock is not a fact of the run.
+      const bool used = std::any_of(spec_.slots.begin(), spec_.slots.end(),
+                                    [&](const ChipsetSlot& sl) { return sl.bridge == b && sl.segment == k; });
+      if (!used) continue;
       j["segments"][spec_.bridges[b].name + ".seg" + spec_.bridges[b].segment[k].label] =
           top_->bridges[b]->segment(k).current_mode().describe();
+    }
   return j;
 }
 

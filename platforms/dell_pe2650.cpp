@@ -11,7 +11,10 @@ ParamSchema pe2650_param_schema() {
       // 2400 MHz: the PE2650 dmesgs of 2002–03 show 2.4–2.8 GHz Xeons on the 400 MT/s bus
       // (tg3-bonding §1.3); 2.4 GHz is the low end of what was seen and the P4DPR-6GM+'s clock, so a
       // comparison of the two boards isolates the chipset.
-      real_param("cpu_mhz", 2400, 1800, 2800, "MHz", "Xeon DP (Prestonia) core clock",
+      // The range is the xeon-prestonia CPU profile's (2.0–2.4 GHz, profile_linux_2_4_20.cpp), which
+      // the cost table covers; the board also shipped with 1.8 and 2.6–2.8 GHz parts.
+      real_param("cpu_mhz", 2400, 2000, 2400, "MHz",
+                 "Xeon DP (Prestonia) core clock (the xeon-prestonia profile covers 2000-2400; the board shipped 1800-2800)",
                  "PE2650 dmesg: Xeon 2.4–2.8 GHz at 400 MT/s FSB (research tg3-bonding §1.3; seeds §4.2: 1.8–2.8)"),
       int_param("cpus", 2, 1, 2, "CPUs", "populated Xeon sockets", "the PE2650 is a dual-socket server (seeds §4.2)"),
       int_param("dram_mb", 1024, 256, 3072, "MB", "installed PC200 DDR registered ECC memory (pairs of DIMMs)",

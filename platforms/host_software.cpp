@@ -108,7 +108,8 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
   std::map<std::string, std::string> host_port;  // host -> its first cabled "host.nic:port (links.N)"
   for (size_t i = 0; i < s.links.size(); ++i)
     for (const char* end : {"a", "b"}) {
-      const std::string ep = interface_of(s, canonical_endpoint(end[0] == 'a' ? s.links[i].a : s.links[i].b));
+      const std::string port = canonical_endpoint(end[0] == 'a' ? s.links[i].a : s.links[i].b);
+      const std::string ep = interface_of(s, port);
       const std::string key = fmt::format("links.{}.{}", i, end);
       const std::string host = parse_endpoint(ep)->host;
       if (cabled.count(ep)) continue;  // a further slave of a bond already cabled
@@ -119,7 +120,8 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
                                         "(or enslave the ports to one bond, [hosts.{}.bonds.bond0])",
                                         host, it->second, label, host)});
       else
-        host_port[host] = fmt::format("{} in links.{}", ep, i);
+        host_port[host] = ep == port ? fmt::format("{} in links.{}", port, i)
+                                     : fmt::format("{} in links.{}, a slave of {}", port, i, ep.substr(0, ep.size() - 2));
     }
   for (auto [role, other, ep] : {std::tuple{"transmitter", "receiver", &*tx_ep}, std::tuple{"receiver", "transmitter", &*rx_ep}})
     if (!cabled.count(fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port)))

@@ -5,6 +5,7 @@
 #include "platforms/toml_input.h"
 #include "models/ether/frame.h"
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/kernel/profiles.h"
 #include "drivers-sim/net/tcp_sysctl.h"
 #include <algorithm>
 #include <charconv>
@@ -425,6 +426,15 @@ size_t Loader::set_walk(toml::node& at, const std::vector<std::string>& segs, si
     return 1;
   }
 
+  // A host's [hosts.H.sysctl] table (and its dotted sub-tables) is optional: --set may create it,
+  // as `--set hosts.H.sysctl.net.ipv4.tcp_reordering=10` on a file without one means that sysctl.
+  const bool in_sysctl = (seg == "sysctl" && prefix.rfind("hosts.", 0) == 0 &&
+                          std::count(prefix.begin(), prefix.end(), '.') == 1) ||
+                         prefix.find(".sysctl") != std::string::npos;
+  if (seg != "*" && kids.empty() && in_sysctl && at.is_table()) {
+    at.as_table()->insert(seg, toml::table{});
+    kids.emplace_back(seg, at.as_table()->get(seg));
+  }
   if (seg != "*" && kids.empty()) {
     if (wild) return 0;
     throw ScenarioError("--set", 0, 0, path_join(prefix, seg), "no such table in the scenario",
@@ -590,6 +600,20 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
       if (dev && dev->check) fail_first(prefixed(dev->check(n.device_params)));
       const DriverEntry* drv = Registry<DriverEntry>::instance().find(n.driver);
       if (drv && drv->check) fail_first(prefixed(drv->check(n.driver_params)));
+      if (drv && drv->needs_napi && h.params.has("kernel_profile")) {
+        const std::string kp = h.params.s("kernel_profile");
+        bool napi = true;
+        try {
+          napi = kernel_profile(kp).napi;
+        } catch (const std::invalid_argument&) {  // an unknown profile is the platform check's to report
+        }
+        if (!napi)
+          fail_first({{nk + "driver",
+                       fmt::format("{} is a NAPI driver (netif_rx_schedule, dev->poll), but host {}'s kernel profile {} "
+                                   "has no NAPI: set hosts.{}.kernel_profile to one with napi = true (nicsim list "
+                                   "--verbose lists them)",
+                                   n.driver, h.name, kp, h.name)}});
+      }
     }
   }
   // A station address is unique on the scenario's network (two NICs with one MAC confuse every
@@ -759,6 +783,7 @@ void Loader::read_sysctl(HostConfig& h, const toml::node& n, const std::string& 
   std::vector<std::string> names;
   for (auto& p : schema) names.push_back(p.name);
   h.sysctl_given = true;
+  std::map<std::string, std::string> given;  // sysctl name -> the key that set it (one sysctl, two spellings)
   std::function<void(const toml::node&, const std::string&, const std::string&)> walk =
       [&](const toml::node& node, const std::string& name, const std::string& key) {
         if (auto* tbl = node.as_table()) {
@@ -772,6 +797,11 @@ void Loader::read_sysctl(HostConfig& h, const toml::node& n, const std::string& 
         if (spec == schema.end())
           fail(key, node.source(), fmt::format("unknown or unmodelled sysctl '{}' (modelled: {})", name, join(names)),
                nearest_name(name, names));
+        if (auto [it, fresh] = given.emplace(name, key); !fresh)
+          fail(key, node.source(),
+               fmt::format("sysctl {} is already set by {} (the quoted \"{}\" and the dotted {} name the same "
+                           "sysctl): keep one",
+                           name, it->second, name, name));
         h.sysctl.set(name, convert(*spec, node, key));
       };
   walk(need_table(n, prefix), "", prefix);
@@ -784,6 +814,9 @@ void Loader::read_bonds(HostConfig& h, const toml::node& n, const std::string& p
   for (auto&& [k, v] : bt) {
     const std::string name(k.str()), bk = prefix + "." + name;
     if (!valid_name(k.str())) fail(bk, k.source(), "bond names may use only letters, digits, '-' and '_'");
+    if (name.size() > 15)  // IFNAMSIZ 16 with the terminating NUL (include/linux/if.h)
+      fail(bk, k.source(), fmt::format("'{}' has {} characters: an interface name has at most 15 (IFNAMSIZ 16)", name,
+                                       name.size()));
     for (auto& nic : h.nics)
       if (nic.name == name) fail(bk, k.source(), fmt::format("host {} already has a NIC named {}", h.name, name));
     const toml::table& t = need_table(v, bk);
@@ -814,6 +847,24 @@ void Loader::read_bonds(HostConfig& h, const toml::node& n, const std::string& p
         continue;
       }
       b.params.set(key, convert(*spec, pv, kp));
+    }
+    // bond_init (2.4.20 bonding.c): "updelay/downdelay must be multiple of miimon": it warns and
+    // rounds down (updelay /= miimon); without miimon the delays do nothing. Said here rather than
+    // silently rounded.
+    for (const char* d : {"updelay", "downdelay"}) {
+      const int64_t miimon = b.params.i("miimon"), ms = b.params.i(d);
+      if (ms == 0) continue;
+      const std::string dk = bk + "." + d;
+      if (miimon == 0)
+        fail(dk, t.get(d) ? t.get(d)->source() : t.source(),
+             fmt::format("{} = {} ms has no effect without miimon (bonding.c applies it in bond_mii_monitor): set "
+                         "miimon or drop {}",
+                         d, ms, d));
+      if (ms % miimon != 0)
+        fail(dk, t.get(d) ? t.get(d)->source() : t.source(),
+             fmt::format("{} = {} ms is not a multiple of miimon = {} ms: bonding.c would round it down to {} ms "
+                         "({} / miimon); write {} or {}",
+                         d, ms, miimon, ms / miimon * miimon, d, ms / miimon * miimon, (ms / miimon + 1) * miimon));
     }
     const toml::node* sl = t.get("slaves");
     if (!sl) fail(bk + ".slaves", t.source(), "missing: the slaves to enslave, e.g. slaves = [\"eth1\", \"eth2\"]");

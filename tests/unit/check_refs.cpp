@@ -286,3 +286,65 @@ known_miss = "model gives ~19 us"
   CHECK_THAT(x, Catch::Contains("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\""));
   CHECK_THAT(x, Catch::Contains("passes: its known_miss can be removed"));
 }
+
+TEST_CASE("check: a metric may be an expression over metrics and counters -- ratio, sum, parentheses", "[check]") {
+  const nlohmann::json m = {{"mbps.65536B", 600.0}};
+  const nlohmann::json counters = {{"beta.netstat.Tcp.RetransSegs", 234},
+                                   {"beta.netstat.TcpExt.DelayedACKLost", 234},
+                                   {"alpha.netstat.Tcp.RetransSegs", 100},
+                                   {"beta.netstat.TcpExt.TCPPrequeued", 0}};
+  Reference r = rel(1.0, 0.1);
+  // A counter by name alone (not among the metrics).
+  r.metric = "beta.netstat.Tcp.RetransSegs";
+  r.expected = 234;
+  CHECK(evaluate_reference(r, m, counters).verdict == Verdict::Pass);
+  // Ratio of two counters of the same run: 234 / 234 = 1.
+  r.metric = "beta.netstat.TcpExt.DelayedACKLost / beta.netstat.Tcp.RetransSegs";
+  r.expected = 1.0;
+  RefCheck c = evaluate_reference(r, m, counters);
+  CHECK(c.verdict == Verdict::Pass);
+  CHECK(*c.simulated == Approx(1.0));
+  // The failing case: 234 / 100 = 2.34 is not 1 +-10%.
+  r.metric = "beta.netstat.TcpExt.DelayedACKLost / alpha.netstat.Tcp.RetransSegs";
+  c = evaluate_reference(r, m, counters);
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK(*c.simulated == Approx(2.34));
+  CHECK_THAT(c.message, Catch::Contains("simulated 2.34"));
+  // Precedence and parentheses: (234 + 100) / 2 = 167; 234 + 100 / 2 = 284; a metric and a number mix.
+  r.metric = "(beta.netstat.Tcp.RetransSegs + alpha.netstat.Tcp.RetransSegs) / 2";
+  r.expected = 167;
+  CHECK(evaluate_reference(r, m, counters).verdict == Verdict::Pass);
+  r.metric = "beta.netstat.Tcp.RetransSegs + alpha.netstat.Tcp.RetransSegs / 2";
+  r.expected = 284;
+  CHECK(evaluate_reference(r, m, counters).verdict == Verdict::Pass);
+  r.metric = "mbps.65536B * 2 - - 10";  // "-10" would be a name: operators are words
+  r.expected = 1210;
+  CHECK(evaluate_reference(r, m, counters).verdict == Verdict::Pass);
+  // A divisor of 0 has no value: it fails (even with known_miss, like a missing metric).
+  r.metric = "beta.netstat.Tcp.RetransSegs / beta.netstat.TcpExt.TCPPrequeued";
+  r.known_miss = "explained";
+  c = evaluate_reference(r, m, counters);
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK_FALSE(c.simulated);
+  CHECK_THAT(c.message, Catch::Contains("division by zero ('beta.netstat.TcpExt.TCPPrequeued' is 0)"));
+  // A misspelt name inside an expression: the nearest metric or counter.
+  r.metric = "beta.netstat.Tcp.RetransSeg / beta.netstat.Tcp.RetransSegs";
+  c = evaluate_reference(r, m, counters);
+  CHECK(c.verdict == Verdict::Fail);
+  CHECK_THAT(c.message, Catch::Contains("metric 'beta.netstat.Tcp.RetransSeg' is not in the run's result.json metrics or "
+                                        "counters (did you mean 'beta.netstat.Tcp.RetransSegs'?)"));
+}
+
+TEST_CASE("check: a malformed metric expression is refused when the file is read, naming file, line and key",
+          "[check]") {
+  const std::string head = "[[reference]]\nsource = \"s\"\nexpected = 1.0\ntolerance = 0.1\n";
+  CHECK_THAT(error_of(head + "metric = \"a /\"\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:5:10: key 'reference[0].metric': 'a /' is neither one metric name "
+                               "nor an expression: expected a name or a number after '/'"));
+  CHECK_THAT(error_of(head + "metric = \"a b\"\n"), Catch::Contains("expected an operator (+ - * /) between words"));
+  CHECK_THAT(error_of(head + "metric = \"(a / b\"\n"), Catch::Contains("missing ')'"));
+  CHECK_THAT(error_of(head + "metric = \"a / * b\"\n"), Catch::Contains("found '*'"));
+  CHECK(parse_metric_expr("(a + b) / c").tokens == std::vector<std::string>{"(", "a", "+", "b", ")", "/", "c"});
+  CHECK(parse_metric_expr("a-b.c_d").single_name());  // '-' inside a word is part of the name
+  CHECK(parse_metric_expr("a / b + a").names() == std::vector<std::string>{"a", "b"});
+}

@@ -180,6 +180,27 @@ TEST_CASE("tg3-1.0 on a kernel profile without NAPI: the probe refuses, naming t
   CHECK(threw);
 }
 
+TEST_CASE("tg3 uncabled: the PHY reads no link, tg3_open leaves the carrier off and SIOCGMIIPHY says link down",
+          "[tg3drv]") {
+  // Breaker finding: the BCM5701's PHY reported link on an uncabled port, so bonding's miimon (which
+  // reads BMSR through tg3_ioctl SIOCGMIIPHY) kept an uncabled active-backup slave in use.
+  Rig r({}, kDriverName, false, false);
+  r.open();
+  sc_core::sc_start(ms(20));
+  REQUIRE(r.rc == 0);
+  CHECK_FALSE(r.dev->netif_carrier_ok());
+  CHECK(r.dev->mii_link_status() == 0);
+}
+
+TEST_CASE("tg3 cabled: the PHY reads link, tg3_open turns the carrier on and SIOCGMIIPHY says link up", "[tg3drv]") {
+  Rig r;
+  r.open();
+  sc_core::sc_start(ms(20));
+  REQUIRE(r.rc == 0);
+  CHECK(r.dev->netif_carrier_ok());
+  CHECK(r.dev->mii_link_status() == 1);
+}
+
 TEST_CASE("tg3-0.99 reopen: after stop, a new station address and open, frames land in the new ring", "[tg3drv]") {
   // Regression (seed-004 bonded runs stalled): ifenslave's SIOCSIFHWADDR round trip (stop,
   // set_mac_address, open) left the chip with its copy of the old ring's BDs, so frames after the

@@ -14,7 +14,8 @@ using drvtest::Peer;
 using drvtest::TestHost;
 
 /// One BCM5701 on a TestHost, probed by `driver` (tg3-0.99 by default) with `set` applied to the
-/// parameters (ints and bools), on a kernel with `napi`, cabled at 1000 Mb/s to a Peer; `open()`
+/// parameters (ints and bools), on a kernel with `napi`, cabled at 1000 Mb/s to a Peer (unless
+/// `cabled` is false: no link, the PHY sees no partner); `open()`
 /// runs ifup (probe, then dev_open).
 struct Rig {
   TestHost hw{"alpha"};
@@ -28,7 +29,7 @@ struct Rig {
   int rc = -99;
 
   explicit Rig(const std::vector<std::pair<std::string, ParamValue>>& set = {},
-               const char* driver = tg3drv::kDriverName, bool napi = false) {
+               const char* driver = tg3drv::kDriverName, bool napi = false, bool cabled = true) {
     tg3::Tg3Params p;
     nic = std::make_unique<tg3::Tg3>("alpha_eth0", p);
     vec = hw.attach("pci", *nic);
@@ -44,7 +45,7 @@ struct Rig {
     dev = devs[0];
     t = dynamic_cast<tg3drv::Tg3*>(dev.get());
     REQUIRE(t);
-    link = std::make_unique<EthLink>("link", 1000, 2.0, *nic, peer);
+    if (cabled) link = std::make_unique<EthLink>("link", 1000, 2.0, *nic, peer);
   }
   void open() {
     auto ifup = [this]() -> Task<void> { rc = co_await k->dev_open(*dev); };

@@ -100,6 +100,13 @@ TEST_CASE("scenario busbench/pe2650-slot3-pcix133 runs within PCI-X 133 and IMBu
   std::cout << out.str();
   CHECK(out.str().find("(PCI bus 2) segment B: PCI-X 133 MHz") != std::string::npos);
   CHECK(out.str().find("(PCI bus 1) segment A: PCI-X 133 MHz") != std::string::npos);  // slot 1 empty
+  // The hardware JSON lists the segments the board wires (ciob1 segment B has no slot: not listed).
+  const nlohmann::json seg = tb->hardware_json()["alpha"]["segments"];
+  INFO(seg.dump());
+  CHECK(seg.contains("ciob0.segA"));
+  CHECK(seg.contains("ciob0.segB"));
+  CHECK(seg.contains("ciob1.segA"));
+  CHECK_FALSE(seg.contains("ciob1.segB"));
   const HubLinkParams l = imbus_link_params();
   const double payload = l.width_bits / 8.0 * l.clock_mhz * l.transfers_per_clock * l.max_payload_bytes /
                          (l.max_payload_bytes + l.header_bytes);
@@ -113,4 +120,46 @@ TEST_CASE("scenario busbench/pe2650-slot3-pcix133 runs within PCI-X 133 and IMBu
   const double rd = bb["mmio_read"]["mean_ns"].get<double>();
   CHECK(rd >= 600.0);   // research seeds §4.2: MMIO read via CIOB-X2 0.7–1.2 µs (estimate)
   CHECK(rd <= 1200.0);
+}
+
+namespace {
+std::string seed004_error(const std::vector<std::string>& sets) {
+  try {
+    load_scenario(std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed004/single-64k.toml", sets);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+}  // namespace
+
+TEST_CASE("seed004 load checks: tg3 coalescing that never reports, tg3-1.0 without NAPI, PE2650 cpu_mhz",
+          "[platform][pe2650][tg3drv]") {
+  // TX 0/0: no TX completion would ever be reported (tg3 set_coalesce refuses it in later versions).
+  CHECK_THAT(seed004_error({"hosts.alpha.nics.eth0.tx-usecs=0", "hosts.alpha.nics.eth0.tx-frames=0"}),
+             Catch::Contains("key 'hosts.alpha.nics.eth0.tx-frames'") && Catch::Contains("never report a sent frame"));
+  // The HIGH band the adaptive scheme may switch to later, and only while adaptive-rx is on.
+  CHECK_THAT(seed004_error({"hosts.alpha.nics.eth0.rx-usecs-high=0", "hosts.alpha.nics.eth0.rx-frames-high=0"}),
+             Catch::Contains("key 'hosts.alpha.nics.eth0.rx-frames-high'") && Catch::Contains("HIGH band"));
+  CHECK(seed004_error({"hosts.alpha.nics.eth0.rx-usecs-high=0", "hosts.alpha.nics.eth0.rx-frames-high=0",
+                       "hosts.alpha.nics.eth0.adaptive-rx=false"}) == "(loaded)");
+  // tg3-1.0 is NAPI: refused at load on the 2.4.20 profile, naming the driver key; fine on Red Hat's.
+  CHECK_THAT(seed004_error({"hosts.alpha.nics.eth0.driver=tg3-1.0"}),
+             Catch::Contains("key 'hosts.alpha.nics.eth0.driver'") &&
+                 Catch::Contains("tg3-1.0 is a NAPI driver") && Catch::Contains("linux-2.4.20-i386"));
+  CHECK(seed004_error({"hosts.*.nics.eth0.driver=tg3-1.0", "hosts.*.kernel_profile=linux-2.4.18-14-rh"}) == "(loaded)");
+  // cpu_mhz: the schema's range is what the CPU profile accepts (list --verbose shows it).
+  CHECK_THAT(seed004_error({"hosts.alpha.cpu_mhz=2600"}), Catch::Contains("above the maximum 2400"));
+  for (auto& p : pe().params)
+    if (p.name == "cpu_mhz") {
+      CHECK(*p.min == Approx(2000));
+      CHECK(*p.max == Approx(2400));
+    }
+  // tg3-1.0's parameter help gives 1.0's values, not 0.99's tg3.h constants.
+  const DriverEntry* t10 = Registry<DriverEntry>::instance().find("tg3-1.0");
+  REQUIRE(t10);
+  for (auto& p : t10->params) {
+    INFO(p.name << ": " << p.doc);
+    CHECK(p.doc.find("DEFAULT_") == std::string::npos);
+  }
 }

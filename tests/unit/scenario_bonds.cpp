@@ -129,3 +129,54 @@ TEST_CASE("scenario bonds: a bond whose slaves are cabled to two different hosts
                                  Catch::Contains("alpha.eth1:1 is a slave of alpha.bond0, whose other slaves are cabled to "
                                                  "host beta (links.0); this cable goes to host gamma"));
 }
+
+TEST_CASE("scenario bonds: one sysctl in two spellings, updelay against miimon and IFNAMSIZ are load errors",
+          "[scenario][bonding]") {
+  // The quoted and the dotted spelling of one sysctl in one host: refused, naming the second.
+  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
+             Catch::Contains("key 'hosts.alpha.sysctl.net.ipv4.tcp_reordering'") &&
+                 Catch::Contains("is already set by hosts.alpha.sysctl.net.ipv4.tcp_reordering") &&
+                 Catch::Contains("keep one"));
+  // bond_init rounds updelay down to a multiple of miimon: said at load, with both nearest values.
+  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 100\nupdelay = 250")),
+             Catch::Contains("key 'hosts.alpha.bonds.bond0.updelay'") &&
+                 Catch::Contains("250 ms is not a multiple of miimon = 100 ms: bonding.c would round it down to 200 ms") &&
+                 Catch::Contains("write 200 or 300"));
+  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 0\ndowndelay = 200")),
+             Catch::Contains("key 'hosts.alpha.bonds.bond0.downdelay'") && Catch::Contains("no effect without miimon"));
+  CHECK(error_of(edit("miimon = 100", "miimon = 100\nupdelay = 300\ndowndelay = 200")) == "(loaded)");
+  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 100\nupdelay = -100")), Catch::Contains("below the minimum 0"));
+  // IFNAMSIZ 16: at most 15 characters.
+  std::string longname = edit("[hosts.alpha.bonds.bond0]", "[hosts.alpha.bonds.bond0123456789ab]");
+  longname = edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.bond0123456789ab\"", longname);
+  CHECK_THAT(error_of(longname), Catch::Contains("key 'hosts.alpha.bonds.bond0123456789ab'") &&
+                                     Catch::Contains("16 characters: an interface name has at most 15 (IFNAMSIZ 16)"));
+}
+
+TEST_CASE("scenario: --set of a sysctl creates the host's sysctl table when the file has none", "[scenario][bonding]") {
+  std::string text = edit("[hosts.beta.sysctl.net.ipv4]\ntcp_reordering = 127\n", "");
+  text = edit("[hosts.alpha.sysctl]\n\"net.ipv4.tcp_reordering\" = 10\n", "", text);
+  Scenario s = load_scenario_text(text, "b.toml", {"hosts.beta.sysctl.net.ipv4.tcp_reordering=64"});
+  CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_reordering") == 64);
+  CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 3);
+  s = load_scenario_text(text, "b.toml", {"hosts.*.sysctl.net.ipv4.tcp_reordering=10"});
+  CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 10);
+  CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_reordering") == 10);
+  // A misspelt sysctl given by --set is the loader's usual message, blamed on --set.
+  try {
+    load_scenario_text(text, "b.toml", {"hosts.beta.sysctl.net.ipv4.tcp_reorderin=64"});
+    FAIL("loaded");
+  } catch (const ScenarioError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("--set") && Catch::Contains("did you mean 'net.ipv4.tcp_reordering'?"));
+  }
+}
+
+TEST_CASE("scenario bonds: a second cabled port beside a bond names the slave port, not the bond", "[scenario][bonding]") {
+  // Found by the breaker: the message named "alpha.bond0:0", which is no port.
+  const std::string lom = "device = \"82544GC\"\nslot = \"onboard-gbe\"\ndriver = \"e1000-4.4.12-k1\"\n";
+  std::string text = edit("[hosts.alpha.bonds.bond0]", "[hosts.alpha.nics.eth0]\n" + lom + "[hosts.alpha.bonds.bond0]");
+  text = edit("[hosts.beta.bonds.bond0]", "[hosts.beta.nics.eth0]\n" + lom + "[hosts.beta.bonds.bond0]", text);
+  text = edit("[workload]", "[[links]]\na = \"alpha.eth0\"\nb = \"beta.eth0\"\n[workload]", text);
+  CHECK_THAT(error_of(text), Catch::Contains("key 'links.2.a': host alpha already has a cabled port (alpha.eth1:0 in "
+                                             "links.0, a slave of alpha.bond0)"));
+}

@@ -63,10 +63,14 @@ TEST_CASE("transfer report: tables, sums, and the gap named in plain words", "[t
   CHECK(rows[0].a_pct == Approx(41.0));
   CHECK(rows[0].b_pct == Approx(3.0));
   const auto words = transfer_gap_summary(a, b);
-  REQUIRE(words.size() == 1);
+  REQUIRE(words.size() == 2);
   CHECK_THAT(words[0], Catch::StartsWith("alpha transfer: sender: rwnd_limited 41% vs 3%, sending 59% vs 97%"));
   CHECK_THAT(words[0], Catch::Contains("retrans_segs 0 vs 12"));
   CHECK_THAT(words[0], Catch::Contains("alpha.eth1 6.00 vs 1.00 frames per RX interrupt"));
+  // B retransmitted 12 segments and no D-SACK said any had arrived twice: loss, not reordering.
+  CHECK(words[1] == "alpha sending: A: every segment arrived once and in order: no reordering, no loss; B: 12 segments "
+                    "retransmitted (0 fast retransmits, 0 timeouts), 0 reported by D-SACK as received twice, 0 of 0 "
+                    "recoveries undone; in recovery 0.0% of the time: lost (the retransmissions were needed).");
   CHECK(transfer_gap_summary(a, a).empty());  // nothing moved: nothing said
 
   json bad = a;
@@ -125,4 +129,38 @@ TEST_CASE("transfer plots: throughput, time-sequence and CPU pictures are SVG th
   CHECK(write_transfer_plots(dir, json{{"t_s", json::array()}}, &msgs).empty());
   CHECK_FALSE(msgs.empty());
   fs::remove_all(dir);
+}
+
+TEST_CASE("transfer report: reordering told apart from loss in plain words, from the events", "[transfer]") {
+  // A: alpha sends to beta over two NICs; beta saw 500 segments out of order, alpha fast-retransmitted
+  // 100, D-SACK reported 95 of them as received twice and 30 recoveries were undone.
+  json a = one_sender(0, 100, 4);
+  json& ev = a["alpha"]["sockets"][0]["events"];
+  ev["fast_retrans"] = 100;
+  ev["dsacks_received"] = 95;
+  ev["recoveries"] = 40;
+  ev["undo_dsack"] = 30;
+  a["alpha"]["sockets"][0]["send"]["sending"] = 700000000;
+  a["alpha"]["sockets"][0]["send"]["recovery"] = 300000000;
+  json peer = a["alpha"];
+  peer["sockets"][0]["bytes_written"] = 0;
+  peer["sockets"][0]["events"] = zero_events();
+  peer["sockets"][0]["events"]["ofo_segs"] = 500;
+  peer["rx_batches"] = {{"beta.eth0", a["alpha"]["rx_batches"]["alpha.eth1"]}, {"beta.eth1", a["alpha"]["rx_batches"]["alpha.eth1"]}};
+  a["beta"] = peer;
+  const json b = one_sender(0, 0, 1);
+  const auto words = transfer_gap_summary(a, b);
+  REQUIRE(words.size() == 2);
+  CHECK(words[1] == "alpha sending: A: 500 segments reached the peer out of order; 100 segments retransmitted (100 fast "
+                    "retransmits, 0 timeouts), 95 reported by D-SACK as received twice, 30 of 40 recoveries undone; in "
+                    "recovery 30.0% of the time: reordered, not lost (frames per RX interrupt at the receiver: beta.eth0 "
+                    "4.0, beta.eth1 4.0); B: every segment arrived once and in order: no reordering, no loss.");
+  // The same retransmissions without D-SACKs for them: the retransmissions were needed, so loss.
+  ev["dsacks_received"] = 10;
+  CHECK_THAT(transfer_gap_summary(a, b)[1], Catch::Contains("10 reported by D-SACK as received twice") &&
+                                                Catch::Contains(": lost (the retransmissions were needed)"));
+  // A timeout is loss even when D-SACKs came back.
+  ev["dsacks_received"] = 95;
+  ev["timeouts"] = 1;
+  CHECK_THAT(transfer_gap_summary(a, b)[1], Catch::Contains(": lost (the retransmissions were needed)"));
 }

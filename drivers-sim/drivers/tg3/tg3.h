@@ -188,6 +188,12 @@ class Tg3 : public NetDevice {
   /// tg3_poll (1.0, NAPI): reap TX, then tg3_rx up to min(budget, quota); done: netif_rx_complete
   /// and tg3_enable_ints.
   Task<bool> poll(int& budget) override;
+  /// tg3_ioctl SIOCGMIIPHY (0.99 and 1.0 answer it: tg3_readphy of the register asked, here
+  /// MII_BMSR as bonding's bond_check_dev_link asks): 1 when the link bit was set, else 0. It is
+  /// the BMSR tg3_open read (the modelled links never change during a run, so a new read would give
+  /// the same bit; bonding enslaves only a slave that is up); the ~30 us of tg3_readphy's MI_COM
+  /// polling per call are not charged.
+  int mii_link_status() override { return phy_link_ ? 1 : 0; }
 
   /// tg3_init_one's hardware part, run by the probe process.
   Task<void> probe_hw();
@@ -226,6 +232,7 @@ class Tg3 : public NetDevice {
   DmaTags::Space space_;
   Coalesce c_;
   bool probed_ = false, irq_requested_ = false;
+  bool phy_link_ = false;  ///< BMSR_LSTATUS as tg3_open's second BMSR read found it
   WaitQueue probe_wq_;
   uint32_t chip_rev_id_ = 0, misc_host_ctrl_ = 0;
   unsigned rx_offset_ = 2, rx_pkt_buf_sz_ = 1536 + 2 + 64;

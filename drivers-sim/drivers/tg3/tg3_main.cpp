@@ -267,7 +267,8 @@ Task<int> Tg3::open() {
   (void)co_await readphy(MII_BMSR);
   const uint32_t bmsr = co_await readphy(MII_BMSR);
   (void)co_await readphy(MII_TG3_AUX_STAT);
-  if (bmsr != 0xffffffffu && (bmsr & BMSR_LSTATUS)) netif_carrier_on();
+  phy_link_ = bmsr != 0xffffffffu && (bmsr & BMSR_LSTATUS);
+  if (phy_link_) netif_carrier_on();
   else netif_carrier_off();
   band_ = 1;
   last_rate_sample_ = k.jiffies();

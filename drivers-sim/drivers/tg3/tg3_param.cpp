@@ -31,19 +31,23 @@ ParamSchema param_schema(const Coalesce& d, bool adaptive) {
   const std::string s = adaptive ? std::string(kSrc)
                                  : std::string("RH 2.4.18-14 tg3.c v1.0 tg3_reset_hw, research/tg3-bonding-tcp-gmac-formats.md §1.2");
   const double kTicksMax = 1e6, kFramesMax = 1023;  // ticks: µs; frames: BDs (the 1024-entry return ring)
+  // The help names 0.99's tg3.h constant, or the value tg3 1.0's tg3_reset_hw writes.
+  auto txt = [&](const char* reg, const char* c099, unsigned v10) {
+    return adaptive ? fmt::format("{} ({})", reg, c099) : fmt::format("{} (tg3 1.0 tg3_reset_hw writes {})", reg, v10);
+  };
   ParamSchema out = {
-      int_param("rx-usecs", d.rx_usecs, 0, kTicksMax, "µs", "HOSTCC_RXCOL_TICKS (DEFAULT_RXCOL_TICKS 0x48)", s),
-      int_param("rx-frames", d.rx_frames, 0, kFramesMax, "BDs", "HOSTCC_RXMAX_FRAMES (DEFAULT_RXMAX_FRAMES 8)", s),
+      int_param("rx-usecs", d.rx_usecs, 0, kTicksMax, "µs", txt("HOSTCC_RXCOL_TICKS", "DEFAULT_RXCOL_TICKS 0x48", d.rx_usecs), s),
+      int_param("rx-frames", d.rx_frames, 0, kFramesMax, "BDs", txt("HOSTCC_RXMAX_FRAMES", "DEFAULT_RXMAX_FRAMES 8", d.rx_frames), s),
       int_param("rx-usecs-irq", d.rx_usecs_irq, 0, kTicksMax, "µs",
-                "HOSTCC_RXCOAL_TICK_INT, while Interrupt Mailbox 0 is non-zero (DEFAULT_RXCOAL_TICK_INT 0x19)", s),
+                txt("HOSTCC_RXCOAL_TICK_INT, while Interrupt Mailbox 0 is non-zero", "DEFAULT_RXCOAL_TICK_INT 0x19", d.rx_usecs_irq), s),
       int_param("rx-frames-irq", d.rx_frames_irq, 0, kFramesMax, "BDs",
-                "HOSTCC_RXCOAL_MAXF_INT (DEFAULT_RXCOAL_MAXF_INT 5)", s),
-      int_param("tx-usecs", d.tx_usecs, 0, kTicksMax, "µs", "HOSTCC_TXCOL_TICKS (DEFAULT_TXCOL_TICKS 0x12c)", s),
-      int_param("tx-frames", d.tx_frames, 0, kFramesMax, "BDs", "HOSTCC_TXMAX_FRAMES (DEFAULT_TXMAX_FRAMES 0x4b)", s),
-      int_param("tx-usecs-irq", d.tx_usecs_irq, 0, kTicksMax, "µs", "HOSTCC_TXCOAL_TICK_INT (0x19)", s),
-      int_param("tx-frames-irq", d.tx_frames_irq, 0, kFramesMax, "BDs", "HOSTCC_TXCOAL_MAXF_INT (5)", s),
+                txt("HOSTCC_RXCOAL_MAXF_INT", "DEFAULT_RXCOAL_MAXF_INT 5", d.rx_frames_irq), s),
+      int_param("tx-usecs", d.tx_usecs, 0, kTicksMax, "µs", txt("HOSTCC_TXCOL_TICKS", "DEFAULT_TXCOL_TICKS 0x12c", d.tx_usecs), s),
+      int_param("tx-frames", d.tx_frames, 0, kFramesMax, "BDs", txt("HOSTCC_TXMAX_FRAMES", "DEFAULT_TXMAX_FRAMES 0x4b", d.tx_frames), s),
+      int_param("tx-usecs-irq", d.tx_usecs_irq, 0, kTicksMax, "µs", txt("HOSTCC_TXCOAL_TICK_INT", "DEFAULT_TXCOAL_TICK_INT 0x19", d.tx_usecs_irq), s),
+      int_param("tx-frames-irq", d.tx_frames_irq, 0, kFramesMax, "BDs", txt("HOSTCC_TXCOAL_MAXF_INT", "DEFAULT_TXCOAL_MAXF_INT 5", d.tx_frames_irq), s),
       int_param("stats-block-usecs", d.stats_block_usecs, 0, 3.6e9, "µs",
-                "HOSTCC_STAT_COAL_TICKS: statistics block DMA interval (DEFAULT_STAT_COAL_TICKS 0xf4240)", s),
+                txt("HOSTCC_STAT_COAL_TICKS: statistics block DMA interval", "DEFAULT_STAT_COAL_TICKS 0xf4240", d.stats_block_usecs), s),
   };
   if (!adaptive) return out;
   const ParamSchema more = {
@@ -97,13 +101,26 @@ std::vector<ParamProblem> check_params(const ParamValues& v) {
   std::vector<ParamProblem> out;
   // tg3_from_ethtool_coal copies the values; a setting that can never raise an RX update would
   // leave received frames in the return ring until a TX update carries them.
-  if (v.i("rx-usecs") == 0 && v.i("rx-frames") == 0)
-    out.push_back({"rx-frames", "rx-usecs and rx-frames are both 0: the chip would never report a received frame"});
+  // Later tg3 set_coalesce refuses the same pairs ("No rx interrupts will be generated if both are
+  // zero", likewise tx); here every set the driver may write to the chip is checked, so a band the
+  // adaptive scheme switches to later cannot stop the chip reporting.
+  auto never = [&](const char* usecs, const char* frames, const char* what) {
+    if (v.i(usecs) == 0 && v.i(frames) == 0)
+      out.push_back({frames, fmt::format("{} and {} are both 0: the chip would never report a {}", usecs, frames, what)});
+  };
+  never("rx-usecs", "rx-frames", "received frame");
+  never("tx-usecs", "tx-frames", "sent frame (no TX completion, the send ring fills)");
   if (!v.has("adaptive-rx")) return out;
   if (v.i("pkt-rate-low") > v.i("pkt-rate-high"))
     out.push_back({"pkt-rate-low", fmt::format("{} is above pkt-rate-high {}", v.i("pkt-rate-low"), v.i("pkt-rate-high"))});
-  if (v.b("adaptive-rx") && v.i("rx-usecs-low") == 0 && v.i("rx-frames-low") == 0)
-    out.push_back({"rx-frames-low", "rx-usecs-low and rx-frames-low are both 0 with adaptive-rx on"});
+  if (v.b("adaptive-rx")) {
+    never("rx-usecs-low", "rx-frames-low", "received frame in the LOW band (adaptive-rx on)");
+    never("rx-usecs-high", "rx-frames-high", "received frame in the HIGH band (adaptive-rx on)");
+  }
+  if (v.b("adaptive-tx")) {
+    never("tx-usecs-low", "tx-frames-low", "sent frame in the LOW band (adaptive-tx on)");
+    never("tx-usecs-high", "tx-frames-high", "sent frame in the HIGH band (adaptive-tx on)");
+  }
   return out;
 }
 
@@ -131,6 +148,7 @@ DriverEntry entry_1_0() {
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, true); };
   e.check = [](const ParamValues& params) { return check_params(params); };
+  e.needs_napi = true;
   return e;
 }
 Registrar<DriverEntry> reg{entry()};

@@ -421,7 +421,15 @@ void Tg3::mi_done() {
   if (!(mi_com_ & MI_COM_BUSY)) return;
   const unsigned phy = (mi_com_ >> MI_COM_PHY_ADDR_SHIFT) & 0x1F, reg = (mi_com_ >> MI_COM_REG_ADDR_SHIFT) & 0x1F;
   if (mi_com_ & MI_COM_CMD_READ) {
-    if (phy == PHY_ADDR) mi_com_ = (mi_com_ & ~MI_COM_DATA_MASK) | phy_[reg];
+    if (phy == PHY_ADDR) {
+      uint16_t v = phy_[reg];
+      if (!cabled_) {  // no energy on the wire: no link, no auto-negotiation partner
+        if (reg == MII_BMSR) v &= uint16_t(~(0x0004 | 0x0020));  // BMSR_LSTATUS, BMSR_ANEGCOMPLETE
+        if (reg == MII_LPA || reg == MII_STAT1000) v = 0;
+        if (reg == MII_TG3_AUX_STAT) v = 0;  // no speed/duplex resolved, link pass clear
+      }
+      mi_com_ = (mi_com_ & ~MI_COM_DATA_MASK) | v;
+    }
     else mi_com_ |= MI_COM_READ_FAILED | MI_COM_DATA_MASK;  // nothing answers: the MDIO line floats high
   } else if ((mi_com_ & MI_COM_CMD_WRITE) && phy == PHY_ADDR) {
     const uint16_t v = uint16_t(mi_com_ & MI_COM_DATA_MASK);

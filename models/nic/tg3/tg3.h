@@ -38,7 +38,9 @@
 //    a coalescing RX event. Return ring full (producer + 1 == MAILBOX_RCVRET_CON_IDX_0) or mbuf pool
 //    full: the frame is dropped (rx_discards); no std BD: it waits (rxbds_empty counted once).
 //  * PHY at MII address 1 through MAC_MI_COM: link up at 1000 Mb/s full duplex after
-//    auto-negotiation (BMSR link + AN complete, MII_TG3_AUX_STAT 1000FULL); each MI frame takes
+//    auto-negotiation (BMSR link + AN complete, MII_TG3_AUX_STAT 1000FULL) when the port is
+//    cabled (attach_link); an uncabled port reads no link (BMSR link and AN-complete bits clear,
+//    no partner in LPA / STAT1000, MII_TG3_AUX_STAT without speed). Each MI frame takes
 //    `mi_frame` (MI_COM_BUSY until then).
 //  * DMA: one bus master, FIFO (DmaEngine). Read bursts up to the PCI-X MMRBC (info().mmrbc_bytes),
 //    write bursts up to dma_write_burst_bytes, never across 4 KB; the PCI command from DMA_RWCTRL:
@@ -127,7 +129,10 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
 
   // EthPort
-  void attach_link(EthLinkEnd* end) override { mac_tx_->set_link(end); }
+  void attach_link(EthLinkEnd* end) override {
+    mac_tx_->set_link(end);
+    cabled_ = end != nullptr;
+  }
   void frame_received(const EthFrame& f) override;
   std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
@@ -222,6 +227,7 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
 
   // PHY
   std::array<uint16_t, 32> phy_{};
+  bool cabled_ = false;  ///< a link partner on the wire (attach_link): the PHY reports link only then
   uint32_t mi_com_ = 0;
 
   // counters (tg3_hw_stats names) and their running values for the statistics block
