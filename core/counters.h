@@ -2,6 +2,7 @@
 // "hostA.netstat.TcpExt.DelayedACKs", "hostA.interrupts.CPU0.eth1"), dumped in results.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -21,6 +22,7 @@ class Counters {
   }
   /// Value of `path`, 0 when it was never registered.
   uint64_t get(const std::string& path) const {
+    settle();
     auto it = map_.find(path);
     return it == map_.end() ? 0 : *it->second;
   }
@@ -32,6 +34,7 @@ class Counters {
   }
   /// All counters whose name starts with `prefix` as a flat JSON object.
   nlohmann::json to_json(const std::string& prefix = "") const {
+    settle();
     nlohmann::json j = nlohmann::json::object();
     for (auto& [k, v] : map_)
       if (k.rfind(prefix, 0) == 0) {
@@ -42,11 +45,37 @@ class Counters {
       }
     return j;
   }
-  const std::map<std::string, std::unique_ptr<uint64_t>>& all() const { return map_; }
+  const std::map<std::string, std::unique_ptr<uint64_t>>& all() const {
+    settle();
+    return map_;
+  }
+
+  /// Register `f`, run before the registry is read through get(), all() or to_json(): a model that
+  /// counts some events in closed form, lazily (e1000 RX drops while a frame train is held,
+  /// models/ether/frame.h EthRxFeed), brings its counters up to the current simulated time. A
+  /// reference from at() is not settled. Returns the handle for remove_settler().
+  uint64_t add_settler(std::function<void()> f) {
+    settlers_.emplace(++next_settler_, std::move(f));
+    return next_settler_;
+  }
+  void remove_settler(uint64_t handle) { settlers_.erase(handle); }
+  /// Run every settler (not re-entrantly: a settler that reads counters sees them as they are).
+  void settle() const {
+    if (settling_ || settlers_.empty()) return;
+    settling_ = true;
+    struct Done {
+      bool& b;
+      ~Done() { b = false; }
+    } done{settling_};
+    for (auto& [h, f] : settlers_) f();
+  }
 
  private:
   std::map<std::string, std::unique_ptr<uint64_t>> map_;
   std::set<std::string> signed_;
+  std::map<uint64_t, std::function<void()>> settlers_;
+  inline static uint64_t next_settler_ = 0;  ///< handles unique across registries (tests replace them)
+  mutable bool settling_ = false;
 };
 
 }  // namespace nicsim

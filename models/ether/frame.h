@@ -30,6 +30,7 @@ struct EthFrame {
 };
 
 struct EthLinkEnd;
+struct EthRxFeed;
 
 /// What a port did with the frames it sent and received, for the run's frame accounting
 /// (result.json "accounting"): every frame the link handed to the port is accepted, still held,
@@ -54,6 +55,38 @@ struct EthPort {
   /// This port's frame counts over the run so far, or nullopt when its model keeps none (the
   /// run's accounting then reports the port's frames as not accounted for).
   virtual std::optional<FrameTally> tally() const { return std::nullopt; }
+  /// The link calls this once at elaboration with the receive side of the direction that delivers
+  /// to this port (EthRxFeed). A port that never holds frames ignores it.
+  virtual void attach_rx(EthRxFeed*) {}
+};
+
+/// A run of identical frames whose last bits arrive at first, first + period, ... (n frames): what
+/// a port takes from a held train (EthRxFeed::take). `f` stays valid until the next call on the feed.
+struct EthFrameTrain {
+  const EthFrame* f = nullptr;
+  sc_time first = SC_ZERO_TIME;   ///< arrival (last bit at the port) of frame 0
+  sc_time period = SC_ZERO_TIME;  ///< arrival spacing
+  uint64_t n = 0;
+  /// Arrival of frame `i` (exact: integer picoseconds).
+  sc_time at(uint64_t i) const { return sc_time::from_value(first.value() + i * period.value()); }
+};
+
+/// The receive side of one link direction, as the port it delivers to sees it: the seam that lets
+/// a port which will drop every frame for a while (no room in its receive FIFO) take the frames of
+/// a periodic sender (a tester's train, EthLinkEnd::transmit_train) as a count instead of one
+/// delivery each. Frames a MAC sends one by one (transmit) are always delivered one by one.
+struct EthRxFeed {
+  virtual ~EthRxFeed() = default;
+  /// From now on, hold the train's frames (no frame_received for them) until release(). Granted
+  /// (true) only when this direction carries a train whose frame has the bytes of `like` (the frame
+  /// the port just dropped, so its verdict holds for them); otherwise false and nothing changes.
+  virtual bool hold(const EthFrame& like) = 0;
+  /// The held frames whose last bit arrived at or before `t` (t <= now), removed from the hold and
+  /// counted as delivered; n = 0 when there are none.
+  virtual EthFrameTrain take(const sc_time& t) = 0;
+  /// End the hold: the held frames not taken are delivered one by one again at their arrival times
+  /// (take(now()) first, or those already arrived are delivered at once, late).
+  virtual void release() = 0;
 };
 
 /// The link side, as the MAC sees it.
@@ -65,6 +98,15 @@ struct EthLinkEnd {
   virtual sc_time transmit(const EthFrame& f, const sc_time& start) = 0;
   /// Earliest time a new frame could start on this direction.
   virtual sc_time wire_free_at() const = 0;
+  /// Start `n` copies of `f` at first_start, first_start + period, ... (a sender that knows its
+  /// schedule: a tester port). The link may carry them as one train (EthRxFeed) when period is at
+  /// least the frame's wire time and nothing else is queued; the result is the same as n transmit()
+  /// calls at those start times. Returns the last frame's transmit() value.
+  virtual sc_time transmit_train(const EthFrame& f, const sc_time& first_start, const sc_time& period, uint64_t n) {
+    sc_time last = first_start;
+    for (uint64_t i = 0; i < n; ++i) last = transmit(f, sc_time::from_value(first_start.value() + i * period.value()));
+    return last;
+  }
   virtual unsigned speed_mbps() const = 0;
 };
 

@@ -25,8 +25,12 @@ sc_time pause_duration(unsigned quanta, unsigned speed_mbps) {
 }
 sc_time propagation_delay(double length_m, double ns_per_m) { return ns(length_m * ns_per_m); }
 
-/// One direction of the cable: the transmit end of `from`, delivering to `to`.
-class EthLink::Direction : public EthLinkEnd {
+/// One direction of the cable: the transmit end of `from`, delivering to `to`. Frames sent one by
+/// one (transmit) wait in q_; a periodic train (transmit_train) is kept as its template frame and
+/// counts, delivered one event per frame, or held as a count while the receiver asks (EthRxFeed).
+/// Train frames always arrive before any queued single frame (a single frame starts only when the
+/// wire is free, after the train; a train is refused while single frames are queued).
+class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
  public:
   Direction(EthLink& link, EthPort& from, EthPort& to, const char* tag)
       : link_(link), from_(from), to_(to), ev_((std::string(tag) + "_arrive").c_str()) {
@@ -37,6 +41,9 @@ class EthLink::Direction : public EthLinkEnd {
     sc_core::sc_spawn([this] { deliver(); }, (std::string(tag) + "_deliver").c_str(), &o);
   }
   sc_time transmit(const EthFrame& f, const sc_time& start) override {
+    if (train_pending())
+      throw std::logic_error("EthLink " + std::string(link_.name()) + ": a single frame from " + from_.port_name() +
+                             " behind a frame train on the same direction (one sender per direction)");
     sc_time s = std::max({start, free_at_, now()});
     unsigned len = static_cast<unsigned>(f.bytes.size());
     sc_time last_bit_out = s + serialization_time(len, link_.p_.speed_mbps);
@@ -51,25 +58,107 @@ class EthLink::Direction : public EthLinkEnd {
     if (q_.size() == 1) ev_.notify(arrive - now());
     return last_bit_out;
   }
+  sc_time transmit_train(const EthFrame& f, const sc_time& first_start, const sc_time& period, uint64_t n) override {
+    const unsigned len = static_cast<unsigned>(f.bytes.size());
+    const sc_time ser = serialization_time(len, link_.p_.speed_mbps);
+    // One train per direction, of one frame, without journeys or trace spans (those are per frame),
+    // spaced at least a wire time apart so no start waits for the wire: otherwise one by one.
+    const bool extends = train_ && train_total_ > train_next_ && f.bytes == train_f_.bytes &&
+                         period == train_period_ &&
+                         first_start.value() == train_start0_.value() + train_total_ * train_period_.value();
+    const bool fresh = !train_pending() && q_.empty() && first_start >= free_at_ && first_start >= now();
+    if (n == 0 || f.journey != 0 || sim().trace.enabled() || period < frame_time(len, link_.p_.speed_mbps) ||
+        !(extends || fresh))
+      return EthLinkEnd::transmit_train(f, first_start, period, n);
+    if (!extends) {
+      train_ = true;
+      train_f_ = f;
+      train_period_ = period;
+      train_start0_ = first_start;
+      train_arrive0_ = first_start + ser + link_.prop_;
+      train_total_ = train_next_ = 0;
+      train_seq0_ = seq_ + 1;
+      if (!held_) ev_.notify(train_arrive0_ - now());
+    }
+    train_total_ += n;
+    seq_ += n;
+    const sc_time last_start = sc_time::from_value(train_start0_.value() + (train_total_ - 1) * period.value());
+    free_at_ = last_start + ser + byte_time(link_.p_.speed_mbps) * double(kEthIfgBytes);
+    return last_start + ser;
+  }
   sc_time wire_free_at() const override { return free_at_; }
   unsigned speed_mbps() const override { return link_.p_.speed_mbps; }
   uint64_t frames() const { return seq_; }
-  uint64_t delivered() const { return delivered_; }
-  uint64_t in_flight() const { return q_.size(); }
+  /// Frames handed to the far port, held frames already arrived included (they are delivered as a
+  /// count when the port takes them).
+  uint64_t delivered() const { return delivered_ + (held_ ? arrived_by(now()) : 0); }
+  uint64_t in_flight() const { return seq_ - delivered(); }
+
+  // EthRxFeed
+  bool hold(const EthFrame& like) override {
+    if (held_) return true;
+    if (!train_pending() || like.bytes != train_f_.bytes) return false;
+    held_ = true;
+    return true;
+  }
+  EthFrameTrain take(const sc_time& t) override {
+    EthFrameTrain r;
+    if (!held_) return r;
+    r.f = &train_f_;
+    r.first = train_at(train_next_);
+    r.period = train_period_;
+    r.n = arrived_by(t);
+    train_next_ += r.n;
+    delivered_ += r.n;
+    if (train_next_ == train_total_) train_ = false;
+    return r;
+  }
+  void release() override {
+    if (!held_) return;
+    held_ = false;
+    if (train_pending())
+      ev_.notify(std::max(train_at(train_next_), now()) - now());
+    else if (!q_.empty())
+      ev_.notify(std::max(q_.front().at, now()) - now());
+  }
 
  private:
   struct InFlight {
     sc_time at;
     EthFrame f;
   };
+  bool train_pending() const { return train_ && train_next_ < train_total_; }
+  sc_time train_at(uint64_t i) const {
+    return sc_time::from_value(train_arrive0_.value() + i * train_period_.value());
+  }
+  /// Held train frames whose last bit has arrived by `t`.
+  uint64_t arrived_by(const sc_time& t) const {
+    if (!train_pending() || t < train_at(train_next_)) return 0;
+    const uint64_t k = (t.value() - train_at(train_next_).value()) / train_period_.value() + 1;
+    return std::min(k, train_total_ - train_next_);
+  }
   void deliver() {
-    while (!q_.empty() && q_.front().at <= now()) {
+    for (;;) {
+      if (train_pending()) {
+        if (held_ || train_at(train_next_) > now()) break;
+        train_f_.seq = train_seq0_ + train_next_;
+        ++train_next_;
+        ++delivered_;
+        if (train_next_ == train_total_) train_ = false;
+        to_.frame_received(train_f_);  // may hold() the rest
+        continue;
+      }
+      if (q_.empty() || q_.front().at > now()) break;
       EthFrame f = std::move(q_.front().f);
       q_.pop_front();
       ++delivered_;
       to_.frame_received(f);
     }
-    if (!q_.empty()) ev_.notify(q_.front().at - now());
+    if (train_pending()) {
+      if (!held_) ev_.notify(train_at(train_next_) - now());
+    } else if (!q_.empty()) {
+      ev_.notify(q_.front().at - now());
+    }
   }
   EthLink& link_;
   EthPort& from_;
@@ -79,6 +168,12 @@ class EthLink::Direction : public EthLinkEnd {
   sc_time free_at_ = SC_ZERO_TIME;
   uint64_t seq_ = 0;
   uint64_t delivered_ = 0;
+  // The train (transmit_train): frame i (0 <= i < train_total_) starts at train_start0_ + i × period
+  // and arrives at train_arrive0_ + i × period; train_next_ is the first not delivered or taken.
+  bool train_ = false, held_ = false;
+  EthFrame train_f_;
+  sc_time train_period_ = SC_ZERO_TIME, train_start0_ = SC_ZERO_TIME, train_arrive0_ = SC_ZERO_TIME;
+  uint64_t train_total_ = 0, train_next_ = 0, train_seq0_ = 0;
 };
 
 EthLink::EthLink(sc_core::sc_module_name name, unsigned speed_mbps, double length_m, EthPort& a, EthPort& b)
@@ -95,6 +190,8 @@ EthLink::EthLink(sc_core::sc_module_name name, const EthLinkParams& p, EthPort& 
   ba_ = std::make_unique<Direction>(*this, b, a, "ba");
   a.attach_link(ab_.get());
   b.attach_link(ba_.get());
+  b.attach_rx(ab_.get());
+  a.attach_rx(ba_.get());
 }
 
 EthLink::~EthLink() = default;

@@ -8,7 +8,11 @@
 // full-duplex gigabit link has none. The last bit reaches the far end one propagation delay later
 // (length × ns_per_metre; Cat5/5e is a bit under 5 ns/m, at most 5.7 ns/m:
 // http://www.igirard.com/Tech/tech9C.htm "Propagation Delay").
-// The link delivers frames with an SC_METHOD per direction driven by one event per frame.
+// The link delivers frames with an SC_METHOD per direction driven by one event per frame. A train
+// (EthLinkEnd::transmit_train, a tester's periodic frames) is kept as one frame and counts, and the
+// receiving port may hold it (EthRxFeed, frame.h): held frames cost no event until the port takes
+// them as a count. A direction carrying a train refuses a single frame behind it
+// (std::logic_error: one sender per direction).
 #pragma once
 #include "core/units.h"
 #include "models/ether/frame.h"

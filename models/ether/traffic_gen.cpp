@@ -46,13 +46,12 @@ void TesterPort::run() {
   f.bytes = frame_;
   // Hand the link the next `batch` frames at their own start times, then come back when the last
   // of them starts (the link keeps at most one batch queued ahead of the wire).
-  sc_time last = now();
-  for (unsigned i = 0; i < p_.batch && (p_.frames == 0 || sent_ < p_.frames); ++i) {
-    last = t0_ + per * static_cast<double>(sent_);
-    link_->transmit(f, last);
-    ++sent_;
-    ++c_sent_;
-  }
+  const uint64_t n = p_.frames ? std::min<uint64_t>(p_.batch, p_.frames - sent_) : p_.batch;
+  if (n == 0) return;
+  link_->transmit_train(f, t0_ + per * static_cast<double>(sent_), per, n);
+  const sc_time last = t0_ + per * static_cast<double>(sent_ + n - 1);
+  sent_ += n;
+  c_sent_ += n;
   if (p_.frames == 0 || sent_ < p_.frames) ev_.notify(last > now() ? last - now() : per);
 }
 

@@ -11,9 +11,9 @@
 // frames (64 bytes with FCS) at 1000 Mb/s. The link must not be slower than the schedule (a load
 // above 1 is refused).
 //
-// Speed: the port hands the link `batch` frames per activation (the link queues them with their
-// own start times), so a 1.488 Mpps stream costs one generator event per `batch` frames; timing is
-// the same for any batch size.
+// Speed: the port hands the link `batch` frames per activation as one train
+// (EthLinkEnd::transmit_train: the same start times, kept as one frame and a count), so a 1.488 Mpps
+// stream costs one generator event per `batch` frames; timing is the same for any batch size.
 #pragma once
 #include "core/units.h"
 #include "models/ether/frame.h"

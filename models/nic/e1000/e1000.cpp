@@ -46,6 +46,10 @@ ParamSchema E1000Params::schema() {
       bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
                  "PCI 2.2 §3.1.1"),
       string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
+      bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
+                 "speed only: count frames a tester train offers while the port drops everything in closed form "
+                 "(false: each through the per-frame path; same results)",
+                 "not a model constant: a simulation method switch (issue 11)"),
   };
 }
 
@@ -62,6 +66,7 @@ E1000Params E1000Params::from(const ParamValues& v) {
   p.cache_line_bytes = static_cast<unsigned>(v.i("cache_line_bytes"));
   p.mwi_enable = v.b("mwi_enable");
   p.mac_address = v.s("mac_address");
+  p.closed_form_rx_drops = v.b("closed_form_rx_drops");
   return p;
 }
 
@@ -186,6 +191,10 @@ struct E1000::Port : EthPort {
   struct Await { JourneyId j; sc_time stored; std::optional<sc_time> wb_done; bool cause_marked = false, itr_marked = false; };
   std::vector<Await> rx_await;
   bool xoff_sent = false;
+  // Closed-form drops (E1000Params::closed_form_rx_drops): the link holds a train while rx_held.
+  EthRxFeed* rx_feed = nullptr;
+  bool rx_held = false;
+  uint64_t settler = 0;
 
   // ---- TX ----
   struct TxSlot { unsigned index; TxDesc d; std::array<uint8_t, 16> raw; };
@@ -207,13 +216,20 @@ struct E1000::Port : EthPort {
   Port(E1000& d, unsigned f) : dev(d), fn(f) {
     where = dev.v_.functions > 1 ? std::string(dev.name()) + ".port" + std::to_string(fn) : std::string(dev.name());
     spawn("mod", &mod_ev, [this] { on_mod(); });
-    spawn("rx", &rx_ev, [this] { rx_process(); });
+    spawn("rx", &rx_ev, [this] {
+      rx_settle(true);  // an RDT/RCTL write takes effect here: it may give the held frames a buffer
+      rx_process();
+    });
     spawn("tx", &tx_ev, [this] { tx_process(); });
     spawn("mac", &mac_ev, [this] { mac_run(); });
     spawn("arrive", &arrive_ev, [this] { on_arrivals(); });
     reset();
     register_counters();
+    settler = sim().counters.add_settler([this] { rx_settle(false); });
   }
+  ~Port() override { sim().counters.remove_settler(settler); }
+  Port(const Port&) = delete;
+  Port& operator=(const Port&) = delete;
 
   template <typename F>
   void spawn(const char* what, sc_core::sc_event* ev, F f) {
@@ -377,6 +393,7 @@ struct E1000::Port : EthPort {
   }
 
   void on_mod() {
+    rx_settle(true);
     for (const auto& e : mod->advance(now())) {
       sim().counters.at(where + ".moderation." + mod_timer_name(e.timer)) += 1;
       switch (e.timer) {
@@ -401,6 +418,7 @@ struct E1000::Port : EthPort {
 
   // ---------------------------------------------------------------- MMIO
   uint32_t read(uint32_t off, const sc_time& t) {
+    rx_settle(true);  // statistics as the per-frame path has them; ICR reads change what a drop does
     off &= ~3u;
     if (off >= MTA && off < MTA + 4 * kMtaEntries) return reg(off);
     if (off >= RAL0 && off < RAL0 + 8 * kRaEntries) return reg(off);
@@ -452,6 +470,7 @@ struct E1000::Port : EthPort {
   }
 
   void write(uint32_t off, uint32_t v, const sc_time& t, const sc_time& delay) {
+    rx_settle(true);
     off &= ~3u;
     if ((off >= MTA && off < MTA + 4 * kMtaEntries) || (off >= RAL0 && off < RAL0 + 8 * kRaEntries) ||
         (off >= VFTA && off < VFTA + 4 * kVftaEntries)) {
@@ -533,9 +552,11 @@ struct E1000::Port : EthPort {
 
   // ---------------------------------------------------------------- EthPort
   void attach_link(EthLinkEnd* end) override { link = end; }
+  void attach_rx(EthRxFeed* feed) override { rx_feed = feed; }
   std::string port_name() const override { return where; }
   std::optional<FrameTally> tally() const override {
     // The run's counters, not the clear-on-read registers: they cover the whole run.
+    const_cast<Port*>(this)->rx_settle(false);  // closed-form drops up to now (no visible state change)
     auto c = [this](uint32_t off) {
       auto it = stat_ctr.find(off);
       return it == stat_ctr.end() ? uint64_t(0) : *it->second;
@@ -599,13 +620,84 @@ struct E1000::Port : EthPort {
     if (!arrivals.empty()) arrive_ev.notify(arrivals.front().at - now());
   }
 
+  /// What the MAC does with a frame of `len` bytes (FCS included) in the current state.
+  enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store };
+  RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc) const {
+    no_desc = false;
+    if (is_pause(f.bytes) && (reg(CTRL) & ctrl::RFCE)) return RxVerdict::Pause;  // 802.3x MAC control
+    if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
+    if (!address_match(f.bytes)) return RxVerdict::Filtered;
+    if (len > 1522 && !(reg(RCTL) & rctl::LPE)) return RxVerdict::Oversize;  // SDM §13.4.22
+    // RNBC: received while the host ring had no buffer (RDH == RDT); the frame is still kept if the
+    // packet buffer has room (SDM §13.7 RNBC).
+    no_desc = rx_cache.empty() && ring_distance(rx_fetch_next, reg(RDT) % std::max(1u, rx_ring()), rx_ring()) == 0;
+    if (rx_fifo_used + len > rx_fifo_capacity()) return RxVerdict::Overrun;  // SDM §3.2.7.4 p=45
+    return RxVerdict::Store;
+  }
+
+  /// Count `n` frames like `f` dropped with verdict `v` (not Pause or Store), the last at `last`:
+  /// the statistics and drop counters exactly as n passes through accept_frame would leave them.
+  void rx_count_dropped(const EthFrame& f, RxVerdict v, bool no_desc, uint64_t n, const sc_time& last) {
+    const unsigned len = static_cast<unsigned>(f.bytes.size()) + kEthFcsBytes;
+    stat_add(TPR, n);
+    stat_add(TORL, uint64_t(std::max(len, kEthMinFrameBytes)) * n);
+    switch (v) {
+      case RxVerdict::Disabled: *c_rx_disabled += n; break;
+      case RxVerdict::Filtered: *c_rx_filtered += n; break;
+      case RxVerdict::Oversize: stat_add(ROC, n); break;
+      case RxVerdict::Overrun:
+        if (no_desc) stat_add(RNBC, n);
+        stat_add(MPC, n);
+        *c_rx_overrun += n;
+        // RXO for each: after the first the cause is already pending and the moderation state only
+        // notes the latest time, so one call at the last drop leaves it as n calls would.
+        mod->set_cause(last, icr::RXO);
+        sync_irq();
+        break;
+      case RxVerdict::Pause:
+      case RxVerdict::Store: throw std::logic_error(where + ": closed-form count of frames that are not dropped");
+    }
+  }
+
+  /// Bring the held train's frames up to now: those whose pipeline exit (arrival + PHY/MAC RX
+  /// latency) is before now are counted as dropped with the verdict the state has had since the
+  /// hold began; those still in the pipeline go into it one by one. With `release`, the link
+  /// delivers frame by frame again (call it before anything that may change the verdict).
+  void rx_settle(bool release) {
+    if (!rx_held) return;
+    const sc_time lat = dev.p_.phy_rx_latency + dev.p_.mac_rx_latency;
+    EthFrameTrain t = rx_feed->take(now());
+    if (t.n) {
+      // Frame i leaves the pipeline at t.at(i) + lat; decided when that is at or before now (one
+      // leaving exactly now is taken as decided before the event that settles: arrival first).
+      uint64_t decided = 0;
+      const uint64_t exit0 = t.first.value() + lat.value();
+      if (exit0 <= now().value()) decided = std::min<uint64_t>(t.n, (now().value() - exit0) / t.period.value() + 1);
+      if (decided) {
+        bool no_desc = false;
+        const unsigned len = static_cast<unsigned>(t.f->bytes.size()) + kEthFcsBytes;
+        const RxVerdict v = rx_verdict(*t.f, len, no_desc);
+        rx_count_dropped(*t.f, v, no_desc, decided, t.at(decided - 1) + lat);
+      }
+      const bool was_empty = arrivals.empty();
+      for (uint64_t i = decided; i < t.n; ++i) arrivals.push_back({t.at(i) + lat, *t.f});
+      if (was_empty && !arrivals.empty()) arrive_ev.notify(arrivals.front().at - now());
+    }
+    if (release) {
+      rx_feed->release();
+      rx_held = false;
+    }
+  }
+
   /// A frame is through the MAC receive pipeline: flow control, filters, packet buffer.
   void accept_frame(const EthFrame& f) {
     unsigned len = static_cast<unsigned>(f.bytes.size()) + kEthFcsBytes;
     unsigned wire_len = std::max(len, kEthMinFrameBytes);
-    stat_add(TPR, 1);
-    stat_add(TORL, wire_len);
-    if (is_pause(f.bytes) && (reg(CTRL) & ctrl::RFCE)) {  // 802.3x MAC control: consumed by the MAC
+    bool no_desc = false;
+    const RxVerdict v = rx_verdict(f, len, no_desc);
+    if (v == RxVerdict::Pause) {  // 802.3x MAC control: consumed by the MAC
+      stat_add(TPR, 1);
+      stat_add(TORL, wire_len);
       unsigned quanta = (unsigned(f.bytes[16]) << 8) | f.bytes[17];
       unsigned speed = link ? link->speed_mbps() : 1000;
       pause_until = now() + pause_duration(quanta, speed);
@@ -613,33 +705,20 @@ struct E1000::Port : EthPort {
       mac_ev.notify(SC_ZERO_TIME);
       return;
     }
-    if (!(reg(RCTL) & rctl::EN)) {
-      ++*c_rx_disabled;
-      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "receiver disabled (RCTL.EN=0)");
+    if (v != RxVerdict::Store) {
+      rx_count_dropped(f, v, no_desc, 1, now());
+      if (f.journey) {
+        static constexpr const char* why[] = {"", "receiver disabled (RCTL.EN=0)", "address filter",
+                                              "oversize (RCTL.LPE=0)", "RX FIFO overrun (RXO, MPC)"};
+        sim().journeys.mark(f.journey, now(), "dropped", where, why[static_cast<int>(v)]);
+      }
+      // Nothing but this port's own events can change the verdict: hold a tester's train.
+      if (!rx_held && rx_feed && dev.p_.closed_form_rx_drops) rx_held = rx_feed->hold(f);
       return;
     }
-    if (!address_match(f.bytes)) {
-      ++*c_rx_filtered;
-      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "address filter");
-      return;
-    }
-    if (len > 1522 && !(reg(RCTL) & rctl::LPE)) {  // long frame without LPE (SDM §13.4.22)
-      stat_add(ROC, 1);
-      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "oversize (RCTL.LPE=0)");
-      return;
-    }
-    // RNBC: received while the host ring had no buffer (RDH == RDT); the frame is still kept if the
-    // packet buffer has room (SDM §13.7 RNBC).
-    bool no_desc = rx_cache.empty() && ring_distance(rx_fetch_next, reg(RDT) % std::max(1u, rx_ring()), rx_ring()) == 0;
+    stat_add(TPR, 1);
+    stat_add(TORL, wire_len);
     if (no_desc) stat_add(RNBC, 1);
-    if (rx_fifo_used + len > rx_fifo_capacity()) {  // overrun: SDM §3.2.7.4 p=45
-      stat_add(MPC, 1);
-      ++*c_rx_overrun;
-      if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", where, "RX FIFO overrun (RXO, MPC)");
-      mod->set_cause(now(), icr::RXO);
-      sync_irq();
-      return;
-    }
     // Stored in the packet buffer: counted as received (SDM §13.7).
     RxFrame rf;
     rf.bytes.reserve(f.bytes.size() + 4);
@@ -714,6 +793,7 @@ struct E1000::Port : EthPort {
     uint64_t ep = epoch;
     r->done = [this, first, n, ep, n_ring](DmaReq& q) {
       if (ep != epoch) return;
+      rx_settle(true);  // a DMA completion may change the RX verdict
       for (unsigned i = 0; i < n; ++i) {
         RxDesc d = decode_rx_desc(q.buf.data() + i * kDescBytes);
         rx_cache.push_back({(first + i) % n_ring, d.addr});
@@ -748,6 +828,7 @@ struct E1000::Port : EthPort {
     uint64_t ep = epoch;
     r->done = [this, slot, chunk, last, ep](DmaReq&) {
       if (ep != epoch) return;
+      rx_settle(true);  // a DMA completion may change the RX verdict
       rx_dma_busy = false;
       RxFrame& f = rx_fifo.front();
       f.off += chunk;
@@ -815,6 +896,7 @@ struct E1000::Port : EthPort {
       unsigned next_head = (used[k - 1].index + 1) % std::max(1u, rx_ring());
       r->done = [this, final_run, next_head, then, ep](DmaReq&) {
         if (ep != epoch) return;
+        rx_settle(true);  // a DMA completion may change the RX verdict
         regs[RDH / 4] = next_head;  // globally visible head moves with the write-back (SDM §3.2.8)
         if (!final_run) return;
         for (auto& a : rx_await)
@@ -849,6 +931,7 @@ struct E1000::Port : EthPort {
     sc_time t_req = now();
     r->done = [this, first, n, ep, n_ring, t_req](DmaReq& q) {
       if (ep != epoch) return;
+      rx_settle(true);  // a DMA completion may change the RX verdict
       for (unsigned i = 0; i < n; ++i) {
         TxSlot s;
         s.index = (first + i) % n_ring;
@@ -910,6 +993,7 @@ struct E1000::Port : EthPort {
       uint64_t ep = epoch;
       r->done = [this, c, ep](DmaReq& q) {
         if (ep != epoch) return;
+        rx_settle(true);  // a DMA completion may change the RX verdict
         tx_dma_busy = false;
         tx_data_done(c, q.buf);
         tx_process();
@@ -991,6 +1075,7 @@ struct E1000::Port : EthPort {
       bool final_run = k == used.size();
       r->done = [this, ides, final_run, then, ep](DmaReq&) {
         if (ep != epoch) return;
+        rx_settle(true);  // a DMA completion may change the RX verdict
         bool immediate = false;
         for (bool ide : ides) immediate |= mod->tx_descriptor_written_back(now(), ide) == ModOutcome::Immediate;
         if (immediate) mod->set_cause(now(), icr::TXDW);
@@ -1004,6 +1089,7 @@ struct E1000::Port : EthPort {
 
   // ---------------------------------------------------------------- MAC transmit
   void mac_run() {
+    rx_settle(true);
     // Completions: the last bit of a frame has left; free its packet-buffer space.
     while (!mac_sent.empty() && mac_sent.front().end <= now()) {
       TxSent s = std::move(mac_sent.front());
@@ -1094,6 +1180,7 @@ void E1000::set_bus_status(bool pcix_mode, bool m66, bool bus64) {
   status_bus64_ = bus64;
 }
 uint32_t E1000::peek(unsigned fn, uint32_t off) const {
+  const_cast<Port&>(*ports_.at(fn)).rx_settle(false);  // closed-form drops up to now: no visible change
   const Port& p = *ports_.at(fn);
   off &= ~3u;
   if (is_stat_reg(off)) {

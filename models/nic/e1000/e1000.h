@@ -33,6 +33,11 @@
 //    traffic of the same bus interface is marked with cause "bus interface busy".
 //    TIDV/TADV do not delay a frame (they delay the TX-complete interrupt that frees buffers): they
 //    are counted (counters <port>.moderation.TIDV / .TADV), not marked on the frame's journey.
+//  * Speed (E1000Params::closed_form_rx_drops): a dropped frame from a tester's train holds the
+//    train at the link (models/ether/frame.h EthRxFeed); the held frames are counted in closed form
+//    when anything of the port happens (register access, DMA completion, timer, MAC transmit), when
+//    the run's counters are read, or at tally(); frames still in the PHY/MAC pipeline then go on one
+//    by one. Exact: the drop verdict depends only on state those events change.
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
@@ -73,6 +78,12 @@ struct E1000Params {
   bool mwi_enable = false;  ///< PCI command register Memory Write and Invalidate enable (BIOS/driver)
   std::string mac_address;  ///< "00:02:b3:xx:xx:xx"; empty: Intel OUI 00:02:B3 + hash of the device name
   std::string dma_space;    ///< DmaTags space name; empty: the device's full SystemC name
+  /// Speed only, results unchanged: while a port drops every frame (a drop verdict that no event
+  /// can change before the port's next register access, DMA completion or timer), the frames a
+  /// periodic sender (tester train, EthRxFeed) offers meanwhile are counted in closed form
+  /// (TPR, TORL, RNBC, MPC, ... as the per-frame path counts them) instead of one event each.
+  /// false: every frame through the per-frame path (the reference the fast path is tested against).
+  bool closed_form_rx_drops = true;
 
   /// Parameter schema a scenario can set (names as above; times in ns).
   static ParamSchema schema();
