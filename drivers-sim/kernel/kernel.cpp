@@ -734,7 +734,7 @@ void Kernel::reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu) {
   const unsigned best = p.cpu_;
   if (can_schedule(p, best) && is_idle(best)) {  // shortcut: its last CPU is idle
     send_resched(best, this_cpu, true);
-    p.placed_ = true;
+    p.placed_ = false;  // (placed_: sent to a CPU other than its last)
     return;
   }
   // The least recently active idle CPU, else the running task it beats by the most.
@@ -760,7 +760,7 @@ void Kernel::reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu) {
     }
   }
   if (target >= 0) send_resched(static_cast<unsigned>(target), this_cpu, target_idle);
-  p.placed_ = target >= 0;
+  p.placed_ = target >= 0 && static_cast<unsigned>(target) != p.cpu_;
 }
 
 Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j, bool sync) {
@@ -855,6 +855,11 @@ void Kernel::schedule(unsigned c) {
     }
     for (Process* p : runqueue_) {
       if (p == prev || !can_schedule(*p, c)) continue;
+      // A child reschedule_idle sent away from its busy parent's CPU is not taken there before it
+      // first runs: the parent keeps that CPU (fork returns, exec, the shell's wait4) for longer
+      // than the IPI takes. Matters at elaboration, where boot tasks and the workload all start
+      // at t=0 and a boot task's wakeup on the parent's CPU would otherwise run schedule() there.
+      if (p->placed_ && p->cpu_ == c && p->nvcsw_ + p->nivcsw_ + p->migrations_ == 0 && p_.cpus > 1) continue;
       int g = goodness_on(*p, c, prev);
       if (g > best) {
         best = g;
