@@ -289,6 +289,13 @@ std::vector<ParamProblem> board_problems(const HostConfig& host, const std::vect
   for (const char* k : {"irq_dest_cpu", "process_cpu"})
     if (v.has(k) && v.i(k) >= cpus)
       out.push_back({pre + k, fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+  if (v.has("cpus_allowed") && v.i("cpus_allowed") > 0 && cpus < 63 && (v.i("cpus_allowed") >> cpus) != 0)
+    out.push_back({pre + "cpus_allowed",
+                   fmt::format("mask 0x{:x} names a CPU that does not exist: the host has cpus = {} (mask bits 0..{})",
+                               v.i("cpus_allowed"), cpus, cpus - 1)});
+  if (v.has("cpus_allowed") && v.has("process_cpu") && v.i("cpus_allowed") > 0 && v.i("process_cpu") >= 0)
+    out.push_back({pre + "process_cpu", "process_cpu is deprecated and conflicts with cpus_allowed: set only "
+                                        "cpus_allowed (process_cpu = n is cpus_allowed = 1 << n)"});
   for (auto& p : profile_problems(host.name, v)) out.push_back(std::move(p));
   // PCI-X 1.0 §1.1 / Table 1-1: a PCI-X segment clocks at 66, 100 or 133 MHz.
   for (auto& key : pcix_clock_keys) {

@@ -13,7 +13,7 @@ const char* cost_name(CostId id) {
       "tcp_ack",       "udp_sendmsg",  "udp_rcv",          "udp_recvmsg",        "ip_defrag",
       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
-      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback"};
+      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback", "spin_lock"};
   return names[static_cast<size_t>(id)];
 }
 
@@ -142,6 +142,14 @@ CostProfile make_p4xeon_2420() {
   set(CostId::local_timer, 1000, 0, false, "estimate: smp_local_timer_interrupt + update_process_times");
   set(CostId::run_timer_list, 300, 0, false, "estimate: run_timer_list pass, timerlist_lock, cascade check");
   set(CostId::timer_callback, 150, 0, false, "estimate: detach_timer + indirect call per expired timer");
+  // Charged only on an SMP kernel (Kernel::spin_lock; a UP 2.4 kernel compiles spinlocks away):
+  // the pipe_rw entry above already counts "~100-150 cycles" per NetBurst locked op; the BYTE
+  // syscall loop costs ~600 cycles more per syscall on SMP (research linux24-smp-network-costs.md
+  // §1.2, M. Hayward 2002-12-09: 2311 vs 1712), a few locked ops' worth. Not fitted to anything.
+  // The lock's cache line moving between CPUs is separate (Kernel::touch_lines).
+  set(CostId::spin_lock, 150, 0, false,
+      "estimate: one lock-prefixed RMW on NetBurst (~100-150 cycles, as pipe_rw) plus the release store; "
+      "consistent with BYTE syscall SMP/UP x1.35 (research linux24-smp-network-costs.md §1.2)");
   return p;
 }
 

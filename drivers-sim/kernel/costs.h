@@ -51,6 +51,7 @@ enum class CostId : unsigned {
   local_timer,         ///< smp_local_timer_interrupt/update_process_times (every CPU, per tick)
   run_timer_list,      ///< run_timer_list per TIMER_BH pass
   timer_callback,      ///< per expired timer (detach + call)
+  spin_lock,           ///< spin_lock + spin_unlock on an SMP kernel (lock; decb, the release store); UP: none
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);

@@ -44,7 +44,12 @@ ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::st
                    "drivers-sim/kernel/costs.cpp"),
       int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
                 "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
-      int_param("process_cpu", d.process_cpu, 0, 63, "CPU", "CPU applications run on", "estimate: scenario choice"),
+      int_param("cpus_allowed", 0, 0, INT64_MAX, "CPU mask",
+                "taskset-like affinity of the workload's processes: bit n = CPU n (0x2: CPU 1 only); 0: every CPU, "
+                "placed by the scheduler", "kernel/sched.c 2.4.20 cpus_allowed; what-if override"),
+      int_param("process_cpu", -1, -1, 63, "CPU",
+                "deprecated: the one CPU the workload's processes may run on (cpus_allowed = 1 << process_cpu); "
+                "-1: not set", "kept for old scenarios; use cpus_allowed"),
       bool_param("hz_tick", d.hz_tick, "generate the HZ timer interrupts (IRQ0 and LOC)", "Linux 2.4 i386"),
       int_param("hz", 0, 0, 1000, "Hz", "timer interrupt rate; 0: the kernel profile's HZ",
                 "kernel profile (linux-2.4.20-i386: tg3-bonding-tcp-gmac-formats.md §2.3: HZ=100)"),
@@ -83,7 +88,8 @@ KernelParams kernel_params_from(const ParamValues& v, const std::string& host, u
   p.cpu_mhz = cpu_mhz;
   if (!v.s("cost_profile").empty()) p.cost_profile = v.s("cost_profile");
   p.irq_dest_cpu = static_cast<unsigned>(v.i("irq_dest_cpu"));
-  p.process_cpu = static_cast<unsigned>(v.i("process_cpu"));
+  if (v.i("cpus_allowed") > 0) p.cpus_allowed = static_cast<uint64_t>(v.i("cpus_allowed"));
+  if (v.i("process_cpu") >= 0) p.cpus_allowed = uint64_t(1) << v.i("process_cpu");
   p.hz_tick = v.b("hz_tick");
   if (v.i("hz") > 0) p.hz = static_cast<unsigned>(v.i("hz"));
   p.tick_phase = us(std::max(0.0, v.r("tick_phase_us")));  // negative: the testbed draws it from the seed
@@ -96,6 +102,15 @@ KernelParams kernel_params_from(const ParamValues& v, const std::string& host, u
 int nice_to_ticks(int nice) { return ((20 - nice) >> 2) + 1; }
 
 int goodness(int counter, int nice) { return counter <= 0 ? 0 : counter + 20 - nice; }
+
+int Kernel::goodness_on(const Process& p, unsigned cpu, const Process* prev) const {
+  // kernel/sched.c 2.4.20 goodness(p, this_cpu, this_mm), SCHED_OTHER.
+  int w = goodness(p.counter_, p.nice_);
+  if (w == 0) return 0;
+  if (p_.cpus > 1 && p.cpu_ == cpu) w += PROC_CHANGE_PENALTY;  // #ifdef CONFIG_SMP
+  if (&p == prev || p.kthread_) w += 1;                          // p->mm == this_mm || !p->mm
+  return w;
+}
 
 unsigned prio2band(uint32_t priority) {
   static const unsigned map[16] = {1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -129,6 +144,12 @@ struct Yield {
 Process::Process(Kernel& k, std::string name, unsigned cpu, int nice)
     : ExecContext(ExecLevel::Process, std::move(name)), kernel_(&k), cpu_(cpu), nice_(nice),
       counter_(nice_to_ticks(nice)) {}
+
+sc_time Process::time_on(unsigned cpu) const {
+  sc_time t = cpu < time_on_.size() ? time_on_[cpu] : SC_ZERO_TIME;
+  if (has_cpu_ && cpu == cpu_) t += now() - on_cpu_since_;
+  return t;
+}
 
 Process::~Process() {
   // Off the queue first: the queue may outlive the process (a socket's, a driver's).
@@ -182,12 +203,14 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
     : p_(params), hw_(&hw), costs_(&cost_profile(params.cost_profile)), dma_next_(params.dma_base) {
   if (p_.cpus == 0) throw std::invalid_argument("Kernel: cpus must be >= 1");
   if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");
-  if (p_.process_cpu >= p_.cpus) throw std::invalid_argument("Kernel: process_cpu out of range");
+  if ((p_.cpus_allowed & all_cpus_mask()) == 0)
+    throw std::invalid_argument("Kernel: cpus_allowed names no existing CPU");
   if (p_.hz == 0) throw std::invalid_argument("Kernel: hz must be > 0");
   if (p_.cpus > 64) throw std::invalid_argument("Kernel: at most 64 CPUs");
   if (p_.cache_line_bytes == 0 || (p_.cache_line_bytes & (p_.cache_line_bytes - 1)) || p_.cache_line_bytes > 256)
     throw std::invalid_argument("Kernel: cache_line_bytes must be a power of two up to 256");
   live_kernels().insert(this);
+  rq_addr_ = smp_object(p_.cache_line_bytes);  // runqueue_lock + runqueue_head (SMP only)
   Cpu::Params cp;
   cp.mhz = p_.cpu_mhz;
   cp.halt_exit_latency = p_.halt_exit_latency;
@@ -237,9 +260,15 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
     q.rx_time_squeeze = &sim().counters.at(p_.host + ".softnet.CPU" + n + ".time_squeeze");
     q.dma_line_misses = &sim().counters.at(where(i) + ".dma_line_misses");
     q.dma_line_stall_ns = &sim().counters.at(where(i) + ".dma_line_stall_ns");
+    if (p_.cpus > 1) {
+      q.xcpu_lines = &sim().counters.at(where(i) + ".xcpu_line_transfers");
+      q.xcpu_stall_ns = &sim().counters.at(where(i) + ".xcpu_line_stall_ns");
+    }
     // ksoftirqd_CPUn: nice 19 kernel thread (kernel/softirq.c), asleep until a softirq needs it.
     auto k = std::make_unique<Process>(*this, "ksoftirqd_CPU" + n, i, 19);
     k->kthread_ = true;
+    k->cpus_allowed_ = uint64_t(1) << i;  // ksoftirqd binds itself to its CPU (kernel/softirq.c)
+    k->time_on_.assign(p_.cpus, SC_ZERO_TIME);
     k->in_kernel_ = true;
     k->main_ = ksoftirqd_main(i);
     k->root = k->main_.handle();
@@ -264,8 +293,8 @@ Kernel::~Kernel() {
   //    frames' destructors, which may free skbs, delete timers or take a process off a wait queue.
   //    Interrupt contexts first (their frames may name processes), then the processes (each takes
   //    itself off its wait queue, e.g. ksoftirqd off the per-CPU queue that outlives it here).
+  runqueue_.clear();
   for (auto& q : percpu_) {
-    q.runqueue.clear();
     q.current = nullptr;
     q.ksoftirqd = nullptr;
     q.live.clear();
@@ -513,7 +542,7 @@ void Kernel::finished(Cpu& cpu, ExecContext* ctx) {
   if (ctx->level == ExecLevel::Process) {
     auto* p = static_cast<Process*>(ctx);
     p->pstate_ = Process::PState::Zombie;
-    q.runqueue.erase(std::remove(q.runqueue.begin(), q.runqueue.end(), p), q.runqueue.end());
+    runqueue_.erase(std::remove(runqueue_.begin(), runqueue_.end(), p), runqueue_.end());
     p->main_.result();  // rethrow what the process died of
     return;             // the CPU now calls idle() -> schedule()
   }
@@ -607,55 +636,152 @@ Task<void> Kernel::ksoftirqd_main(unsigned c) {
 // ---------------------------------------------------------------------------------------------
 // scheduler
 
+namespace {
+std::unique_ptr<Process> new_process(Kernel& k, const std::string& name, unsigned cpu, Task<void>& main, int nice) {
+  if (!main.valid()) throw std::invalid_argument("spawn_process: empty task");
+  return std::make_unique<Process>(k, name, cpu, nice);
+}
+}  // namespace
+
 Process& Kernel::spawn_process(const std::string& name, unsigned cpu, Task<void> main, int nice) {
   if (cpu >= p_.cpus) throw std::invalid_argument("spawn_process: CPU " + std::to_string(cpu) + " does not exist");
-  if (!main.valid()) throw std::invalid_argument("spawn_process: empty task");
-  auto p = std::make_unique<Process>(*this, name, cpu, nice);
-  p->prof_ctx = context_tag("process " + name);
-  p->main_ = std::move(main);
-  p->root = p->main_.handle();
-  p->resume_at = p->root;
-  p->state = State::Blocked;  // not on a CPU until schedule() installs it
-  p->pstate_ = Process::PState::Sleeping;
+  auto p = new_process(*this, name, cpu, main, nice);
+  p->cpus_allowed_ = uint64_t(1) << cpu;
   Process& ref = *p;
-  procs_.push_back(std::move(p));
+  install_process(std::move(p), std::move(main));
   Cpu* rc = Cpu::running_cpu_or_null();
   try_to_wake_up(ref, 0, rc ? static_cast<int>(rc->index()) : -1);
   return ref;
 }
 
-bool Kernel::try_to_wake_up(Process& p, JourneyId j, int waker_cpu) {
+Process& Kernel::spawn_process(const std::string& name, Task<void> main) {
+  // do_fork: the child starts on the parent's CPU (p->processor inherited) with its cpus_allowed
+  // (here the scenario's affinity), and wake_up_process(child) runs reschedule_idle while the
+  // parent is running there, so an idle other CPU takes it.
+  Cpu* rc = Cpu::running_cpu_or_null();
+  const unsigned parent = rc ? rc->index() : 0;
+  const uint64_t allowed = p_.cpus_allowed & all_cpus_mask();
+  if (!allowed) throw std::invalid_argument("spawn_process: cpus_allowed names no existing CPU");
+  unsigned first = parent;
+  if (!(allowed >> parent & 1)) first = static_cast<unsigned>(__builtin_ctzll(allowed));
+  auto p = new_process(*this, name, first, main, 0);
+  p->cpus_allowed_ = allowed;
+  Process& ref = *p;
+  install_process(std::move(p), std::move(main));
+  if (rc) {
+    try_to_wake_up(ref, 0, static_cast<int>(parent));
+  } else {
+    // The shell forking at elaboration is busy on CPU `parent`, then waits for its child: that
+    // CPU runs schedule() (wait4 sleeps), which may pick the child up if nothing else did.
+    // reschedule_idle placed it elsewhere, or (nowhere) it waits for the parent's schedule().
+    try_to_wake_up(ref, 0, -1, false, static_cast<int>(parent));
+    if (!ref.placed_) {
+      percpu_[parent].need_resched = true;
+      percpu_[parent].cpu->kick();
+    }
+  }
+  return ref;
+}
+
+void Kernel::install_process(std::unique_ptr<Process> p, Task<void> main) {
+  p->prof_ctx = context_tag("process " + p->name);
+  p->main_ = std::move(main);
+  p->root = p->main_.handle();
+  p->resume_at = p->root;
+  p->state = State::Blocked;  // not on a CPU until schedule() installs it
+  p->pstate_ = Process::PState::Sleeping;
+  p->time_on_.assign(p_.cpus, SC_ZERO_TIME);
+  if (p_.cpus > 1) {
+    p->uaddr_ = smp_object(1024);  // task_struct: the fields schedule/wakeup touch are in its first lines
+    p->migrations_ctr_ = &sim().counters.at(p_.host + ".proc." + p->name + ".migrations");
+  }
+  procs_.push_back(std::move(p));
+}
+
+bool Kernel::try_to_wake_up(Process& p, JourneyId j, int waker_cpu, bool sync, int busy_parent_cpu) {
   if (p.pstate_ != Process::PState::Sleeping) return false;
   if (p.waiting_on_) p.waiting_on_->unlink(p);
   p.pstate_ = Process::PState::Runnable;
-  PerCpu& q = percpu_[p.cpu_];
-  q.runqueue.push_front(&p);  // add_to_runqueue: at the head
+  runqueue_.push_front(&p);  // add_to_runqueue: at the head
+  if (j) p.wake_journey_ = j;
+  // try_to_wake_up(p, synchronous): reschedule_idle unless a synchronous wakeup may run it here.
+  if (!sync || waker_cpu < 0 || !(p.cpus_allowed_ >> waker_cpu & 1)) reschedule_idle(p, waker_cpu, busy_parent_cpu);
   if (j) {
-    sim().journeys.mark(j, now(), "run queue", where(p.cpu_), q.cpu->busy_cause());
-    p.wake_journey_ = j;
-  }
-  // reschedule_idle (approximation: only the task's own CPU is considered)
-  Process* curr = q.current;
-  bool preempt = !curr || (curr != &p && goodness(p.counter_, p.nice_) > goodness(curr->counter_, curr->nice_));
-  if (preempt) {
-    q.need_resched = true;
-    if (waker_cpu < 0) q.cpu->kick();
-    else if (static_cast<unsigned>(waker_cpu) != p.cpu_) q.cpu->raise_local(RESCHEDULE_VECTOR, p_.ipi_latency);
+    // The CPU it will most likely run on: the one told to reschedule for it, else its last.
+    unsigned c = p.cpu_;
+    for (unsigned i = 0; i < p_.cpus; ++i)
+      if (percpu_[i].need_resched && can_schedule(p, i) && (i == p.cpu_ || !percpu_[p.cpu_].need_resched)) {
+        c = i;
+        break;
+      }
+    sim().journeys.mark(j, now(), "run queue", where(c), percpu_[c].cpu->busy_cause());
   }
   return true;
 }
 
-Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j) {
+void Kernel::send_resched(unsigned cpu, int this_cpu, bool idle_target) {
+  PerCpu& t = percpu_[cpu];
+  const bool was = t.need_resched;
+  t.need_resched = true;
+  if (this_cpu < 0) t.cpu->kick();
+  else if (static_cast<unsigned>(this_cpu) != cpu && !(idle_target && was))
+    t.cpu->raise_local(RESCHEDULE_VECTOR, p_.ipi_latency);  // smp_send_reschedule
+}
+
+void Kernel::reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu) {
+  // kernel/sched.c 2.4.20 reschedule_idle (SMP; with one CPU it reduces to the UP version).
+  auto is_idle = [&](unsigned c) { return !percpu_[c].current && static_cast<int>(c) != busy_parent_cpu; };
+  const unsigned best = p.cpu_;
+  if (can_schedule(p, best) && is_idle(best)) {  // shortcut: its last CPU is idle
+    send_resched(best, this_cpu, true);
+    p.placed_ = false;  // (placed_: sent to a CPU other than its last)
+    return;
+  }
+  // The least recently active idle CPU, else the running task it beats by the most.
+  int target = -1;
+  bool target_idle = false;
+  sc_time oldest = SC_ZERO_TIME;
+  int max_prio = 0;
+  for (unsigned c = 0; c < p_.cpus; ++c) {
+    if (!can_schedule(p, c)) continue;
+    if (is_idle(c)) {
+      if (!target_idle || percpu_[c].last_schedule < oldest) {
+        oldest = percpu_[c].last_schedule;
+        target = static_cast<int>(c);
+        target_idle = true;
+      }
+    } else if (!target_idle && static_cast<int>(c) != busy_parent_cpu) {
+      const Process* t = percpu_[c].current;
+      const int prio = goodness_on(p, c, t) - goodness_on(*t, c, t);  // preemption_goodness
+      if (prio > max_prio) {
+        max_prio = prio;
+        target = static_cast<int>(c);
+      }
+    }
+  }
+  if (target >= 0) send_resched(static_cast<unsigned>(target), this_cpu, target_idle);
+  p.placed_ = target >= 0 && static_cast<unsigned>(target) != p.cpu_;
+}
+
+Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j, bool sync) {
   std::vector<Process*> ws = wq.waiters_;
   for (Process* p : ws) {
     co_await cost(CostId::wakeup);
-    try_to_wake_up(*p, j, static_cast<int>(smp_processor_id()));
+    if (p_.cpus > 1) co_await wakeup_lines(*p, j);
+    try_to_wake_up(*p, j, static_cast<int>(smp_processor_id()), sync);
   }
+}
+
+Task<void> Kernel::wakeup_lines(Process& p, JourneyId j) {
+  // try_to_wake_up on SMP: runqueue_lock (its line with runqueue_head) and p->state, p->run_list.
+  co_await spin_lock(rq_addr_, "runqueue_lock", j);
+  co_await touch_lines(p.uaddr_, 128, LineAccess::Rmw, "task_struct", j);
 }
 
 Task<void> Kernel::wake_up_process(Process& p, JourneyId j) {
   if (p.pstate_ != Process::PState::Sleeping) co_return;
   co_await cost(CostId::wakeup);
+  if (p_.cpus > 1) co_await wakeup_lines(p, j);
   try_to_wake_up(p, j, static_cast<int>(smp_processor_id()));
 }
 
@@ -680,14 +806,19 @@ Task<long> Kernel::schedule_timeout(WaitQueue& wq, long timeout) {
 }
 
 void Kernel::blocked(Cpu& cpu, ExecContext* ctx) {
+  (void)cpu;
   auto* p = static_cast<Process*>(ctx);
-  PerCpu& q = percpu_[cpu.index()];
   if (p->pstate_ == Process::PState::Sleeping)
-    q.runqueue.erase(std::remove(q.runqueue.begin(), q.runqueue.end(), p), q.runqueue.end());
+    runqueue_.erase(std::remove(runqueue_.begin(), runqueue_.end(), p), runqueue_.end());
   // The CPU calls idle() next (no process installed): schedule() picks the successor.
 }
 
-void Kernel::idle(Cpu& cpu) { schedule(cpu.index()); }
+void Kernel::idle(Cpu& cpu) {
+  PerCpu& q = percpu_[cpu.index()];
+  // The process that ran here slept or exited (its schedule()), or the idle loop saw
+  // need_resched; otherwise the idle task stays in hlt.
+  if (q.current || q.need_resched) schedule(cpu.index());
+}
 
 void Kernel::resched_check(unsigned c) {
   PerCpu& q = percpu_[c];
@@ -698,16 +829,38 @@ void Kernel::resched_check(unsigned c) {
   schedule(c);
 }
 
+void Kernel::process_off_cpu(Process& p, unsigned c) {
+  p.has_cpu_ = false;  // task_release_cpu
+  const sc_time ran = now() - p.on_cpu_since_;
+  p.time_on_[c] += ran;
+  // result.json: where each process ran (SMP only), nanoseconds as a CPU's current process.
+  if (p_.cpus > 1 && !p.kthread_)
+    sim().counters.at(p_.host + ".proc." + p.name + ".cpu" + std::to_string(c) + "_ns") +=
+        static_cast<uint64_t>(ran.value() / 1000);
+}
+
 void Kernel::schedule(unsigned c) {
   PerCpu& q = percpu_[c];
   q.need_resched = false;
   Process* prev = q.current;
   Process* next = nullptr;
+  const bool prev_runs = prev && prev->pstate_ == Process::PState::Runnable && (prev->cpus_allowed_ >> c & 1);
   for (;;) {
-    int best = -1;
+    // kernel/sched.c 2.4.20 schedule(): prev first (still_running), then the run queue.
+    int best = -1000;
     next = nullptr;
-    for (Process* p : q.runqueue) {
-      int g = goodness(p->counter_, p->nice_);
+    if (prev_runs) {
+      next = prev;
+      best = goodness_on(*prev, c, prev);
+    }
+    for (Process* p : runqueue_) {
+      if (p == prev || !can_schedule(*p, c)) continue;
+      // A child reschedule_idle sent away from its busy parent's CPU is not taken there before it
+      // first runs: the parent keeps that CPU (fork returns, exec, the shell's wait4) for longer
+      // than the IPI takes. Matters at elaboration, where boot tasks and the workload all start
+      // at t=0 and a boot task's wakeup on the parent's CPU would otherwise run schedule() there.
+      if (p->placed_ && p->cpu_ == c && p->nvcsw_ + p->nivcsw_ + p->migrations_ == 0 && p_.cpus > 1) continue;
+      int g = goodness_on(*p, c, prev);
       if (g > best) {
         best = g;
         next = p;
@@ -720,34 +873,56 @@ void Kernel::schedule(unsigned c) {
     break;
   }
   q.current = next;
+  q.last_schedule = now();
   if (next != prev) {
     ++*q.ctx_switches;
     if (prev) {
       if (prev->pstate_ == Process::PState::Runnable) ++prev->nivcsw_;
       else if (prev->pstate_ == Process::PState::Sleeping) ++prev->nvcsw_;
+      process_off_cpu(*prev, c);
+    }
+    if (next) {
+      if (next->cpu_ != c) {
+        ++next->migrations_;
+        if (next->migrations_ctr_) ++*next->migrations_ctr_;
+      }
+      next->cpu_ = c;
+      next->has_cpu_ = true;
+      next->on_cpu_since_ = now();
     }
   }
   if (!next) {
     q.cpu->set_process(nullptr);
-    return;
-  }
-  if (next->state == State::Blocked) next->state = State::Ready;
-  if (next != prev) {  // the incoming task pays switch_to and the TLB/cache refill
-    sc_time cs = q.cpu->cycles(costs_->cycles(CostId::context_switch, 0, q.cpu->mhz()));
-    if (next->state == State::Preempted) {
-      next->remaining += cs;
-    } else if (next->state == State::Ready) {
-      next->state = State::Preempted;
-      next->remaining = cs;
-      next->prof_what = what_tag(CostId::context_switch);  // (added to a split burn it counts as that burn's entry)
+  } else {
+    if (next->state == State::Blocked) next->state = State::Ready;
+    if (next != prev) {  // the incoming task pays switch_to and the TLB/cache refill
+      sc_time cs = q.cpu->cycles(costs_->cycles(CostId::context_switch, 0, q.cpu->mhz()));
+      // SMP: schedule() takes runqueue_lock and reads the run queue; switch_to loads the incoming
+      // task_struct and kernel stack. Lines the other CPU modified come over the FSB (HITM),
+      // folded into the switch (schedule() is not a context that can stall on its own).
+      if (p_.cpus > 1)
+        cs += q.cpu->cycles(costs_->cycles(CostId::spin_lock, 0, q.cpu->mhz())) +
+              lines_now(c, rq_addr_, p_.cache_line_bytes, LineAccess::Rmw) +
+              lines_now(c, next->uaddr_, 128, LineAccess::Rmw);
+      if (next->state == State::Preempted) {
+        next->remaining += cs;
+      } else if (next->state == State::Ready) {
+        next->state = State::Preempted;
+        next->remaining = cs;
+        next->prof_what = what_tag(CostId::context_switch);  // (added to a split burn it counts as that burn's entry)
+      }
+      if (next->wake_journey_) {
+        next->journey = next->wake_journey_;
+        next->stage = "context switch";
+        next->wake_journey_ = 0;
+      }
     }
-    if (next->wake_journey_) {
-      next->journey = next->wake_journey_;
-      next->stage = "context switch";
-      next->wake_journey_ = 0;
-    }
+    q.cpu->set_process(next);
   }
-  q.cpu->set_process(next);
+  // __schedule_tail: a preempted prev still runnable goes through reschedule_idle (an idle CPU
+  // may take it: migration).
+  if (prev && prev != next && prev->pstate_ == Process::PState::Runnable && p_.cpus > 1)
+    reschedule_idle(*prev, static_cast<int>(c));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -848,7 +1023,7 @@ void Kernel::mem_write(uint64_t addr, const void* src, size_t len) {
 void Kernel::on_dma_write(uint64_t addr, size_t len) {
   if (!len) return;
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
-  for (uint64_t l = l0; l <= l1; ++l) dma_lines_[l] = 0;  // snooped: no CPU holds it any more
+  for (uint64_t l = l0; l <= l1; ++l) dma_lines_[l] = LineState{};  // snooped: no CPU holds it any more
 }
 
 void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
@@ -857,7 +1032,7 @@ void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it != dma_lines_.end()) it->second = uint64_t(1) << cpu;
+    if (it != dma_lines_.end()) it->second = LineState{uint64_t(1) << cpu, p_.cpus > 1 ? static_cast<int>(cpu) : -1};
   }
 }
 
@@ -867,47 +1042,136 @@ unsigned Kernel::dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) cons
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it != dma_lines_.end() && !(it->second & (uint64_t(1) << cpu))) ++n;
+    if (it != dma_lines_.end() && !(it->second.holders & (uint64_t(1) << cpu))) ++n;
+  }
+  return n;
+}
+
+unsigned Kernel::lines_modified_elsewhere(unsigned cpu, uint64_t addr, size_t len) const {
+  if (!len || p_.cpus == 1) return 0;
+  unsigned n = 0;
+  const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
+  for (uint64_t l = l0; l <= l1; ++l) {
+    auto it = dma_lines_.find(l);
+    if (it != dma_lines_.end() && it->second.owner >= 0 && it->second.owner != static_cast<int>(cpu)) ++n;
   }
   return n;
 }
 
 Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j, const char* kind) {
-  Cpu& c = this_cpu();
+  (void)this_cpu();  // std::logic_error outside a CPU
   if (!len || dma_lines_.empty()) co_return 0;
+  co_return co_await load_lines(addr, len, LineAccess::Load, j, kind, false);
+}
+
+Task<unsigned> Kernel::touch_lines(uint64_t addr, size_t len, LineAccess acc, const char* kind, JourneyId j) {
+  (void)this_cpu();
+  if (p_.cpus == 1 || !len || !addr) co_return 0;
+  co_return co_await load_lines(addr, len, acc, j, kind, true);
+}
+
+Task<void> Kernel::spin_lock(uint64_t addr, const char* kind, JourneyId j) {
+  if (p_.cpus == 1) co_return;
+  co_await touch_lines(addr, p_.cache_line_bytes, LineAccess::Rmw, kind, j);
+  co_await cost(CostId::spin_lock);
+}
+
+uint64_t Kernel::smp_object(size_t bytes) {
+  if (p_.cpus == 1) return 0;
+  return dma_alloc(bytes, p_.cache_line_bytes);
+}
+
+sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc) {
+  if (p_.cpus == 1 || !len || !addr) return SC_ZERO_TIME;
+  PerCpu& q = percpu_[cpu];
+  const uint64_t bit = uint64_t(1) << cpu;
+  sc_time t = SC_ZERO_TIME;
+  const uint64_t lb = p_.cache_line_bytes, l0 = addr / lb, l1 = (addr + len - 1) / lb;
+  for (uint64_t l = l0; l <= l1; ++l) {
+    auto it = dma_lines_.find(l);
+    if (it == dma_lines_.end()) {
+      if (acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, static_cast<int>(cpu)});
+      continue;
+    }
+    LineState& st = it->second;
+    const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+    if (hitm) {
+      const sc_time d = q.cpu->line_read(l * lb, static_cast<unsigned>(lb)) + p_.hitm_snoop_stall;
+      t += d;
+      ++*q.xcpu_lines;
+      q.xcpu_stall += d;
+    }
+    if (acc == LineAccess::Load) {
+      st.holders |= bit;
+      st.owner = -1;  // the implicit writeback leaves it shared and clean
+      if (st.holders == all_cpus_mask()) dma_lines_.erase(it);
+    } else {
+      st = LineState{bit, static_cast<int>(cpu)};
+    }
+  }
+  if (t > SC_ZERO_TIME) *q.xcpu_stall_ns = static_cast<uint64_t>(q.xcpu_stall.value() / 1000);
+  return t;
+}
+
+Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind,
+                                  bool track_new) {
+  Cpu& c = this_cpu();
   const unsigned cpu = c.index();
   PerCpu& q = percpu_[cpu];
   const uint64_t bit = uint64_t(1) << cpu;
-  const uint64_t all = p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1;
+  const uint64_t all = all_cpus_mask();
   const uint64_t line_bytes = p_.cache_line_bytes;
   ExecContext* ctx = c.running();
   const bool for_journey = j && ctx && ctx->journey == j && !ctx->stage.empty();
   const std::string resume_stage = for_journey ? ctx->stage : std::string();
-  unsigned misses = 0;
+  unsigned misses = 0, transfers = 0;
   sc_time fill_end = SC_ZERO_TIME;
   const uint64_t l0 = addr / line_bytes, l1 = (addr + len - 1) / line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it == dma_lines_.end() || (it->second & bit)) continue;  // cached: its cost is in the table
-    it->second |= bit;
-    if (it->second == all) dma_lines_.erase(it);
-    if (misses++ == 0 && for_journey) mark(j, kDmaMissStage);
-    ++*q.dma_line_misses;
+    if (it == dma_lines_.end()) {  // valid everywhere: a hit; a write makes it this CPU's own
+      if (track_new && acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, static_cast<int>(cpu)});
+      continue;
+    }
+    LineState& st = it->second;
+    const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+    const bool miss = !(st.holders & bit);
+    // The new state first (the stall below suspends; the line is this CPU's from the request on).
+    if (acc == LineAccess::Load) {
+      st.holders |= bit;
+      st.owner = hitm ? -1 : st.owner;  // implicit writeback: shared and clean
+      if (st.holders == all && st.owner < 0) dma_lines_.erase(it);
+    } else {
+      st = LineState{bit, static_cast<int>(cpu)};
+    }
+    if (!miss || (acc == LineAccess::Store)) continue;  // a hit; a plain store's RFO is hidden
+    const char* stage = hitm ? kCrossCpuStage : kDmaMissStage;
+    if ((misses + transfers) == 0 && for_journey) mark(j, stage);
     const sc_time start = now();
-    auto mt = miss_tags_.find(kind);
-    if (mt == miss_tags_.end()) mt = miss_tags_.emplace(kind, what_tag(std::string("cache miss: ") + kind)).first;
-    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes), SC_ZERO_TIME, mt->second};
+    auto& tags = hitm ? xcpu_tags_ : miss_tags_;
+    auto mt = tags.find(kind);
+    if (mt == tags.end())
+      mt = tags.emplace(kind, what_tag(std::string(hitm ? "cache miss: cross-CPU " : "cache miss: ") + kind)).first;
+    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes), SC_ZERO_TIME,
+                                            mt->second, hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME};
     fill_end = start + stall;  // an interrupt taken at the end of the stall is not the miss's time
-    q.dma_line_stall += stall;
-  }
-  if (misses) {
-    *q.dma_line_stall_ns = static_cast<uint64_t>(q.dma_line_stall.value() / 1000);  // ps -> ns
-    if (for_journey) {
-      sim().journeys.mark(j, fill_end, resume_stage, where(cpu));
-      ctx->stage = resume_stage;
+    if (hitm) {
+      ++transfers;
+      ++*q.xcpu_lines;
+      q.xcpu_stall += stall;
+    } else {
+      ++misses;
+      ++*q.dma_line_misses;
+      q.dma_line_stall += stall;
     }
   }
-  co_return misses;
+  if (misses) *q.dma_line_stall_ns = static_cast<uint64_t>(q.dma_line_stall.value() / 1000);  // ps -> ns
+  if (transfers) *q.xcpu_stall_ns = static_cast<uint64_t>(q.xcpu_stall.value() / 1000);
+  if ((misses || transfers) && for_journey) {
+    sim().journeys.mark(j, fill_end, resume_stage, where(cpu));
+    ctx->stage = resume_stage;
+  }
+  co_return track_new ? transfers : misses + transfers;
 }
 void Kernel::mem_read(uint64_t addr, void* dst, size_t len) const { hw_->mem_read(addr, dst, len); }
 

@@ -13,15 +13,29 @@
 //    handlers in order with IRQs on, restarts only for softirqs raised meanwhile that have not run
 //    in this invocation (mask), and leaves the rest to ksoftirqd_CPUn (a nice-19 kernel thread).
 //    A softirq raised outside interrupt context (and outside local_bh_disable) wakes ksoftirqd.
-//  * Scheduler (kernel/sched.c 2.4, approximated): one run queue per CPU; a process only ever
-//    runs on its CPU (no migration; 2.4 reschedule_idle would also look for other idle CPUs).
-//    goodness = counter + 20 - nice (0 when the time slice is used up); ticks decrement counter;
-//    when every runnable task has 0 the counters are recalculated (counter/2 + NICE_TO_TICKS).
-//    Wakeup (try_to_wake_up -> reschedule_idle): if the task's CPU is idle or the task's
-//    goodness beats the running one, need_resched is set there (a reschedule IPI if it is
-//    another CPU). need_resched takes effect when the CPU returns to a process in user mode
-//    (ret_from_intr), at system call exit, when the running process sleeps, or in the idle loop;
-//    no kernel preemption. The context-switch cost is charged to the incoming task.
+//  * Scheduler (kernel/sched.c, kernel/fork.c 2.4.20): one global run queue (runqueue_head) of
+//    runnable tasks, the running ones included. schedule() on a CPU picks, among the tasks that
+//    can_schedule() there (not running on another CPU, the CPU in cpus_allowed), the best
+//    goodness(): counter + 20 - nice (0 when the time slice is used up), + PROC_CHANGE_PENALTY
+//    (15, include/asm-i386/smp.h) on the task's last CPU, + 1 for the same mm (or a kernel
+//    thread); the previous task if still runnable is the first candidate, others must beat it.
+//    When every candidate has 0 the counters are recalculated (counter/2 + NICE_TO_TICKS).
+//    Wakeup (try_to_wake_up -> reschedule_idle, SMP): the task's last CPU if its current is the
+//    idle task (a reschedule IPI when that is not the waker's CPU); else the idle CPU that
+//    scheduled least recently; else the CPU whose running task it beats by the most
+//    (preemption_goodness > 0; the PROC_CHANGE_PENALTY is the margin on another CPU). A
+//    synchronous wakeup (wake_up_sync) skips reschedule_idle when the waker's CPU is allowed.
+//    A preempted task goes through reschedule_idle again (__schedule_tail), so it moves to an
+//    idle CPU: migration emerges from these rules. fork (spawn_process without a CPU): the child
+//    starts on its parent's CPU, which is busy forking, so reschedule_idle sends it to an idle
+//    other CPU. Idle is hlt: an idle CPU runs schedule() only when need_resched is set.
+//    need_resched takes effect when the CPU returns to a process in user mode (ret_from_intr), at
+//    system call exit, when the running process sleeps, or in the idle loop; no kernel
+//    preemption. The context-switch cost is charged to the incoming task.
+//  * SMP (cpus > 1): the kernel objects the network path shares between CPUs are tracked per
+//    cache line with an owner (Kernel::touch_lines): a load on a CPU that does not hold the line
+//    fills it over the FSB; a line modified in the other CPU's cache is a HITM snoop with an
+//    implicit writeback. Locked operations (spin_lock) are charged where 2.4.20 takes them.
 //  * Timers: HZ=100; the PIT (IRQ0, "timer") interrupts the timekeeping CPU, which increments
 //    jiffies and marks TIMER_BH (run from HI_SOFTIRQ); each CPU's local APIC timer ("LOC") runs
 //    update_process_times. add_timer/mod_timer/del_timer use one global list (2.4); a timer runs
@@ -106,8 +120,9 @@ struct KernelParams {
   /// CPU every external IRQ is delivered to. research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP
   /// kernels sent all IRQs to CPU0. Also the timekeeping CPU (IRQ0).
   unsigned irq_dest_cpu = 0;
-  /// CPU a process started without an explicit CPU runs on (spawn_process(name, task)).
-  unsigned process_cpu = 0;
+  /// cpus_allowed of a process started without an explicit CPU (spawn_process(name, task)): bit n
+  /// = CPU n may run it (taskset's mask). All ones: any CPU (2.4.20's default, CPU_MASK_ALL).
+  uint64_t cpus_allowed = ~uint64_t(0);
   bool hz_tick = true;  ///< generate IRQ0 and local APIC timer ticks
   unsigned hz = 100;    ///< tg3-bonding-tcp-gmac-formats.md §2.3: HZ = 100 on i386
   /// Offset of the first tick from time 0 (ticks at tick_phase + k·tick_period, k >= 1).
@@ -131,6 +146,13 @@ struct KernelParams {
   /// expects on this board; the P4's 128-byte L2 lines are two 64-byte sectors, each filled by its
   /// own FSB read; the adjacent-sector prefetch is not modelled).
   unsigned cache_line_bytes = 64;
+  /// Extra time a load spends when the line is modified in another CPU's cache (HITM): the FSB
+  /// snoop phase is stalled while the owner looks the line up and queues its implicit writeback;
+  /// the transaction itself is the line read the chipset model times. estimate: research
+  /// linux24-smp-network-costs.md §2 has no measured HITM latency; two snoop-stall extensions of
+  /// 2 BCLK each at the 100 MHz bus clock of the 400 MT/s FSB (IA-32 bus protocol: a stalled
+  /// snoop result repeats every 2 clocks) = 40 ns.
+  sc_time hitm_snoop_stall = ns(40);
 };
 
 /// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
@@ -154,6 +176,8 @@ sc_time tick_period(unsigned hz);
 int nice_to_ticks(int nice);
 /// goodness() for SCHED_OTHER on the task's own CPU: 0 when counter == 0, else counter + 20 - nice.
 int goodness(int counter, int nice);
+/// PROC_CHANGE_PENALTY (include/asm-i386/smp.h 2.4.20): goodness bonus of a task on its last CPU.
+constexpr int PROC_CHANGE_PENALTY = 15;
 /// pfifo_fast prio2band (net/sched/sch_generic.c): band of skb->priority (TC_PRIO_*).
 unsigned prio2band(uint32_t priority);
 
@@ -216,7 +240,16 @@ class Process : public ExecContext {
   /// queue was destroyed while it slept).
   const WaitQueue* wait_queue() const { return waiting_on_; }
   Kernel& kernel() const { return *kernel_; }
+  /// The CPU it runs on, or last ran on (task_struct.processor).
   unsigned cpu() const { return cpu_; }
+  /// task_struct.cpus_allowed: bit n = CPU n may run it.
+  uint64_t cpus_allowed() const { return cpus_allowed_; }
+  /// Running on a CPU now (2.4.20 task_has_cpu: cpus_runnable != ~0).
+  bool has_cpu() const { return has_cpu_; }
+  /// Times schedule() installed it on a CPU other than the one it last ran on.
+  uint64_t migrations() const { return migrations_; }
+  /// Time it has been a CPU's current process on `cpu` so far (interrupts taken meanwhile included).
+  sc_time time_on(unsigned cpu) const;
   int nice() const { return nice_; }
   int counter() const { return counter_; }
   PState pstate() const { return pstate_; }
@@ -230,6 +263,14 @@ class Process : public ExecContext {
   friend class WaitQueue;
   Kernel* kernel_;
   unsigned cpu_;
+  uint64_t cpus_allowed_ = ~uint64_t(0);
+  bool has_cpu_ = false;
+  uint64_t migrations_ = 0;
+  sc_time on_cpu_since_ = SC_ZERO_TIME;
+  std::vector<sc_time> time_on_;  ///< per CPU, while not current there now
+  uint64_t* migrations_ctr_ = nullptr;
+  uint64_t uaddr_ = 0;  ///< DRAM address of its task_struct (SMP line tracking)
+  bool placed_ = false;  ///< the last reschedule_idle told a CPU to schedule for it
   int nice_;
   int counter_;
   PState pstate_ = PState::Runnable;
@@ -357,13 +398,21 @@ class Kernel : public CpuSoftware {
   void mark_irq(JourneyId j);
 
   // ---- processes -----------------------------------------------------------------------------
-  /// Start process `name` on CPU `cpu` running `main`. It becomes runnable now (a reschedule IPI
-  /// if it is another CPU). Returns the process (owned by the kernel).
+  /// Start process `name` bound to CPU `cpu` (cpus_allowed = that CPU only) running `main`. It
+  /// becomes runnable now (a reschedule IPI if it is another CPU). Returns the process (owned by
+  /// the kernel). Throws std::invalid_argument for a CPU that does not exist or an empty task.
   Process& spawn_process(const std::string& name, unsigned cpu, Task<void> main, int nice = 0);
-  Process& spawn_process(const std::string& name, Task<void> main) { return spawn_process(name, p_.process_cpu, std::move(main)); }
+  /// fork + exec of `name` (kernel/fork.c 2.4.20 do_fork): the child starts on its parent's CPU
+  /// (the running CPU, or CPU 0 for the shell that starts a workload at elaboration) with
+  /// KernelParams::cpus_allowed, and wake_up_process -> reschedule_idle places it (an idle CPU
+  /// other than the busy parent's). At elaboration the parent then waits (the shell's wait4):
+  /// its CPU schedules. Throws std::invalid_argument when cpus_allowed names no existing CPU.
+  Process& spawn_process(const std::string& name, Task<void> main);
   /// wake_up(): wake every process sleeping on `wq`, charging `wakeup` per woken task. `j` (the
-  /// message the wakeup is for) gets a "run queue" mark with what holds the target CPU.
-  Task<void> wake_up(WaitQueue& wq, JourneyId j = 0);
+  /// message the wakeup is for) gets a "run queue" mark with what holds the target CPU. `sync`:
+  /// wake_up_sync (try_to_wake_up's `synchronous`: the waker is about to sleep, so no
+  /// reschedule_idle when the waker's CPU is allowed).
+  Task<void> wake_up(WaitQueue& wq, JourneyId j = 0, bool sync = false);
   /// wake_up_process(): wake one sleeping process (no-op if it is not sleeping).
   Task<void> wake_up_process(Process& p, JourneyId j = 0);
   /// In a process: give up the CPU if need_resched is set (cond_resched / ret_from_sys_call).
@@ -435,6 +484,39 @@ class Kernel : public CpuSoftware {
   Task<unsigned> load_dma_lines(uint64_t addr, size_t len, JourneyId j = 0, const char* kind = "DMA'd line");
   /// Lines of [addr, addr+len) that would miss on CPU `cpu` now (no side effect; for tests).
   unsigned dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const;
+
+  // ---- cache lines shared between CPUs (SMP) ----------------------------------------------
+  /// Journey stage of a message while the CPU stalls on lines another CPU's cache holds modified.
+  static constexpr const char* kCrossCpuStage = "cross-CPU cache lines";
+  /// How software touches a tracked line: a plain load, a plain store (the read-for-ownership is
+  /// hidden by the store buffer: no stall), or a read-modify-write (list and refcount updates,
+  /// locked operations: the load part stalls, then the line is owned modified).
+  enum class LineAccess : uint8_t { Load, Store, Rmw };
+  /// The running CPU touches [addr, addr+len) of a kernel object the CPUs share (an skb, a
+  /// socket, a task_struct, the run queue, a timer, a TX ring or adapter fields), MESI-like per
+  /// cache line: a line another CPU holds modified is a cache-to-cache transfer (HITM: the line
+  /// read over the FSB through the chipset model plus KernelParams::hitm_snoop_stall, the CPU
+  /// stalled, not preemptible); a line a device wrote is filled from DRAM as in load_dma_lines;
+  /// a line this CPU holds, or that no CPU modified since every CPU had it, costs nothing (the
+  /// cost table covers cache-resident work). After a Store or Rmw the line is modified in this
+  /// CPU's cache only; after a Load it is shared. No effect and no cost when cpus == 1 (returns at
+  /// once). Counts <host>.cpu<n>.xcpu_line_transfers / .xcpu_line_stall_ns; `j` as in
+  /// load_dma_lines, with stage kCrossCpuStage; `kind` names the stall in the CPU profile
+  /// ("cache miss: cross-CPU <kind>"). Returns the lines transferred from another CPU. Throws
+  /// std::logic_error outside a CPU.
+  Task<unsigned> touch_lines(uint64_t addr, size_t len, LineAccess acc, const char* kind, JourneyId j = 0);
+  /// Cross-CPU transfers touch_lines(addr, len, Load) would make on `cpu` now (no side effect).
+  unsigned lines_modified_elsewhere(unsigned cpu, uint64_t addr, size_t len) const;
+  /// A process's task_struct address (a kernel object touch_lines tracks on SMP; 0 on UP).
+  uint64_t task_struct_addr(const Process& p) const { return p.uaddr_; }
+  /// Address of runqueue_lock + runqueue_head (one line; 0 on UP).
+  uint64_t runqueue_addr() const { return rq_addr_; }
+  /// spin_lock + spin_unlock of a lock at `addr` on an SMP kernel: the locked op's cost (CostId::
+  /// spin_lock) and the lock's line (Rmw: it moves when the other CPU took it last). No-op when
+  /// cpus == 1 (a UP kernel compiles spinlocks away). `kind` names the line in the CPU profile.
+  Task<void> spin_lock(uint64_t addr, const char* kind, JourneyId j = 0);
+  /// A line-aligned DRAM block for a kernel object tracked on SMP (0 when cpus == 1).
+  uint64_t smp_object(size_t bytes);
 
   // ---- skbs ----------------------------------------------------------------------------------
   /// alloc_skb(size): data buffer from the kmalloc size class of size (+16-byte alignment),
@@ -538,8 +620,8 @@ class Kernel : public CpuSoftware {
   struct KCtx;  // hard IRQ / softirq context
   struct PerCpu {
     Cpu* cpu = nullptr;
-    std::deque<Process*> runqueue;  ///< runnable (incl. the running one); wakeups go to the front
     Process* current = nullptr;     ///< process owning the CPU (nullptr: idle task)
+    sc_time last_schedule = SC_ZERO_TIME;  ///< aligned_data[cpu].schedule_data.last_schedule
     bool need_resched = false;
     uint32_t pending = 0;           ///< softirq_pending
     int bh_count = 0;               ///< local_bh_count from local_bh_disable
@@ -556,6 +638,8 @@ class Kernel : public CpuSoftware {
     uint64_t *rx_total = nullptr, *rx_dropped = nullptr, *rx_throttled = nullptr, *rx_time_squeeze = nullptr;
     uint64_t *dma_line_misses = nullptr, *dma_line_stall_ns = nullptr;
     sc_time dma_line_stall = SC_ZERO_TIME;
+    uint64_t *xcpu_lines = nullptr, *xcpu_stall_ns = nullptr;  ///< SMP only
+    sc_time xcpu_stall = SC_ZERO_TIME;
   };
 
   PerCpu& pc() const;  // running CPU's
@@ -567,8 +651,15 @@ class Kernel : public CpuSoftware {
   void wakeup_softirqd(unsigned cpu);
   void raise_softirq_on(unsigned cpu, unsigned nr);
   bool in_interrupt_on(unsigned cpu) const;
-  bool try_to_wake_up(Process& p, JourneyId j, int waker_cpu);
+  bool try_to_wake_up(Process& p, JourneyId j, int waker_cpu, bool sync = false, int busy_parent_cpu = -1);
+  void reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu = -1);
+  void send_resched(unsigned cpu, int this_cpu, bool idle_target);
+  bool can_schedule(const Process& p, unsigned cpu) const {
+    return (p.cpus_allowed_ >> cpu & 1) && (!p.has_cpu_ || p.cpu_ == cpu);
+  }
+  int goodness_on(const Process& p, unsigned cpu, const Process* prev) const;
   void schedule(unsigned cpu);
+  void process_off_cpu(Process& p, unsigned cpu);
   void resched_check(unsigned cpu);
   Task<void> timer_irq(unsigned cpu);
   Task<void> local_timer_irq(unsigned cpu);
@@ -597,7 +688,7 @@ class Kernel : public CpuSoftware {
   };
   std::map<uint64_t, Region> regions_;  ///< by base
   std::unordered_map<uint64_t, uint16_t> stall_tags_;
-  std::unordered_map<const char*, uint16_t> miss_tags_;
+  std::unordered_map<const char*, uint16_t> miss_tags_, xcpu_tags_;  ///< "cache miss: [cross-CPU ]<kind>"
 
   KernelParams p_;
   HostFace* hw_;
@@ -607,6 +698,14 @@ class Kernel : public CpuSoftware {
   std::map<unsigned, IrqLine> irq_lines_;
   SoftirqAction softirq_vec_[kNrSoftirqs];
   std::vector<std::unique_ptr<Process>> procs_;
+  std::deque<Process*> runqueue_;  ///< runqueue_head: runnable (incl. running); wakeups at the front
+  uint64_t rq_addr_ = 0;           ///< runqueue_lock/runqueue_head line (SMP)
+  /// SMP: each registered device's lines: [0] dev->queue_lock + qdisc, [1] dev->xmit_lock.
+  std::unordered_map<const NetDevice*, uint64_t> dev_lines_;
+  uint64_t dev_line(const NetDevice& d, unsigned i) const {
+    auto it = dev_lines_.find(&d);
+    return it == dev_lines_.end() ? 0 : it->second + i * p_.cache_line_bytes;
+  }
   uint64_t jiffies_ = 0;
   std::multimap<uint64_t, TimerList*> timers_;
   std::map<std::string, NetDevice*> devs_;
@@ -617,9 +716,23 @@ class Kernel : public CpuSoftware {
   /// size -> freed addresses, most recently freed last: reused last-in first-out like the slab
   /// allocator's per-CPU array cache (Linux 2.4 mm/slab.c: cc_entry(cc)[--cc->avail]).
   std::unordered_map<size_t, std::vector<uint64_t>> dma_free_;
-  /// Cache lines (addr / cache_line_bytes) a device wrote -> CPUs holding a valid copy since (bit n
-  /// = CPU n). A line not in the map was not written by a device since every CPU had it.
-  std::unordered_map<uint64_t, uint64_t> dma_lines_;
+  /// State of one cache line the model tracks: CPUs holding a valid copy (bit n = CPU n) and the
+  /// CPU holding it modified (-1: clean; memory is up to date).
+  struct LineState {
+    uint64_t holders = 0;
+    int owner = -1;
+  };
+  /// Cache lines (addr / cache_line_bytes) a device wrote, or (SMP) a CPU modified, since every
+  /// CPU had a clean copy. A line not in the map is valid in every CPU's cache.
+  std::unordered_map<uint64_t, LineState> dma_lines_;
+  uint64_t all_cpus_mask() const { return p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1; }
+  /// The common body of load_dma_lines and touch_lines.
+  Task<unsigned> load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind, bool track_new);
+  /// touch_lines without stalling: updates the lines' states for `cpu` and returns the time the
+  /// transfers from another CPU take (Cpu::line_read + hitm_snoop_stall each), counted as such.
+  sc_time lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc);
+  Task<void> wakeup_lines(Process& p, JourneyId j);
+  void install_process(std::unique_ptr<Process> p, Task<void> main);
 };
 
 }  // namespace nicsim

@@ -107,6 +107,7 @@ void Kernel::pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir) {
 void Kernel::register_netdev(NetDevice& dev) {
   if (&dev.kernel() != this) throw std::invalid_argument("register_netdev: device belongs to another kernel");
   devs_[dev.name()] = &dev;
+  if (p_.cpus > 1 && !dev_lines_.count(&dev)) dev_lines_[&dev] = smp_object(2 * p_.cache_line_bytes);
   rx_batches_reset(dev);
 }
 
@@ -360,6 +361,7 @@ Task<int> Kernel::dev_queue_xmit(SkbPtr skb) {
   co_await cost(CostId::dev_queue_xmit);
   mark(skb->journey, "qdisc");
   local_bh_disable();  // spin_lock_bh(&dev->queue_lock)
+  if (p_.cpus > 1) co_await spin_lock(dev_line(dev, 0), "dev->queue_lock", skb->journey);
   if (dev.tx_queue_len == 0) {  // noqueue_qdisc (dev_activate gives it to a device with txqueuelen 0)
     int r = co_await dev_xmit_noqueue(std::move(skb));
     co_await local_bh_enable();
@@ -417,6 +419,7 @@ Task<void> Kernel::qdisc_run(NetDevice& dev) {
     }
     dev.xmit_lock_owner_ = c;
     mark(skb->journey, "driver xmit");
+    if (p_.cpus > 1) co_await spin_lock(dev_line(dev, 1), "dev->xmit_lock", skb->journey);
     int rc = co_await dev.hard_start_xmit(skb);
     dev.xmit_lock_owner_ = -1;
     if (rc == 0) continue;

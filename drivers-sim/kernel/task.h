@@ -206,8 +206,11 @@ struct LineFill {
   unsigned bytes;
   sc_time stall = SC_ZERO_TIME;
   uint16_t what = 0;
+  sc_time extra = SC_ZERO_TIME;  ///< added to the fill (Cpu::line_fill)
   bool await_ready() const noexcept { return false; }
-  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().line_fill(h, addr, bytes, &stall, what); }
+  bool await_suspend(std::coroutine_handle<> h) {
+    return Cpu::running_cpu().line_fill(h, addr, bytes, &stall, what, extra);
+  }
   sc_time await_resume() const noexcept { return stall; }
 };
 

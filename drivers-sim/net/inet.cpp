@@ -13,6 +13,9 @@ constexpr int kEconnrefused = 111;
 constexpr int kEpipe = 32;
 constexpr int kEdestaddrreq = 89;
 constexpr int kEmsgsize = 90;
+/// Bytes of struct sock + tcp_opt the per-message paths write (lock, queues, sequence state) as
+/// tracked lines on SMP. estimate: 4 lines of the ~1.2 KB 2.4 struct sock (include/net/sock.h).
+constexpr size_t kSockLineBytes = 256;
 }  // namespace
 
 InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) : k_(&k) {
@@ -51,6 +54,7 @@ Socket& InetHost::adopt(int id, const std::string& name, bool udp) {
   st->sock->name = name;
   st->sock->ops = this;
   st->sock->sk = reinterpret_cast<void*>(static_cast<intptr_t>(key));
+  st->sk_addr = k_->smp_object(kSockLineBytes);
   Socket& s = *st->sock;
   socks_[key] = std::move(st);
   return s;
@@ -284,6 +288,11 @@ Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
   const bool csum_ok = skb->ip_summed == CHECKSUM_UNNECESSARY;
   TcpEffects fx = udp ? udp_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok)
                       : stack_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok);
+  // bh_lock_sock + the socket's receive state (struct sock, tcp_opt): shared with the process
+  // that reads and writes it, maybe on the other CPU (Kernel::touch_lines; nothing on UP).
+  if (fx.sock >= 0 && k_->num_cpus() > 1)
+    if (auto s = socks_.find(udp ? fx.sock + kUdpKey : fx.sock); s != socks_.end())
+      co_await k_->touch_lines(s->second->sk_addr, kSockLineBytes, Kernel::LineAccess::Rmw, "sock/tcp_opt", j);
   int rc = fx.dropped ? NET_RX_DROP : NET_RX_SUCCESS;
   // Wake-ups for this packet carry its journey, so the CPU model marks the run-queue wait in it.
   bool wake_reader = fx.wake_reader;
@@ -339,6 +348,8 @@ Task<long> InetHost::udp_recvmsg(SockState& st, size_t len) {
 Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
   int id = sock_id(sock);
   SockState& st = state(id);
+  if (st.sk_addr)  // lock_sock: the socket's lines (SMP only)
+    co_await k_->touch_lines(st.sk_addr, kSockLineBytes, Kernel::LineAccess::Rmw, "sock/tcp_opt", journey);
   if (st.udp) co_return co_await udp_sendmsg(st, len, journey);
   if (journey) k_->mark(journey, "TCP tx");
   size_t left = len;
@@ -364,6 +375,8 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
 Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
   int id = sock_id(sock);
   SockState& st = state(id);
+  if (st.sk_addr)  // lock_sock: the socket's lines (SMP only)
+    co_await k_->touch_lines(st.sk_addr, kSockLineBytes, Kernel::LineAccess::Rmw, "sock/tcp_opt");
   if (st.udp) co_return co_await udp_recvmsg(st, len);
   stack_->set_in_recv(id, true, now_ns());  // the receiver's transfer attribution (tcp_transfer.h)
   for (;;) {

@@ -83,6 +83,7 @@ class InetHost : public SockOps {
     int id = -1;                 ///< TcpStack or UdpStack socket id
     bool udp = false;
     bool wake_pending = false;   ///< a wakeup arrived while the task was not yet asleep
+    uint64_t sk_addr = 0;        ///< SMP: DRAM lines of struct sock + tcp_opt (Kernel::smp_object)
     TimerList delack, retrans;
   };
   struct Neighbour {

@@ -163,7 +163,7 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
   return true;
 }
 
-bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall, uint16_t what) {
+sc_time Cpu::line_read(uint64_t addr, unsigned bytes) {
   unsigned char buf[256];
   if (bytes == 0 || bytes > sizeof buf) throw std::invalid_argument("line_fill: line size must be 1..256 bytes");
   tlm::tlm_generic_payload gp;
@@ -182,6 +182,12 @@ bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc
     std::snprintf(s, sizeof s, "%llx", (unsigned long long)addr);
     throw std::runtime_error(std::string(name()) + ": line fill at 0x" + s + " failed: " + gp.get_response_string());
   }
+  return delay;
+}
+
+bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall, uint16_t what,
+                    const sc_time& extra) {
+  const sc_time delay = line_read(addr, bytes) + extra;
   if (stall) *stall = delay;
   if (delay == SC_ZERO_TIME) return false;
   ExecContext* c = running_;

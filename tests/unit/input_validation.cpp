@@ -413,6 +413,13 @@ TEST_CASE("scenario: workload and platform combinations the models cannot run ar
   CHECK(load_error(kTwoBoxes, {"hosts.beta.process_cpu=2"}) ==
         "--set: key 'hosts.beta.process_cpu': CPU 2 does not exist: the host has cpus = 2 (CPUs 0..1)");
   CHECK(load_error(kTwoBoxes, {"hosts.*.irq_dest_cpu=1"}) == "no error");
+  // The taskset-like affinity (issue 12): a mask naming a missing CPU, or the deprecated key with it.
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.cpus_allowed=4"}) ==
+        "--set: key 'hosts.beta.cpus_allowed': mask 0x4 names a CPU that does not exist: the host has cpus = 2 "
+        "(mask bits 0..1)");
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.cpus_allowed=2", "hosts.beta.process_cpu=1"}).find(
+            "process_cpu is deprecated and conflicts with cpus_allowed") != std::string::npos);
+  CHECK(load_error(kTwoBoxes, {"hosts.*.cpus_allowed=2"}) == "no error");
   // A LAN-on-motherboard part (variants.h: lom_only) in the add-in slot.
   CHECK(load_error(with("device = \"82546EB\"", "device = \"82544GC\"")) ==
         "v.toml:13:8: key 'hosts.alpha.nics.eth1.slot': device 82544GC is a LAN-on-motherboard part and cannot sit "

@@ -109,10 +109,15 @@ TEST_CASE("kernel: waking a process on another idle CPU goes through a reschedul
   sc_core::sc_start(us(60));
   CHECK(k.irq_count(0, 0x41) == 1);
   CHECK(k.irq_count(1, 0x41) == 0);
-  CHECK(t_wake == us(21) + C(k, CostId::irq_entry) + C(k, CostId::wakeup));
-  // CPU1 is halted: IPI flight, HLT exit, reschedule interrupt (EOI at entry, no handler), switch.
+  // SMP (issue 12): try_to_wake_up takes runqueue_lock and writes the reader's task_struct (two
+  // lines), all three modified on CPU1 when the reader switched in there: three HITM transfers
+  // (the FakeMch line read + hitm_snoop_stall each) plus the locked op.
+  const sc_time hitm = hw.mch.read_delay + kp.hitm_snoop_stall;
+  CHECK(t_wake == us(21) + C(k, CostId::irq_entry) + C(k, CostId::wakeup) + C(k, CostId::spin_lock) + 3 * hitm);
+  // CPU1 is halted: IPI flight, HLT exit, reschedule interrupt (EOI at entry, no handler), switch
+  // (with runqueue_lock, and the three lines back from CPU0).
   CHECK(t_woke == t_wake + ns(500) + us(1) + C(k, CostId::irq_entry) + C(k, CostId::apic_eoi) +
-                      C(k, CostId::irq_return) + C(k, CostId::context_switch));
+                      C(k, CostId::irq_return) + C(k, CostId::context_switch) + C(k, CostId::spin_lock) + 3 * hitm);
   CHECK(k.irq_count(1, RESCHEDULE_VECTOR) == 1);
   CHECK(k.context_switches(1) == 4);  // in, out (sleep), in, out (exit)
 }
