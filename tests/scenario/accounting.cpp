@@ -20,6 +20,7 @@ const std::map<std::string, std::string> kShort = {
     {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
     {"rx_flood", "--set workload.duration_s=0.002"},
     {"busbench", "--set workload.sizes=64,1518 --set workload.transfers=4 --set workload.mmio_accesses=4"},
+    {"lmbench", "--set workload.iterations=20 --set workload.tries=1"},
 };
 
 uint64_t sum(const nlohmann::json& reasons) {

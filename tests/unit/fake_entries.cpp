@@ -149,8 +149,8 @@ Registrar<DriverEntry> reg_drv{DriverEntry{
     {int_param("RxIntDelay", 0, 0, 65535, "1.024 µs units", "receive interrupt delay"),
      int_param("InterruptThrottleRate", 8000, 0, 100000, "interrupts/s", "ITR"),
      string_param("FlowControl", "full", {"none", "rx", "tx", "full"}, "802.3x flow control")},
-    {"test-nic", "test-dual", "test-nic32", "test-lom", "test-broken"}}};
-Registrar<DriverEntry> reg_drv_other{DriverEntry{"test-drv-other", "test driver", {}, {"test-other"}}};
+    {"test-nic", "test-dual", "test-nic32", "test-lom", "test-broken"}, {}}};
+Registrar<DriverEntry> reg_drv_other{DriverEntry{"test-drv-other", "test driver", {}, {"test-other"}, {}}};
 
 Registrar<LinkEntry> reg_link{LinkEntry{
     "test-cable", "test cable",

@@ -14,7 +14,7 @@ using namespace nicsim::test;
 TEST_CASE("sweep: the process runner passes the arguments and reports exit codes and stderr", "[sweep]") {
   TempDir tmp;
   Runner run = process_runner(write_fake_nicsim(tmp.path));
-  RunJob ok{"ok", "scen.toml", {"x=21"}, 5, tmp / "ok"};
+  RunJob ok{"ok", "scen.toml", {"x=21"}, 5, tmp / "ok", {}};
   RunOutcome r = run(ok);
   CHECK(r.exit_code == 0);
   auto j = nlohmann::json::parse(read_text(tmp / "ok" / "result.json"));
@@ -22,7 +22,7 @@ TEST_CASE("sweep: the process runner passes the arguments and reports exit codes
   CHECK(j["seed"] == 5);
   CHECK(read_text(tmp / "ok" / "run.out") == "fake run of scen.toml\n");
 
-  RunJob bad{"bad", "scen.toml", {"x=13"}, std::nullopt, tmp / "bad"};
+  RunJob bad{"bad", "scen.toml", {"x=13"}, std::nullopt, tmp / "bad", {}};
   r = run(bad);
   CHECK(r.exit_code == 3);
   CHECK(r.stderr_tail == "fake-nicsim: x=13 is unlucky");
