@@ -32,6 +32,8 @@ std::string value_text(const ParamValue& v) {
 }
 
 std::string num_text(double v, ParamKind k) {
+  // An int bound at or beyond 2^63 (INT64_MAX stored as a double rounds up) is not representable.
+  if (k == ParamKind::Int && v >= 9223372036854775807.0) return fmt::format("{}", INT64_MAX);
   return k == ParamKind::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:.10g}", v);
 }
 

@@ -44,9 +44,9 @@ ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::st
                    "drivers-sim/kernel/costs.cpp"),
       int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
                 "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
-      int_param("cpus_allowed", 0, 0, INT64_MAX, "CPU mask",
+      int_param("cpus_allowed", 0, 0, 0xFFFFFFFFll, "CPU mask",
                 "taskset-like affinity of the workload's processes: bit n = CPU n (0x2: CPU 1 only); 0: every CPU, "
-                "placed by the scheduler", "kernel/sched.c 2.4.20 cpus_allowed; what-if override"),
+                "placed by the scheduler", "kernel/sched.c 2.4.20 cpus_allowed (unsigned long: 32 bits on i386); what-if override"),
       int_param("process_cpu", -1, -1, 63, "CPU",
                 "deprecated: the one CPU the workload's processes may run on (cpus_allowed = 1 << process_cpu); "
                 "-1: not set", "kept for old scenarios; use cpus_allowed"),
