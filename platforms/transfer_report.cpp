@@ -1,4 +1,3 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include "platforms/transfer_report.h"
 #include "core/sim_context.h"
 #include "core/trace_extra.h"

@@ -1,4 +1,3 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include "models/bus/dma_engine.h"
 #include "core/sim_context.h"
 #include "core/units.h"

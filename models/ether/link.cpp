@@ -1,4 +1,3 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include "models/ether/link.h"
 #include "core/sim_context.h"
 #include <algorithm>

@@ -157,7 +157,10 @@ TEST_CASE("explain --transfer --vs: bonded balance-rr against one link says in p
   INFO(r.err);
   REQUIRE(r.code == 0);
   words.clear();
-  for (auto& l : json::parse(r.out).at("summary")) words += l.get<std::string>() + "\n";
+  // Bind the parsed document first: a range-for over json::parse(...).at(...) iterates a
+  // temporary destroyed before the loop body (ASan: heap-use-after-free, CI on 514509e).
+  const json j2 = json::parse(r.out);
+  for (auto& l : j2.at("summary")) words += l.get<std::string>() + "\n";
   INFO(words);
   CHECK(words.find("reorder") == std::string::npos);
   CHECK(words.find("sending: A:") == std::string::npos);

@@ -1,5 +1,4 @@
 // Ethernet wire timing: pure arithmetic from IEEE 802.3 and a link bench with two fake ports.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/ether/link.h"
 #include <catch2/catch.hpp>
 #include <vector>

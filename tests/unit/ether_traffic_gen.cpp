@@ -1,6 +1,5 @@
 // The traffic-generator port (models/ether/traffic_gen.h): its schedule on a real link, at full
 // and half load, with a frame limit; and its refusals.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/ether/link.h"
 #include "models/ether/traffic_gen.h"
 #include <catch2/catch.hpp>

@@ -3,7 +3,6 @@
 // record assertion times, and fake link peers. Tests write registers and descriptors the way a
 // driver would and compute expected times from the datasheet rules and the bench's bus rule.
 #pragma once
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "core/dma_tags.h"
 #include "core/sim_context.h"
 #include "core/timed_resource.h"

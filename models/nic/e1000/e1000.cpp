@@ -1,4 +1,3 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include "models/nic/e1000/e1000.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"

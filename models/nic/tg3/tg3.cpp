@@ -1,4 +1,3 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include "models/nic/tg3/tg3.h"
 #include "core/sim_context.h"
 #include "models/device_entry.h"
