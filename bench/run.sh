@@ -1,15 +1,18 @@
 #!/bin/sh
-# Run both simulation-speed cases of nicsim_bench, each in its own process (SystemC elaborates once
-# per process), and print a table. Usage: bench/run.sh [BUILD_DIR] [STREAM_SECONDS]
+# Run the three simulation-speed cases of nicsim_bench (netpipe, stream, flood), each in its own
+# process (SystemC elaborates once per process), and print a table.
+# Usage: bench/run.sh [BUILD_DIR] [STREAM_SECONDS] [FLOOD_SECONDS]
 set -eu
 build=${1:-build}
 secs=${2:-10}
+flood=${3:-0.1}
 bin="$build/bench/nicsim_bench"
 [ -x "$bin" ] || { echo "bench/run.sh: $bin not built (ninja -C $build nicsim_bench)" >&2; exit 2; }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 "$bin" netpipe >>"$tmp"
 "$bin" stream --seconds "$secs" >>"$tmp"
+"$bin" flood --seconds "$flood" >>"$tmp"
 printf '%-8s %9s %9s %9s %9s %9s %9s %12s %12s %12s\n' case sim_s wall_s cpu_s sim/wall sim/cpu frames deltas/frame wall_us/frame cpu_us/frame
 while read -r line; do
   get() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
