@@ -14,7 +14,7 @@ const char* cost_name(CostId id) {
       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
       "timer_interrupt", "local_timer", "run_timer_list", "timer_callback", "spin_lock",
-      "locked_op"};
+      "locked_op", "add_interrupt_randomness"};
   return names[static_cast<size_t>(id)];
 }
 
@@ -159,6 +159,15 @@ CostProfile make_p4xeon_2420() {
       "cycles without the prefix on a 2.8 GHz SMP Xeon (NetBurst) => 120 cycles per LOCK prefix";
   set(CostId::spin_lock, kLockedOpCycles, 0, false, kLockedOpSource);
   set(CostId::locked_op, kLockedOpCycles, 0, false, kLockedOpSource);
+  // handle_IRQ_event (arch/i386/kernel/irq.c 2.4.20) calls add_interrupt_randomness after the
+  // handlers of a line registered SA_SAMPLE_RANDOM (e1000: SA_SHIRQ | SA_SAMPLE_RANDOM), with IRQs on,
+  // before the EOI and do_softirq: add_timer_randomness reads the TSC (rdtsc), takes three deltas and
+  // int_ln_12bits, and batch_entropy_store stores the sample and calls queue_task(&batch_tqueue,
+  // &tq_timer) (test_and_set_bit: a locked op on SMP). The pool mixing runs later from tq_timer, once
+  // per tick, off the message's path (not modelled).
+  set(CostId::add_interrupt_randomness, 200, 0, false,
+      "estimate: drivers/char/random.c 2.4.20 add_timer_randomness + batch_entropy_store: rdtsc plus a few "
+      "dozen instructions, ~200 cycles");
   // Per entry, the LOCK-prefixed instructions the SMP build adds (counted in the 2.4.20 source,
   // tag 2.4.20 of MaximeChretien/linux-history; the explicitly modelled locks -- runqueue_lock,
   // dev->queue_lock / xmit_lock, __wake_up's wait-queue lock, pipe_wait's -- are not in these).
@@ -173,6 +182,9 @@ CostProfile make_p4xeon_2420() {
   smp(CostId::context_switch, 5,
       "kernel/sched.c schedule(): switch_mm's clear_bit + 2 set_bit (include/asm-i386/mmu_context.h, LOCK_PREFIX "
       "bitops; idle -> process: 2 test_and_set_bit + mmdrop), __schedule_tail's task_lock + mb()");
+  smp(CostId::add_interrupt_randomness, 1,
+      "drivers/char/random.c batch_entropy_store -> queue_task: test_and_set_bit(0, &bh_pointer->sync) "
+      "(LOCK_PREFIX bitop)");
   smp(CostId::irq_entry, 2, "arch/i386/kernel/irq.c do_IRQ: spin_lock(&desc->lock) before and after the handlers");
   smp(CostId::netif_rx, 1, "net/core/dev.c netif_rx: dev_hold (atomic_inc)");
   smp(CostId::net_rx_action, 3,

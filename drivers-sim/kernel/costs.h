@@ -54,6 +54,7 @@ enum class CostId : unsigned {
   spin_lock,           ///< spin_lock + spin_unlock on an SMP kernel (lock; decb, the release store); UP: none
   locked_op,           ///< one other LOCK-prefixed instruction of an SMP kernel (atomic_t, rwlock, semaphore,
                        ///< bitop, mb()); UP: none (include/asm-i386 LOCK / LOCK_PREFIX are empty without SMP)
+  add_interrupt_randomness,  ///< handle_IRQ_event's entropy sample for an SA_SAMPLE_RANDOM line (drivers/char/random.c)
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);

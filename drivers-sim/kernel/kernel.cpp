@@ -530,6 +530,11 @@ Task<void> Kernel::do_irq(unsigned c, KCtx* ctx) {
     co_await h(v);
     if (dev) rx_batches_irq(*dev, rx_batches_frames(*dev) - frames0);
   }
+  // handle_IRQ_event: status |= each action's flags; with SA_SAMPLE_RANDOM, add_interrupt_randomness
+  // after the handlers, IRQs still on.
+  bool sample = false;
+  for (const IrqAction& a : l.actions) sample = sample || (a.flags & SA_SAMPLE_RANDOM);
+  if (sample) co_await cost(CostId::add_interrupt_randomness);
   ctx->irqs_enabled = false;
   if (!edge) {  // end_level_ioapic_irq: local APIC EOI; the I/OxAPIC re-sends if still asserted
     co_await cost(CostId::apic_eoi);

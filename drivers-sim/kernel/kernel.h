@@ -97,7 +97,9 @@ enum Softirq : unsigned { HI_SOFTIRQ = 0, NET_TX_SOFTIRQ = 1, NET_RX_SOFTIRQ = 2
 constexpr unsigned kNrSoftirqs = 4;
 
 /// request_irq flags.
-enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SHIRQ = 0x04000000 };
+/// SA_SAMPLE_RANDOM (= SA_RESTART, include/asm-i386/signal.h 2.4.20): the line feeds the entropy
+/// pool, handle_IRQ_event calls add_interrupt_randomness after its handlers.
+enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SAMPLE_RANDOM = 0x10000000, SA_SHIRQ = 0x04000000 };
 
 /// What one host's kernel model runs with. The defaults are the linux-2.4.20-i386 kernel profile on
 /// the xeon-prestonia CPU profile (profile_linux_2_4_20.cpp; tests/unit/kernel_profiles.cpp holds

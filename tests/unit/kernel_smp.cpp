@@ -5,6 +5,7 @@
 // last CPU, with an IPI from the waker's CPU; cpus_allowed keeps a task where it is told.
 // The FSB answers with a fixed delay (FakeMch), so the stall arithmetic is exact.
 #include "kernel_fake_host.h"
+#include "drivers-sim/kernel/pipe.h"
 #include <catch2/catch.hpp>
 
 using namespace nicsim;
@@ -151,4 +152,84 @@ TEST_CASE("kernel smp: a woken task returns to its idle last CPU, with an IPI fr
   CHECK(reader->migrations() == 1);                   // only the fork placement
   // The waker touched the reader's task_struct, modified on CPU1 at its switch-in: a transfer.
   CHECK(sim().counters.at("alpha.cpu0.xcpu_line_transfers") >= 1);
+}
+
+namespace {
+/// Times, on a bench with `cpus` CPUs, sys_getppid and then a 1-byte write + read of a pipe in
+/// one process (lat_ctx's overhead loop), both on CPU0.
+struct SyscallTimes {
+  sc_time getppid, pipe_pair;
+};
+SyscallTimes time_getppid_and_pipe(unsigned cpus) {
+  FakeHost hw;
+  Kernel k(hw, bench_params(cpus));
+  Pipe pipe("p");
+  SyscallTimes t;
+  auto p = [&]() -> Task<void> {
+    uint8_t c = 1;
+    const sc_time t0 = now();
+    co_await k.sys_getppid();
+    const sc_time t1 = now();
+    co_await k.sys_write(pipe, &c, 1);
+    co_await k.sys_read(pipe, &c, 1);
+    t.getppid = t1 - t0;
+    t.pipe_pair = now() - t1;
+  };
+  k.spawn_process("p", 0, p());
+  sc_core::sc_start(us(50));
+  return t;
+}
+}  // namespace
+
+TEST_CASE("kernel smp: getppid and a pipe write and read pay their locked operations on the SMP kernel and not on UP",
+          "[kernel][smp]") {
+  const SyscallTimes up = time_getppid_and_pipe(1);
+  const SyscallTimes smp = time_getppid_and_pipe(2);
+  REQUIRE(up.getppid > SC_ZERO_TIME);
+  const CostProfile& costs = cost_profile(bench_params().cost_profile);
+  const double locked = costs.at(CostId::locked_op).cycles_per_call;
+  const double mhz = bench_params().cpu_mhz;
+  auto cyc = [&](double n) { return sc_time(n * locked / mhz, sc_core::SC_US); };
+  // sys_getppid's SMP loop: one mb() (lock; addl $0,0(%esp)).
+  CHECK(smp.getppid - up.getppid == cyc(1));
+  // write + read: each pipe_rw's 7 (fget 3, dnotify_parent 1, fput 1, down 1, up 1) and __wake_up's
+  // wait-queue lock: 16 locked ops, no sleeper, no switch.
+  CHECK(costs.at(CostId::pipe_rw).smp_locked_ops == 7);
+  CHECK(smp.pipe_pair - up.pipe_pair == cyc(2 * 7 + 2 * 1));
+}
+
+TEST_CASE("kernel smp: a sync wakeup keeps the wakee off its idle last CPU, a plain one sends it there",
+          "[kernel][smp]") {
+  for (bool sync : {true, false}) {
+    FakeHost hw;
+    Kernel k(hw, bench_params(2));
+    WaitQueue wq, never;
+    unsigned first_on = 99, woke_on = 99;
+    auto rmain = [&]() -> Task<void> {
+      first_on = k.smp_processor_id();
+      co_await wq.wait();
+      woke_on = k.smp_processor_id();
+    };
+    k.spawn_process("reader", rmain());  // forked at elaboration by a busy CPU0: placed on CPU1
+    sc_core::sc_start(us(10));
+    REQUIRE(first_on == 1);
+    // The waker on CPU0 wakes the reader, works 10 us, then sleeps (as after pipe_read's "we know
+    // we are going to sleep" wake_up_interruptible_sync).
+    auto wmain = [&]() -> Task<void> {
+      co_await k.wake_up(wq, 0, sync);
+      co_await cpu_work(20000);  // 10 us on CPU0 before it sleeps
+      co_await never.wait();
+    };
+    k.spawn_process("waker", 0, wmain());
+    k.cpu(0).kick();
+    sc_core::sc_start(us(50));
+    INFO("sync " << sync);
+    if (sync) {  // try_to_wake_up(p, 1): no reschedule_idle, CPU0 runs it when the waker sleeps
+      CHECK(woke_on == 0);
+      CHECK(k.irq_count(1, RESCHEDULE_VECTOR) == 0);
+    } else {     // reschedule_idle: its last CPU is idle, an IPI from CPU0
+      CHECK(woke_on == 1);
+      CHECK(k.irq_count(1, RESCHEDULE_VECTOR) == 1);
+    }
+  }
 }
