@@ -13,7 +13,8 @@ const char* cost_name(CostId id) {
       "tcp_ack",       "udp_sendmsg",  "udp_rcv",          "udp_recvmsg",        "ip_defrag",
       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
-      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback", "spin_lock"};
+      "timer_interrupt", "local_timer", "run_timer_list", "timer_callback", "spin_lock",
+      "locked_op", "add_interrupt_randomness"};
   return names[static_cast<size_t>(id)];
 }
 
@@ -142,14 +143,79 @@ CostProfile make_p4xeon_2420() {
   set(CostId::local_timer, 1000, 0, false, "estimate: smp_local_timer_interrupt + update_process_times");
   set(CostId::run_timer_list, 300, 0, false, "estimate: run_timer_list pass, timerlist_lock, cascade check");
   set(CostId::timer_callback, 150, 0, false, "estimate: detach_timer + indirect call per expired timer");
-  // Charged only on an SMP kernel (Kernel::spin_lock; a UP 2.4 kernel compiles spinlocks away):
-  // the pipe_rw entry above already counts "~100-150 cycles" per NetBurst locked op; the BYTE
-  // syscall loop costs ~600 cycles more per syscall on SMP (research linux24-smp-network-costs.md
-  // §1.2, M. Hayward 2002-12-09: 2311 vs 1712), a few locked ops' worth. Not fitted to anything.
-  // The lock's cache line moving between CPUs is separate (Kernel::touch_lines).
-  set(CostId::spin_lock, 150, 0, false,
-      "estimate: one lock-prefixed RMW on NetBurst (~100-150 cycles, as pipe_rw) plus the release store; "
-      "consistent with BYTE syscall SMP/UP x1.35 (research linux24-smp-network-costs.md §1.2)");
+  // Locked operations of an SMP kernel (charged only when cpus > 1: a UP 2.4 kernel compiles
+  // spinlocks away and include/asm-i386's LOCK / LOCK_PREFIX are empty without CONFIG_SMP).
+  // One LOCK-prefixed read-modify-write on a NetBurst Xeon, its line in this CPU's cache: 120
+  // cycles, measured: "lock cmpxchgl" 132 cycles against 12 without the prefix on a 2.8 GHz SMP
+  // Xeon (G. Nagelhout, Intel Developer Zone forum "Cost of lock instruction for Xeon",
+  // community.intel.com/t5/Intel-Moderncode-for-Parallel/Cost-of-lock-instruction-for-Xeon/td-p/959922).
+  // A tight user-space loop: in kernel paths with stores pending the drain before the locked op
+  // may cost more; no measurement of that was found. spin_lock + spin_unlock is one locked op
+  // (lock; decb, then a plain movb release: include/asm-i386/spinlock.h 2.4.20). The lock's cache
+  // line moving between CPUs is separate (Kernel::touch_lines).
+  constexpr double kLockedOpCycles = 120;
+  constexpr const char* kLockedOpSource =
+      "G. Nagelhout, Intel Developer Zone forum 'Cost of lock instruction for Xeon': lock cmpxchgl 132 vs 12 "
+      "cycles without the prefix on a 2.8 GHz SMP Xeon (NetBurst) => 120 cycles per LOCK prefix";
+  set(CostId::spin_lock, kLockedOpCycles, 0, false, kLockedOpSource);
+  set(CostId::locked_op, kLockedOpCycles, 0, false, kLockedOpSource);
+  // handle_IRQ_event (arch/i386/kernel/irq.c 2.4.20) calls add_interrupt_randomness after the
+  // handlers of a line registered SA_SAMPLE_RANDOM (e1000: SA_SHIRQ | SA_SAMPLE_RANDOM), with IRQs on,
+  // before the EOI and do_softirq: add_timer_randomness reads the TSC (rdtsc), takes three deltas and
+  // int_ln_12bits, and batch_entropy_store stores the sample and calls queue_task(&batch_tqueue,
+  // &tq_timer) (test_and_set_bit: a locked op on SMP). The pool mixing runs later from tq_timer, once
+  // per tick, off the message's path (not modelled).
+  set(CostId::add_interrupt_randomness, 200, 0, false,
+      "estimate: drivers/char/random.c 2.4.20 add_timer_randomness + batch_entropy_store: rdtsc plus a few "
+      "dozen instructions, ~200 cycles");
+  // Per entry, the LOCK-prefixed instructions the SMP build adds (counted in the 2.4.20 source,
+  // tag 2.4.20 of MaximeChretien/linux-history; the explicitly modelled locks -- runqueue_lock,
+  // dev->queue_lock / xmit_lock, __wake_up's wait-queue lock, pipe_wait's -- are not in these).
+  auto smp = [&](CostId id, unsigned n, const char* src) {
+    p.entries[static_cast<size_t>(id)].smp_locked_ops = n;
+    p.entries[static_cast<size_t>(id)].smp_locked_source = src;
+  };
+  smp(CostId::pipe_rw, 7,
+      "fs/read_write.c sys_read/sys_write: fget (read_lock, get_file, read_unlock of files->file_lock), "
+      "dnotify_parent (spin_lock dcache_lock), fput (atomic_dec_and_test); fs/pipe.c: down_interruptible and up "
+      "of PIPE_SEM (include/asm-i386/semaphore.h LOCK decl/incl)");
+  smp(CostId::context_switch, 5,
+      "kernel/sched.c schedule(): switch_mm's clear_bit + 2 set_bit (include/asm-i386/mmu_context.h, LOCK_PREFIX "
+      "bitops; idle -> process: 2 test_and_set_bit + mmdrop), __schedule_tail's task_lock + mb()");
+  smp(CostId::add_interrupt_randomness, 1,
+      "drivers/char/random.c batch_entropy_store -> queue_task: test_and_set_bit(0, &bh_pointer->sync) "
+      "(LOCK_PREFIX bitop)");
+  smp(CostId::irq_entry, 2, "arch/i386/kernel/irq.c do_IRQ: spin_lock(&desc->lock) before and after the handlers");
+  smp(CostId::netif_rx, 1, "net/core/dev.c netif_rx: dev_hold (atomic_inc)");
+  smp(CostId::net_rx_action, 3,
+      "net/core/dev.c net_rx_action: dev_put per packet, br_read_lock/br_read_unlock(BR_NETPROTO_LOCK) per "
+      "invocation (one packet per invocation on a latency path)");
+  smp(CostId::ip_rcv, 3,
+      "net/ipv4/route.c ip_route_input cache hit: read_lock + dst_hold + read_unlock of rt_hash_table[hash].lock");
+  smp(CostId::tcp_v4_rcv, 5,
+      "net/ipv4/tcp_ipv4.c tcp_v4_rcv: __tcp_v4_lookup_established read_lock + sock_hold + read_unlock, "
+      "bh_lock_sock (spin_lock), sock_put (atomic_dec_and_test)");
+  smp(CostId::skb_free, 2,
+      "net/core/skbuff.c __kfree_skb: dst_release (atomic_dec), skb_release_data (atomic_dec_and_test dataref); "
+      "kfree_skb with users == 1 takes no locked op");
+  smp(CostId::tcp_sendmsg, 2, "include/net/sock.h lock_sock + release_sock: spin_lock_bh(&sk->lock.slock) each");
+  smp(CostId::tcp_recvmsg, 2, "include/net/sock.h lock_sock + release_sock: spin_lock_bh(&sk->lock.slock) each");
+  smp(CostId::tcp_transmit_skb, 3,
+      "net/core/skbuff.c skb_clone: atomic_inc dataref; net/ipv4/tcp_output.c skb_set_owner_w: atomic_add "
+      "wmem_alloc; its release in sock_wfree: atomic_sub");
+  smp(CostId::ip_output, 3,
+      "net/ipv4/ip_output.c ip_queue_xmit: dst_clone (atomic_inc); ip_finish_output2: read_lock_bh + "
+      "read_unlock_bh of hh->hh_lock");
+  smp(CostId::udp_sendmsg, 6,
+      "net/ipv4/udp.c udp_sendmsg (connected): sk_dst_check's dst_hold and ip_rt_put; ip_build_xmit: "
+      "sock_alloc_send_skb's skb_set_owner_w and its sock_wfree, read_lock_bh/read_unlock_bh of hh->hh_lock");
+  smp(CostId::udp_rcv, 8,
+      "net/ipv4/udp.c udp_v4_lookup read_lock + sock_hold + read_unlock of udp_hash_lock, sock_put; "
+      "include/net/sock.h sock_queue_rcv_skb: skb_set_owner_r, skb_queue_tail (spin_lock_irqsave); "
+      "net/core/sock.c sock_def_readable: read_lock/read_unlock of sk->callback_lock");
+  smp(CostId::udp_recvmsg, 2,
+      "net/core/datagram.c skb_recv_datagram: skb_dequeue (spin_lock_irqsave); skb_free_datagram's sock_rfree "
+      "(atomic_sub)");
   return p;
 }
 

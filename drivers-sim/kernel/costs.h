@@ -52,6 +52,9 @@ enum class CostId : unsigned {
   run_timer_list,      ///< run_timer_list per TIMER_BH pass
   timer_callback,      ///< per expired timer (detach + call)
   spin_lock,           ///< spin_lock + spin_unlock on an SMP kernel (lock; decb, the release store); UP: none
+  locked_op,           ///< one other LOCK-prefixed instruction of an SMP kernel (atomic_t, rwlock, semaphore,
+                       ///< bitop, mb()); UP: none (include/asm-i386 LOCK / LOCK_PREFIX are empty without SMP)
+  add_interrupt_randomness,  ///< handle_IRQ_event's entropy sample for an SA_SAMPLE_RANDOM line (drivers/char/random.c)
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);
@@ -67,6 +70,13 @@ struct CostEntry {
   /// CPU-profile tag of the entry (drivers-sim/kernel/cpu_time.h): a kernel entry's is
   /// what_tag(CostId), a driver entry's is set when DriverCosts resolves it; 0 untagged.
   uint16_t what = 0;
+  /// LOCK-prefixed instructions an SMP build of the kernel executes on this path that a UP build
+  /// does not (atomic_t ops, rwlocks, semaphores, bitops, mb(); counted in the 2.4.20 source, listed
+  /// in smp_locked_source). Kernel::cost charges them as that many CostId::locked_op on a host
+  /// with cpus > 1 and not at all on UP. 0: none, or not counted.
+  unsigned smp_locked_ops = 0;
+  const char* smp_locked_source = "";  ///< which 2.4.20 functions take them
+
 };
 
 struct CostProfile {

@@ -330,12 +330,18 @@ Kernel::IrqLine& Kernel::line(unsigned vector) {
 
 CpuBurn Kernel::cost(CostId id, size_t bytes) const {
   Cpu& c = Cpu::running_cpu();
-  return CpuBurn{c.cycles(costs_->cycles(id, bytes, c.mhz())), what_tag(id)};
+  return CpuBurn{c.cycles(entry_cycles(costs_->at(id), bytes, c.mhz())), what_tag(id)};
 }
 
 CpuBurn Kernel::cost(const CostEntry& e, size_t bytes) const {
   Cpu& c = Cpu::running_cpu();
-  return CpuBurn{c.cycles(costs_->cycles(e, bytes, c.mhz())), e.what};
+  return CpuBurn{c.cycles(entry_cycles(e, bytes, c.mhz())), e.what};
+}
+
+CpuBurn Kernel::locked_ops(unsigned n) const {
+  if (p_.cpus == 1 || n == 0) return CpuBurn{SC_ZERO_TIME};
+  Cpu& c = Cpu::running_cpu();
+  return CpuBurn{c.cycles(n * costs_->cycles(CostId::locked_op, 0, c.mhz())), what_tag(CostId::locked_op)};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,6 +530,11 @@ Task<void> Kernel::do_irq(unsigned c, KCtx* ctx) {
     co_await h(v);
     if (dev) rx_batches_irq(*dev, rx_batches_frames(*dev) - frames0);
   }
+  // handle_IRQ_event: status |= each action's flags; with SA_SAMPLE_RANDOM, add_interrupt_randomness
+  // after the handlers, IRQs still on.
+  bool sample = false;
+  for (const IrqAction& a : l.actions) sample = sample || (a.flags & SA_SAMPLE_RANDOM);
+  if (sample) co_await cost(CostId::add_interrupt_randomness);
   ctx->irqs_enabled = false;
   if (!edge) {  // end_level_ioapic_irq: local APIC EOI; the I/OxAPIC re-sends if still asserted
     co_await cost(CostId::apic_eoi);
@@ -764,6 +775,9 @@ void Kernel::reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu) {
 }
 
 Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j, bool sync) {
+  // __wake_up: wq_read_lock_irqsave(&q->lock), a spin_lock on i386 (include/linux/wait.h 2.4.20:
+  // USE_RW_WAIT_QUEUE_SPINLOCK 0), taken whether or not anyone sleeps; the release is a plain store.
+  if (p_.cpus > 1) co_await locked_ops(1);
   std::vector<Process*> ws = wq.waiters_;
   for (Process* p : ws) {
     co_await cost(CostId::wakeup);
@@ -892,11 +906,15 @@ void Kernel::schedule(unsigned c) {
     }
   }
   if (!next) {
+    // SMP: schedule() took spin_lock_irq(&runqueue_lock) here too (also when a reschedule IPI finds
+    // nothing to run): the line is now this CPU's, and the next wakeup or schedule() on another CPU
+    // fetches it. No one waits on an idle CPU's schedule(): its time is not charged.
+    if (p_.cpus > 1) (void)lines_now(c, rq_addr_, p_.cache_line_bytes, LineAccess::Rmw, false);
     q.cpu->set_process(nullptr);
   } else {
     if (next->state == State::Blocked) next->state = State::Ready;
     if (next != prev) {  // the incoming task pays switch_to and the TLB/cache refill
-      sc_time cs = q.cpu->cycles(costs_->cycles(CostId::context_switch, 0, q.cpu->mhz()));
+      sc_time cs = q.cpu->cycles(entry_cycles(costs_->at(CostId::context_switch), 0, q.cpu->mhz()));
       // SMP: schedule() takes runqueue_lock and reads the run queue; switch_to loads the incoming
       // task_struct and kernel stack. Lines the other CPU modified come over the FSB (HITM),
       // folded into the switch (schedule() is not a context that can stall on its own).
@@ -1081,7 +1099,7 @@ uint64_t Kernel::smp_object(size_t bytes) {
   return dma_alloc(bytes, p_.cache_line_bytes);
 }
 
-sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc) {
+sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc, bool count) {
   if (p_.cpus == 1 || !len || !addr) return SC_ZERO_TIME;
   PerCpu& q = percpu_[cpu];
   const uint64_t bit = uint64_t(1) << cpu;
@@ -1095,7 +1113,7 @@ sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess ac
     }
     LineState& st = it->second;
     const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
-    if (hitm) {
+    if (hitm && count) {
       const sc_time d = q.cpu->line_read(l * lb, static_cast<unsigned>(lb)) + p_.hitm_snoop_stall;
       t += d;
       ++*q.xcpu_lines;

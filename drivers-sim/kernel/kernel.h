@@ -97,7 +97,9 @@ enum Softirq : unsigned { HI_SOFTIRQ = 0, NET_TX_SOFTIRQ = 1, NET_RX_SOFTIRQ = 2
 constexpr unsigned kNrSoftirqs = 4;
 
 /// request_irq flags.
-enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SHIRQ = 0x04000000 };
+/// SA_SAMPLE_RANDOM (= SA_RESTART, include/asm-i386/signal.h 2.4.20): the line feeds the entropy
+/// pool, handle_IRQ_event calls add_interrupt_randomness after its handlers.
+enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SAMPLE_RANDOM = 0x10000000, SA_SHIRQ = 0x04000000 };
 
 /// What one host's kernel model runs with. The defaults are the linux-2.4.20-i386 kernel profile on
 /// the xeon-prestonia CPU profile (profile_linux_2_4_20.cpp; tests/unit/kernel_profiles.cpp holds
@@ -355,13 +357,20 @@ class Kernel : public CpuSoftware {
 
   // ---- CPU time ------------------------------------------------------------------------------
   /// `co_await k.cost(CostId::ip_rcv)` / `k.cost(CostId::copy_user_cached, 1448)`: burn the
-  /// table's cycles on the running CPU. Throws std::logic_error outside a CPU.
+  /// table's cycles on the running CPU; on an SMP kernel (cpus > 1) plus the entry's
+  /// smp_locked_ops × CostId::locked_op. Throws std::logic_error outside a CPU.
   CpuBurn cost(CostId id, size_t bytes = 0) const;
   /// `co_await k.cost(costs[Path::x])`: burn a driver's entry (driver_costs()) the same way.
   CpuBurn cost(const CostEntry& e, size_t bytes = 0) const;
-  /// Cycles cost(id, bytes) burns on a core at mhz (for tests and reports).
-  double cost_cycles(CostId id, size_t bytes = 0) const { return costs_->cycles(id, bytes, p_.cpu_mhz); }
-  double cost_cycles(const CostEntry& e, size_t bytes = 0) const { return costs_->cycles(e, bytes, p_.cpu_mhz); }
+  /// Cycles cost(id, bytes) burns on a core at the kernel's cpu_mhz (for tests and reports),
+  /// SMP locked operations included.
+  double cost_cycles(CostId id, size_t bytes = 0) const { return entry_cycles(costs_->at(id), bytes, p_.cpu_mhz); }
+  double cost_cycles(const CostEntry& e, size_t bytes = 0) const { return entry_cycles(e, bytes, p_.cpu_mhz); }
+  /// `co_await k.locked_ops(n)`: n LOCK-prefixed instructions of an SMP kernel that no cost entry
+  /// covers (sys_getppid's mb(), __wake_up's wait-queue lock, add/remove_wait_queue): n ×
+  /// CostId::locked_op on the running CPU when cpus > 1; nothing on UP. Throws std::logic_error
+  /// outside a CPU (SMP only).
+  CpuBurn locked_ops(unsigned n) const;
   /// A driver's cost entries for its `paths` under this kernel's cost profile (driver_costs.h), looked
   /// up once (at probe). Throws std::invalid_argument naming the driver and the profile when the
   /// profile has no table for `driver` or the table lacks a path.
@@ -643,6 +652,13 @@ class Kernel : public CpuSoftware {
   };
 
   PerCpu& pc() const;  // running CPU's
+  /// Cycles of entry `e` over `bytes` on a core at `mhz`: the table's, plus smp_locked_ops ×
+  /// locked_op when cpus > 1.
+  double entry_cycles(const CostEntry& e, size_t bytes, double mhz) const {
+    double c = costs_->cycles(e, bytes, mhz);
+    if (p_.cpus > 1 && e.smp_locked_ops) c += e.smp_locked_ops * costs_->at(CostId::locked_op).cycles_per_call;
+    return c;
+  }
   IrqLine& line(unsigned vector);
   Task<void> do_irq(unsigned cpu, KCtx* ctx);
   Task<void> do_softirq(unsigned cpu);
@@ -673,6 +689,13 @@ class Kernel : public CpuSoftware {
   Task<void> net_tx_action(unsigned cpu);
   Task<void> qdisc_run(NetDevice& dev);
   Task<int> dev_xmit_noqueue(SkbPtr skb);
+  /// SMP locked ops of read(2)/write(2)'s VFS wrapper (fs/read_write.c 2.4.20): fget's read_lock,
+  /// get_file and read_unlock, dnotify_parent's spin_lock(&dcache_lock), fput's atomic_dec_and_test.
+  static constexpr unsigned kVfsRwLockedOps = 5;
+  /// recv(2) (net/socket.c sys_recvfrom): sockfd_lookup's fget (3) and sockfd_put's fput (1).
+  static constexpr unsigned kSockfdLockedOps = 4;
+  /// sys_read / sys_recv on a socket with `vfs_locked_ops` of the system call's own wrapper.
+  Task<long> socket_read(Socket& sock, size_t len, int flags, unsigned vfs_locked_ops);
   std::string where(unsigned cpu) const { return p_.host + ".cpu" + std::to_string(cpu); }
   void on_dma_write(uint64_t addr, size_t len);
   void cpu_stored(unsigned cpu, uint64_t addr, size_t len);
@@ -729,8 +752,9 @@ class Kernel : public CpuSoftware {
   /// The common body of load_dma_lines and touch_lines.
   Task<unsigned> load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind, bool track_new);
   /// touch_lines without stalling: updates the lines' states for `cpu` and returns the time the
-  /// transfers from another CPU take (Cpu::line_read + hitm_snoop_stall each), counted as such.
-  sc_time lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc);
+  /// transfers from another CPU take (Cpu::line_read + hitm_snoop_stall each), counted as such;
+  /// with `count` false only the states change (a CPU whose time nobody waits on) and it returns 0.
+  sc_time lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc, bool count = true);
   Task<void> wakeup_lines(Process& p, JourneyId j);
   void install_process(std::unique_ptr<Process> p, Task<void> main);
 };

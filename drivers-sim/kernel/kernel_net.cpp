@@ -455,6 +455,7 @@ Task<long> Kernel::sys_write(Socket& sock, size_t len, JourneyId journey) {
   if (!sock.ops) throw std::logic_error("sys_write on a socket without protocol operations");
   p->in_kernel_ = true;
   co_await cost(CostId::syscall_entry);
+  co_await locked_ops(kVfsRwLockedOps);
   mark(journey, "write syscall");
   long r = co_await sock.ops->sendmsg(sock, len, journey);
   co_await cost(CostId::syscall_exit);
@@ -463,14 +464,19 @@ Task<long> Kernel::sys_write(Socket& sock, size_t len, JourneyId journey) {
   co_return r;
 }
 
-Task<long> Kernel::sys_read(Socket& sock, size_t len) { return sys_recv(sock, len, 0); }
+Task<long> Kernel::sys_read(Socket& sock, size_t len) { return socket_read(sock, len, 0, kVfsRwLockedOps); }
 
 Task<long> Kernel::sys_recv(Socket& sock, size_t len, int flags) {
+  return socket_read(sock, len, flags, kSockfdLockedOps);
+}
+
+Task<long> Kernel::socket_read(Socket& sock, size_t len, int flags, unsigned vfs_locked_ops) {
   Process* p = current();
   if (!p) throw std::logic_error("sys_recv outside process context");
   if (!sock.ops) throw std::logic_error("sys_recv on a socket without protocol operations");
   p->in_kernel_ = true;
   co_await cost(CostId::syscall_entry);
+  co_await locked_ops(vfs_locked_ops);
   long r = co_await sock.ops->recvmsg(sock, len, flags);
   co_await cost(CostId::syscall_exit);
   p->in_kernel_ = false;

@@ -23,11 +23,17 @@ Task<void> pipe_up(Kernel& k, Pipe& p) {
   if (!p.sem_wait.empty()) co_await k.wake_up(p.sem_wait);
 }
 
+/// SMP: pipe_wait's add_wait_queue and remove_wait_queue (wq_write_lock_irqsave: a spin_lock) and
+/// the up + down of PIPE_SEM around its schedule() (LOCK incl / decl); pipe_rw counts the call's
+/// first down and last up.
+constexpr unsigned kPipeWaitLockedOps = 4;
+
 /// pipe_wait for a reader: sleep on PIPE_WAIT with PIPE_SEM dropped, until data or no writers.
 /// The condition is tested after up() and right before sleeping (no simulated time passes between
 /// the test and the sleep), as 2.4's add_wait_queue before up() guarantees no lost wake-up.
 Task<void> pipe_wait_readable(Kernel& k, Pipe& p) {
   ++p.waiting_readers;
+  co_await k.locked_ops(kPipeWaitLockedOps);
   co_await pipe_up(k, p);
   if (p.empty() && p.writers > 0) co_await p.wait.wait();
   --p.waiting_readers;
@@ -37,6 +43,7 @@ Task<void> pipe_wait_readable(Kernel& k, Pipe& p) {
 /// pipe_wait for a writer: until `need` bytes are free or no readers are left.
 Task<void> pipe_wait_writable(Kernel& k, Pipe& p, size_t need) {
   ++p.waiting_writers;
+  co_await k.locked_ops(kPipeWaitLockedOps);
   co_await pipe_up(k, p);
   if (p.free_bytes() < need && p.readers > 0) co_await p.wait.wait();
   --p.waiting_writers;
@@ -136,9 +143,13 @@ Task<long> in_syscall(Kernel& k, bool& in_kernel, Task<long> body) {
   co_return r;
 }
 
-/// sys_getppid reads current->p_opptr->tgid: a few loads, inside the entry/exit pair's cycles.
-/// Returns 1: init adopts every modelled process.
-Task<long> getppid_body() { co_return 1; }
+/// sys_getppid reads current->p_opptr->tgid: a few loads, inside the entry/exit pair's cycles; an
+/// SMP kernel re-reads p_opptr after an mb() (kernel/timer.c 2.4.20: lock; addl $0,0(%esp)), one
+/// locked op. Returns 1: init adopts every modelled process.
+Task<long> getppid_body(Kernel& k) {
+  co_await k.locked_ops(1);
+  co_return 1;
+}
 
 /// The running process; std::logic_error naming `what` outside process context.
 Process& current_process(const Kernel& k, const char* what) {
@@ -161,7 +172,7 @@ Task<long> Kernel::sys_write(Pipe& pipe, const uint8_t* buf, size_t len) {
 
 Task<long> Kernel::sys_getppid() {
   Process& p = current_process(*this, "sys_getppid");
-  co_return co_await in_syscall(*this, p.in_kernel_, getppid_body());
+  co_return co_await in_syscall(*this, p.in_kernel_, getppid_body(*this));
 }
 
 }  // namespace nicsim

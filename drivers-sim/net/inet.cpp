@@ -13,6 +13,12 @@ constexpr int kEconnrefused = 111;
 constexpr int kEpipe = 32;
 constexpr int kEdestaddrreq = 89;
 constexpr int kEmsgsize = 90;
+/// SMP locked ops of a TCP sleep for data or for send space (net/ipv4/tcp.c 2.4.20 tcp_data_wait /
+/// wait_for_tcp_memory): add_wait_queue and remove_wait_queue (spin_lock_irqsave each), and the
+/// release_sock + lock_sock around schedule_timeout (spin_lock_bh each).
+constexpr unsigned kTcpWaitLockedOps = 4;
+/// The same for a datagram socket (net/core/datagram.c wait_for_packet): add/remove_wait_queue.
+constexpr unsigned kDatagramWaitLockedOps = 2;
 /// Bytes of struct sock + tcp_opt the per-message paths write (lock, queues, sequence state) as
 /// tracked lines on SMP. estimate: 4 lines of the ~1.2 KB 2.4 struct sock (include/net/sock.h).
 constexpr size_t kSockLineBytes = 256;
@@ -340,6 +346,7 @@ Task<long> InetHost::udp_recvmsg(SockState& st, size_t len) {
       st.wake_pending = false;
       continue;
     }
+    co_await k_->locked_ops(kDatagramWaitLockedOps);
     co_await st.sock->wait.wait();
     st.wake_pending = false;
   }
@@ -365,6 +372,7 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
         st.wake_pending = false;
         continue;
       }
+      co_await k_->locked_ops(kTcpWaitLockedOps);
       co_await sock.wait.wait();
       st.wake_pending = false;
     }
@@ -400,6 +408,7 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
       st.wake_pending = false;
       continue;
     }
+    co_await k_->locked_ops(kTcpWaitLockedOps);
     co_await sock.wait.wait();
     st.wake_pending = false;
   }

@@ -111,9 +111,11 @@ TEST_CASE("kernel: waking a process on another idle CPU goes through a reschedul
   CHECK(k.irq_count(1, 0x41) == 0);
   // SMP (issue 12): try_to_wake_up takes runqueue_lock and writes the reader's task_struct (two
   // lines), all three modified on CPU1 when the reader switched in there: three HITM transfers
-  // (the FakeMch line read + hitm_snoop_stall each) plus the locked op.
+  // (the FakeMch line read + hitm_snoop_stall each) plus the locked op; __wake_up's own wait-queue
+  // lock is one more locked op (and irq_entry's cost includes do_IRQ's two).
   const sc_time hitm = hw.mch.read_delay + kp.hitm_snoop_stall;
-  CHECK(t_wake == us(21) + C(k, CostId::irq_entry) + C(k, CostId::wakeup) + C(k, CostId::spin_lock) + 3 * hitm);
+  CHECK(t_wake == us(21) + C(k, CostId::irq_entry) + C(k, CostId::locked_op) + C(k, CostId::wakeup) +
+                      C(k, CostId::spin_lock) + 3 * hitm);
   // CPU1 is halted: IPI flight, HLT exit, reschedule interrupt (EOI at entry, no handler), switch
   // (with runqueue_lock, and the three lines back from CPU0).
   CHECK(t_woke == t_wake + ns(500) + us(1) + C(k, CostId::irq_entry) + C(k, CostId::apic_eoi) +

@@ -5,6 +5,7 @@
 // last CPU, with an IPI from the waker's CPU; cpus_allowed keeps a task where it is told.
 // The FSB answers with a fixed delay (FakeMch), so the stall arithmetic is exact.
 #include "kernel_fake_host.h"
+#include "drivers-sim/kernel/pipe.h"
 #include <catch2/catch.hpp>
 
 using namespace nicsim;
@@ -151,4 +152,108 @@ TEST_CASE("kernel smp: a woken task returns to its idle last CPU, with an IPI fr
   CHECK(reader->migrations() == 1);                   // only the fork placement
   // The waker touched the reader's task_struct, modified on CPU1 at its switch-in: a transfer.
   CHECK(sim().counters.at("alpha.cpu0.xcpu_line_transfers") >= 1);
+}
+
+namespace {
+/// Times, on a bench with `cpus` CPUs, sys_getppid and then a 1-byte write + read of a pipe in
+/// one process (lat_ctx's overhead loop), both on CPU0.
+struct SyscallTimes {
+  sc_time getppid, pipe_pair;
+};
+SyscallTimes time_getppid_and_pipe(unsigned cpus) {
+  FakeHost hw;
+  Kernel k(hw, bench_params(cpus));
+  Pipe pipe("p");
+  SyscallTimes t;
+  auto p = [&]() -> Task<void> {
+    uint8_t c = 1;
+    const sc_time t0 = now();
+    co_await k.sys_getppid();
+    const sc_time t1 = now();
+    co_await k.sys_write(pipe, &c, 1);
+    co_await k.sys_read(pipe, &c, 1);
+    t.getppid = t1 - t0;
+    t.pipe_pair = now() - t1;
+  };
+  k.spawn_process("p", 0, p());
+  sc_core::sc_start(us(50));
+  return t;
+}
+
+/// The times from the cost table (without SMP locked ops) plus `locked` × (1, 16) locked ops.
+SyscallTimes expected_times(double locked_getppid, double locked_pipe) {
+  const CostProfile& costs = cost_profile(bench_params().cost_profile);
+  const double mhz = bench_params().cpu_mhz;
+  auto c = [&](CostId id, size_t bytes = 0) { return costs.cycles(id, bytes, mhz); };
+  const double lock = costs.at(CostId::locked_op).cycles_per_call;
+  const double sys = c(CostId::syscall_entry) + c(CostId::syscall_exit);
+  const double pair = 2 * sys + 2 * c(CostId::pipe_rw) + 2 * c(CostId::copy_user_cached, 1);
+  auto us_of = [&](double cyc) { return sc_time(cyc / mhz, sc_core::SC_US); };
+  return {us_of(sys + locked_getppid * lock), us_of(pair + locked_pipe * lock)};
+}
+}  // namespace
+
+TEST_CASE("kernel smp: getppid and a pipe write and read pay their locked operations on the SMP kernel",
+          "[kernel][smp]") {
+  const SyscallTimes smp = time_getppid_and_pipe(2);
+  // sys_getppid's SMP loop: one mb() (lock; addl $0,0(%esp)). A write + read with no sleeper: each
+  // pipe_rw's 7 (fget 3, dnotify_parent 1, fput 1, PIPE_SEM down 1 and up 1) and __wake_up's queue
+  // lock: 16.
+  CHECK(cost_profile(bench_params().cost_profile).at(CostId::pipe_rw).smp_locked_ops == 7);
+  const SyscallTimes want = expected_times(1, 2 * 7 + 2 * 1);
+  CHECK(smp.getppid == want.getppid);
+  CHECK(smp.pipe_pair == want.pipe_pair);
+}
+
+TEST_CASE("kernel smp: on a UP kernel getppid and a pipe write and read take no locked operation", "[kernel][smp]") {
+  const SyscallTimes up = time_getppid_and_pipe(1);
+  const SyscallTimes want = expected_times(0, 0);
+  CHECK(up.getppid == want.getppid);
+  CHECK(up.pipe_pair == want.pipe_pair);
+}
+
+namespace {
+/// A reader forked at elaboration (placed on CPU1, asleep there) is woken by a process on CPU0
+/// that works 10 us more and then sleeps.
+struct WakeBench {
+  FakeHost hw;
+  Kernel k{hw, bench_params(2)};
+  WaitQueue wq, never;
+  unsigned first_on = 99, woke_on = 99;
+  /// Runs the bench; returns the CPU the reader woke on.
+  unsigned run(bool sync) {
+    auto rmain = [this]() -> Task<void> {
+      first_on = k.smp_processor_id();
+      co_await wq.wait();
+      woke_on = k.smp_processor_id();
+    };
+    k.spawn_process("reader", rmain());
+    sc_core::sc_start(us(10));
+    REQUIRE(first_on == 1);
+    auto wmain = [this, sync]() -> Task<void> {
+      co_await k.wake_up(wq, 0, sync);
+      co_await cpu_work(20000);  // 10 us on CPU0 before it sleeps
+      co_await never.wait();
+    };
+    k.spawn_process("waker", 0, wmain());
+    k.cpu(0).kick();
+    sc_core::sc_start(us(50));
+    return woke_on;
+  }
+};
+}  // namespace
+
+TEST_CASE("kernel smp: a sync wakeup keeps the wakee off its idle last CPU and sends no IPI", "[kernel][smp]") {
+  // try_to_wake_up(p, synchronous = 1) skips reschedule_idle when the waker's CPU is allowed: the
+  // reader waits for CPU0, which runs it when the waker sleeps (pipe_read's "we know we are going
+  // to sleep" wake_up_interruptible_sync).
+  WakeBench b;
+  CHECK(b.run(true) == 0);
+  CHECK(b.k.irq_count(1, RESCHEDULE_VECTOR) == 0);
+}
+
+TEST_CASE("kernel smp: a plain wakeup sends the wakee to its idle last CPU with an IPI", "[kernel][smp]") {
+  WakeBench b;
+  CHECK(b.run(false) == 1);
+  CHECK(b.k.irq_count(1, RESCHEDULE_VECTOR) == 1);
 }

@@ -179,7 +179,8 @@ Task<int> Adapter::open() {
 
 Task<int> Adapter::up() {
   Kernel& k = kernel();
-  if (k.request_irq(irq, [this](unsigned) { return intr(); }, SA_SHIRQ, name()) != 0) co_return -1;
+  // e1000_up: request_irq(..., SA_SHIRQ | SA_SAMPLE_RANDOM, ...) (e1000_main.c 4.4.12-k1 in 2.4.20)
+  if (k.request_irq(irq, [this](unsigned) { return intr(); }, SA_SHIRQ | SA_SAMPLE_RANDOM, name()) != 0) co_return -1;
   irq_requested_ = true;
   // The hardware has been reset: reload what the reset cleared.
   co_await set_multi();
