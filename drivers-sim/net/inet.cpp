@@ -341,12 +341,14 @@ Task<long> InetHost::udp_recvmsg(SockState& st, size_t len) {
       if (j) k_->mark(j, "copy to user");
       co_return static_cast<long>(got);
     }
-    // skb_recv_datagram: wait_for_packet on sk->sleep
+    // skb_recv_datagram: wait_for_packet on sk->sleep. Its add_wait_queue (the locked ops) comes
+    // before the last test, and nothing may take simulated time between that test and the sleep:
+    // a wakeup in between would find nobody on the queue and be lost.
+    co_await k_->locked_ops(kDatagramWaitLockedOps);
     if (st.wake_pending) {
       st.wake_pending = false;
       continue;
     }
-    co_await k_->locked_ops(kDatagramWaitLockedOps);
     co_await st.sock->wait.wait();
     st.wake_pending = false;
   }
@@ -368,11 +370,13 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
     left -= took;
     if (reset) co_return len == left ? -kEpipe : static_cast<long>(len - left);
     if (left > 0 && block) {
+      // wait_for_tcp_memory: add_wait_queue (the locked ops) before the last test, and no
+      // simulated time between the test and the sleep (else an ACK's wakeup is lost).
+      co_await k_->locked_ops(kTcpWaitLockedOps);
       if (st.wake_pending) {
         st.wake_pending = false;
         continue;
       }
-      co_await k_->locked_ops(kTcpWaitLockedOps);
       co_await sock.wait.wait();
       st.wake_pending = false;
     }
@@ -404,11 +408,13 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
       co_return 0;
     }
     if (!block) continue;
+    // tcp_data_wait: add_wait_queue (the locked ops) before the last test, and no simulated time
+    // between the test and the sleep (else a segment's wakeup is lost).
+    co_await k_->locked_ops(kTcpWaitLockedOps);
     if (st.wake_pending) {
       st.wake_pending = false;
       continue;
     }
-    co_await k_->locked_ops(kTcpWaitLockedOps);
     co_await sock.wait.wait();
     st.wake_pending = false;
   }
