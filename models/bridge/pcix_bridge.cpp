@@ -171,7 +171,7 @@ sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_paylo
   bool marked_full = false;
   while (pos < N) {
     PciBurstSpec spec = seg.burst_spec(m, cmd, A + pos, N - pos, true);
-    if (seg.plan(m, t, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+    if (seg.contended(m, t)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
     PciBurstTiming bt = seg.burst_clocks(spec);
     PciPhaseList ph = bt.phases.front();
     const uint32_t L0 = bt.tenure_bytes.front();
@@ -461,7 +461,7 @@ sc_time PcixBridge::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generi
     sc_time tp = g.end + retry;
     for (;;) {
       PciBurstSpec spec = seg.burst_spec(m, cmd, a, take, true);
-      if (seg.plan(m, tp, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+      if (seg.contended(m, tp)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
       PciBurstTiming bt = seg.burst_clocks(spec);
       PciPhaseList ph = bt.phases.front();
       const uint32_t L0 = bt.tenure_bytes.front();

@@ -28,6 +28,7 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, 
       c_aborts_(ctr(*this, "master_aborts")),
       c_io_reads_(ctr(*this, "io_reads")),
       c_io_writes_(ctr(*this, "io_writes")) {
+  inbound_decode_ = ns(p_.inbound_decode_ns);
   fsb_target.register_b_transport(this, &HostBridge::b_fsb);
   if (p_.port_names.empty()) throw std::invalid_argument(std::string(this->name()) + ": a host bridge needs a port");
   const auto& names = p_.port_names;
@@ -161,7 +162,7 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
         trans.set_response_status(tlm::TLM_OK_RESPONSE);
         c_mem_writes_ += train->pieces.size();
         if (inbound_write_observer_) inbound_write_observer_(addr, len);
-        const sc_time decode = ns(p_.inbound_decode_ns);
+        const sc_time& decode = inbound_decode_;
         for (auto& pc : train->pieces) pc.at += decode;
         sc_time d = train->pieces.front().at - now();
         mem_initiator->b_transport(trans, d);
@@ -185,7 +186,7 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
   if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
     (trans.is_write() ? c_mem_writes_ : c_mem_reads_)++;
     if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
-    sc_time d = t0 + ns(p_.inbound_decode_ns) - now();
+    sc_time d = t0 + inbound_decode_ - now();
     mem_initiator->b_transport(trans, d);
     delay = d;
     return;

@@ -123,6 +123,7 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   };
   std::vector<Window> windows_, io_windows_;
   IntervalResource fsb_data_;
+  sc_time inbound_decode_;  ///< ns(p_.inbound_decode_ns), computed once
   std::function<void(uint64_t, size_t)> inbound_write_observer_;
   uint64_t &c_mmio_reads_, &c_mmio_writes_, &c_interrupts_, &c_eois_, &c_mem_reads_, &c_mem_writes_,
       &c_aborts_, &c_io_reads_, &c_io_writes_;
