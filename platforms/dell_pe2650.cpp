@@ -33,6 +33,10 @@ ParamSchema pe2650_param_schema() {
                 "fastest PCI-X clock of riser bus 1 (slots 1 and 2); 0 = as the manual: 100 MHz when slot 1 holds a "
                 "card, 133 MHz with slot 2 alone",
                 "PE2650 manual: slots 1–2 share bus 1 at ≤100 MHz, 133 MHz if only slot 2 is used (tg3-bonding §1.3)"),
+      bool_param("detailed_dma", false,
+                 "forward every posted 128-byte piece through IMBus, CMIC and DRAM as its own call instead of one "
+                 "train per tenure (same results, slower; for comparison)",
+                 "simulation speed switch (issue 11), not hardware: PcixBridgeParams::detailed_dma"),
   };
   // The seed's kernel (2.4.18/2.4.19, not stated) has no profile of its own: the 2.4.20 i386
   // profiles, as the P4DPR-6GM+ (drivers-sim/kernel/profile_linux_2_4_20.cpp).
@@ -74,6 +78,7 @@ ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
     b.link = imbus_link_params();
     b.link.crossing_ns = crossing;
     b.bridge = ciobx2_params();
+    b.bridge.detailed_dma = get_b(v, "detailed_dma", false);
     b.apic = ciobx2_ioxapic_params();
     b.segment[0] = ciobx2_segment_params("A");
     b.segment[1] = ciobx2_segment_params("B");

@@ -24,6 +24,10 @@ ParamSchema p4dpr_param_schema() {
                  "seed 000 / [S9] research §1"),
       int_param("pcix_slot_mhz", 100, 66, 133, "MHz", "fastest clock of the 64-bit PCI-X slot on segment B",
                 "[S9]: one 64-bit PCI-X 100 MHz slot"),
+      bool_param("detailed_dma", false,
+                 "forward every posted 128-byte piece through hub link, MCH and DRAM as its own call instead of one "
+                 "train per tenure (same results, slower; for comparison)",
+                 "simulation speed switch (issue 11), not hardware: PcixBridgeParams::detailed_dma"),
   };
   // The host runs Linux 2.4.20 i386 on Prestonia Xeons (seed 000): the board's kernel and CPU
   // profiles (drivers-sim/kernel/profile_linux_2_4_20.cpp); its kernel-model parameters, the
@@ -57,6 +61,7 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
   s.dram.tCL_clocks = get_r(v, "dram_tcl_clocks", 2.0);
   s.hub.crossing_ns = get_r(v, "hub_crossing_ns", 100.0);
   s.hub.shared_pipe = get_b(v, "hub_shared_pipe", true);
+  s.bridge.detailed_dma = get_b(v, "detailed_dma", false);
   s.hub_port = 1;  // HI_C: a similar E7500 board has its P64H2 there [S12]; P4DPR port unknown (estimate)
   const uint32_t cls = static_cast<uint32_t>(get_i(v, "pci_cache_line_bytes", 64));
 

@@ -171,31 +171,41 @@ sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_paylo
   bool marked_full = false;
   while (pos < N) {
     PciBurstSpec spec = seg.burst_spec(m, cmd, A + pos, N - pos, true);
-    if (seg.plan(m, t, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+    if (seg.contended(m, t)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
     PciBurstTiming bt = seg.burst_clocks(spec);
     PciPhaseList ph = bt.phases.front();
     const uint32_t L0 = bt.tenure_bytes.front();
     PciSegment::Plan pl = seg.plan(m, t, ph.total());
     const sc_time data_start = pl.start + seg.clocks(pl.arbitration + ph.to_first_data());
+    // The tenure's ADB pieces, each in the buffer at data start + its data phases (closed form).
+    const auto pcs = posted_pieces(A + pos, L0, C, bpc);
     uint32_t accepted = 0;
-    while (accepted < L0) {
-      uint64_t a = A + pos + accepted;
-      uint32_t c = std::min<uint32_t>(C - static_cast<uint32_t>(a % C), L0 - accepted);
-      sc_time e = data_start + seg.clocks(pci_data_phases(A + pos, accepted + c, bpc));
-      if (occupancy(s, e) + c > B) break;
-      // Forward this piece upstream as soon as it is in the buffer (cut-through per ADB).
-      tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_WRITE_COMMAND, a, data + pos + accepted, c);
-      sc_time d = e + seg.clocks(p_.inbound_request_clocks) - now();
-      sc_time drained;
-      {
-        StreamExtGuard ext(up);
-        ext->has_sent_end = false;
-        hub_initiator->b_transport(up, d);
-        drained = ext->has_sent_end ? ext->sent_end : now() + d;
+    size_t i = 0;
+    if (!p_.detailed_dma && pcs.size() >= 2) {
+      // The leading pieces the buffer is sure to hold: each fits even counting every earlier piece
+      // of this tenure as still in the buffer (they may drain before it arrives, never after it
+      // would have been refused), so the piece-by-piece loop below would accept every one of them.
+      pieces_.clear();
+      uint32_t held = 0;
+      for (const PostedPiece& pc : pcs) {
+        const sc_time e = data_start + seg.clocks(pc.data_phases);
+        if (occupancy(s, e) + held + pc.bytes > B) break;
+        pieces_.push_back({pc.addr, pc.bytes, e});
+        held += pc.bytes;
       }
-      if (up.get_response_status() != tlm::TLM_OK_RESPONSE) trans.set_response_status(up.get_response_status());
-      s.posted.push_back({e, drained, c});
-      accepted += c;
+      if (pieces_.size() >= 2) {
+        forward_train(k, pieces_.data(), pieces_.data() + pieces_.size(), data + pos, trans);
+        accepted = held;
+        i = pieces_.size();
+      }
+    }
+    for (; i < pcs.size(); ++i) {
+      const PostedPiece& pc = pcs[i];
+      const sc_time e = data_start + seg.clocks(pc.data_phases);
+      if (occupancy(s, e) + pc.bytes > B) break;
+      // Forward this piece upstream as soon as it is in the buffer (cut-through per ADB).
+      s.posted.push_back({e, forward_piece(k, {pc.addr, pc.bytes, e}, data + (pc.addr - A), trans), pc.bytes});
+      accepted += pc.bytes;
     }
     if (accepted == 0) {
       // Not even one piece fits: Retry; the master re-requests after its retry interval.
@@ -216,6 +226,39 @@ sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_paylo
     t = g.end;
   }
   return t;
+}
+
+sc_time PcixBridge::forward_piece(unsigned k, const PieceAt& pc, uint8_t* data, tlm::tlm_generic_payload& trans) {
+  tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_WRITE_COMMAND, pc.addr, data, pc.bytes);
+  sc_time d = pc.in_buffer + seg_[k]->clocks(p_.inbound_request_clocks) - now();
+  sc_time drained;
+  {
+    StreamExtGuard ext(up);
+    ext->has_sent_end = false;
+    hub_initiator->b_transport(up, d);
+    drained = ext->has_sent_end ? ext->sent_end : now() + d;
+  }
+  if (up.get_response_status() != tlm::TLM_OK_RESPONSE) trans.set_response_status(up.get_response_status());
+  return drained;
+}
+
+void PcixBridge::forward_train(unsigned k, const PieceAt* first, const PieceAt* end, uint8_t* data,
+                               tlm::tlm_generic_payload& trans) {
+  SegState& s = st_[k];
+  const sc_time req = seg_[k]->clocks(p_.inbound_request_clocks);
+  uint32_t total = 0;
+  train_.pieces.clear();
+  for (const PieceAt* p = first; p != end; ++p) {
+    train_.pieces.push_back({p->bytes, p->in_buffer + req, SC_ZERO_TIME});
+    total += p->bytes;
+  }
+  tlm::tlm_generic_payload& up = upstream_payload(tlm::TLM_WRITE_COMMAND, first->addr, data, total);
+  up.set_extension(&train_);
+  sc_time d = train_.pieces.front().at - now();
+  hub_initiator->b_transport(up, d);
+  up.clear_extension(&train_);
+  if (up.get_response_status() != tlm::TLM_OK_RESPONSE) trans.set_response_status(up.get_response_status());
+  for (size_t i = 0; i < train_.pieces.size(); ++i) s.posted.push_back({first[i].in_buffer, train_.pieces[i].sent_end, first[i].bytes});
 }
 
 tlm::tlm_generic_payload& PcixBridge::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
@@ -418,7 +461,7 @@ sc_time PcixBridge::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generi
     sc_time tp = g.end + retry;
     for (;;) {
       PciBurstSpec spec = seg.burst_spec(m, cmd, a, take, true);
-      if (seg.plan(m, tp, 1).contended) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+      if (seg.contended(m, tp)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
       PciBurstTiming bt = seg.burst_clocks(spec);
       PciPhaseList ph = bt.phases.front();
       const uint32_t L0 = bt.tenure_bytes.front();

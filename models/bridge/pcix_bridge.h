@@ -34,6 +34,7 @@
 #include "core/units.h"
 #include "models/bus/irq.h"
 #include "models/bus/pci_segment.h"
+#include "models/bus/stream_timing.h"
 #include "models/chipset/ioxapic.h"
 #include <deque>
 #include <memory>
@@ -64,6 +65,14 @@ struct PcixBridgeParams {
   /// One I/OxAPIC per segment (P64H2: devices 1c/1e [S13]) or one for both segments (then
   /// ioxapic(0) and ioxapic(1) are the same APIC, and boards give the segments distinct inputs).
   bool ioxapic_per_segment = true;
+  /// Issue 11 ("carry a burst as one transaction"). false (default): the posted pieces of a
+  /// tenure go upstream as ONE write carrying a PostedTrainExt (models/bus/stream_timing.h) with
+  /// each piece's time, for as many leading pieces as the posted buffer is sure to hold even if
+  /// nothing drained meanwhile (so the buffer-full decision cannot differ); the link, MCH and DRAM
+  /// then treat the pieces one by one in order, as separate writes: the results are the same as
+  /// the piece-by-piece path's. true: one upstream call per piece (the detailed path, for
+  /// comparison; platform parameter `detailed_dma`).
+  bool detailed_dma = false;
 };
 
 class PcixBridge : public sc_core::sc_module, public eoi_if {
@@ -125,6 +134,17 @@ class PcixBridge : public sc_core::sc_module, public eoi_if {
   /// The one upstream payload, reset for a new transaction (upstream calls never re-enter the
   /// bridge, so one object serves every forwarded piece without a per-piece construction).
   tlm::tlm_generic_payload& upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len);
+  /// Forward the posted pieces [first, end) of one tenure upstream as a PostedTrainExt train and
+  /// record them in the posted buffer. `pieces` hold (address, bytes, time in the buffer).
+  struct PieceAt {
+    uint64_t addr;
+    uint32_t bytes;
+    sc_time in_buffer;
+  };
+  void forward_train(unsigned k, const PieceAt* first, const PieceAt* end, uint8_t* data,
+                     tlm::tlm_generic_payload& trans);
+  /// Forward one posted piece upstream; returns when its last byte left the bridge (drained).
+  sc_time forward_piece(unsigned k, const PieceAt& pc, uint8_t* data, tlm::tlm_generic_payload& trans);
   uint32_t occupancy(SegState& s, const sc_time& t) const;
   sc_time room_at(SegState& s, const sc_time& t, uint32_t need) const;
 
@@ -140,6 +160,8 @@ class PcixBridge : public sc_core::sc_module, public eoi_if {
   std::unique_ptr<tlm_utils::simple_target_socket_tagged<PcixBridge>> from_apic_[2];
   SegState st_[2];
   tlm::tlm_generic_payload up_;
+  PostedTrainExt train_;  ///< the one train extension (upstream calls never re-enter the bridge)
+  std::vector<PieceAt> pieces_;  ///< scratch: the current tenure's candidate pieces
 };
 
 }  // namespace nicsim

@@ -3,6 +3,7 @@
 #include "models/bus/pci.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
+#include <stdexcept>
 
 namespace nicsim {
 
@@ -25,8 +26,9 @@ HubLink::HubLink(sc_core::sc_module_name name, const HubLinkParams& p)
   up_target.register_b_transport(this, &HubLink::b_up);
   eoi_fwd_.owner = this;
   eoi_in.bind(eoi_fwd_);
-  full_packet_ = wire_time(p_.max_payload_bytes);
-  header_only_ = wire_time(0);
+  if (p_.max_payload_bytes == 0) throw std::invalid_argument(std::string(this->name()) + ": max_payload_bytes must be > 0");
+  packet_time_.reserve(p_.max_payload_bytes + 1);
+  for (uint32_t b = 0; b <= p_.max_payload_bytes; ++b) packet_time_.push_back(wire_time(b));
 }
 
 unsigned HubLink::packets(uint32_t payload_bytes) const {
@@ -46,11 +48,19 @@ sc_time HubLink::wire_time(uint32_t payload_bytes) const {
 
 HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_avail, const sc_time& last_avail) {
   auto& order = order_[int(d)];
-  while (!order.empty() && order.front().end <= now()) order.pop_front();
+  const sc_time t_now = now();
+  while (!order.empty() && order.front().end <= t_now) order.pop_front();
   // FIFO within the direction: not before any packet that entered the link earlier.
   sc_time floor = SC_ZERO_TIME;
-  for (auto& o : order)
-    if (o.entry <= first_avail && o.end > floor) floor = o.end;
+  OrderMax& mx = order_max_[int(d)];
+  if (first_avail >= mx.entry && first_avail >= t_now) {
+    // Every transfer so far entered no later than this one: the floor is the latest end of them
+    // all (one that ended by now ends before `first_avail` and so cannot move this transfer).
+    floor = mx.end;
+  } else {
+    for (auto& o : order)
+      if (o.entry <= first_avail && o.end > floor) floor = o.end;
+  }
 
   IntervalResource& pipe = pipe_mut(d);
   unsigned n = packets(payload_bytes);
@@ -64,20 +74,22 @@ HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_
     if (n > 1 && last_avail > first_avail) avail = first_avail + (last_avail - first_avail) * (double(k) / (n - 1));
     if (k == n - 1 && last_avail > avail) avail = last_avail;
     sc_time earliest = std::max(avail, prev_end);
-    const sc_time& w = chunk == p_.max_payload_bytes ? full_packet_ : chunk == 0 ? header_only_ : wire_time(chunk);
+    const sc_time& w = packet_time_[chunk];
     Grant g = pipe.reserve(earliest, w);
     if (k == 0) {
       s.start = g.start;
       s.first_end = g.end;
     }
     prev_end = g.end;
-    ++c_packets_;
   }
+  c_packets_ += n;
   s.last_end = prev_end;
   if (sim().trace.enabled())
     sim().trace.span(std::string(name()) + (d == Dir::Up ? " up" : " down"), std::to_string(payload_bytes) + " B", s.start,
                      s.last_end);
   order.push_back({first_avail, s.last_end});
+  mx.entry = std::max(mx.entry, first_avail);
+  mx.end = std::max(mx.end, s.last_end);
   (d == Dir::Up ? c_up_bytes_ : c_down_bytes_) += payload_bytes;
   return s;
 }
@@ -103,6 +115,23 @@ void HubLink::carry(Dir d, tlm_utils::simple_initiator_socket<HubLink>& out, tlm
     return;
   }
   if (trans.is_write()) {
+    if (auto* train = trans.get_extension<PostedTrainExt>()) {
+      // A posted train: each piece's packets reserved as if it were its own write (same order,
+      // same times), then the pieces go on to the far side together, each at its arrival there.
+      for (auto& pc : train->pieces) {
+        Sent s = send(d, pc.bytes, pc.at, pc.at);
+        pc.sent_end = s.last_end;
+        pc.at = s.last_end + crossing_;
+      }
+      ext->has_first_data = false;
+      ext->has_sent_end = false;
+      sc_time d2 = train->pieces.front().at - now();
+      out->b_transport(trans, d2);
+      ext->sent_end = train->pieces.back().sent_end;
+      ext->has_sent_end = true;
+      delay = d2;
+      return;
+    }
     Sent s = send(d, len, t0, t0);
     ext->has_first_data = false;
     ext->has_sent_end = false;

@@ -12,6 +12,9 @@
 // I/O writes (PciSpaceExt, models/bus/pci.h) are non-posted: the request packet carries the data
 // and a header-only completion packet comes back when the far side has completed it, as for a
 // read (Hub Interface 2.0 carries completions for every non-posted request; PCI 2.2 §3.2.5).
+// A posted write carrying a PostedTrainExt (models/bus/stream_timing.h: a bridge's tenure of posted
+// pieces in one call) is carried piece by piece, each piece's packets reserved at its own time as
+// a separate write would be; the far side gets the train once, each piece's time its arrival.
 // Ordering: in each direction a packet that entered the link after another never overtakes it
 // (posted writes stay in order; an interrupt message does not pass the DMA data before it).
 //
@@ -31,6 +34,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <vector>
 
 namespace nicsim {
 
@@ -95,10 +99,13 @@ class HubLink : public sc_core::sc_module {
     sc_time entry, end;
   };
   std::deque<Order> order_[2];  ///< per direction: recent packets' entry and wire-end times
+  struct OrderMax {
+    sc_time entry = SC_ZERO_TIME, end = SC_ZERO_TIME;
+  };
+  OrderMax order_max_[2];  ///< per direction: latest entry and latest end of every transfer so far
   EoiForwarder eoi_fwd_;
   sc_time crossing_;
-  sc_time full_packet_;  ///< wire_time(max_payload_bytes), the common case, computed once
-  sc_time header_only_;  ///< wire_time(0): read requests and EOI special cycles
+  std::vector<sc_time> packet_time_;  ///< wire_time(b) of one packet of b = 0..max_payload_bytes, computed once
   uint64_t &c_up_bytes_, &c_down_bytes_, &c_packets_;
 };
 

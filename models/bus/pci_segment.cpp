@@ -105,14 +105,20 @@ PciBurstTiming PciSegment::burst_clocks(const PciBurstSpec& s) const {
 
 static size_t slot_of(unsigned master, size_t ndev) { return master == PciSegment::kBridge ? ndev : master; }
 
+bool PciSegment::contended_at(unsigned master, const sc_time& aligned) const {
+  const sc_time lt = clocks(p_.latency_timer_clocks);
+  for (size_t i = 0; i < last_end_.size(); ++i)
+    if (i != slot_of(master, devs_.size()) && last_end_[i] + lt > aligned && last_end_[i] > SC_ZERO_TIME) return true;
+  return false;
+}
+
+bool PciSegment::contended(unsigned master, const sc_time& earliest) const { return contended_at(master, align(earliest)); }
+
 PciSegment::Plan PciSegment::plan(unsigned master, const sc_time& earliest, unsigned clocks_without_arb) const {
   Plan pl;
   pl.master = master;
   pl.earliest = align(earliest);
-  const sc_time lt = clocks(p_.latency_timer_clocks);
-  for (size_t i = 0; i < last_end_.size(); ++i)
-    if (i != slot_of(master, devs_.size()) && last_end_[i] + lt > pl.earliest && last_end_[i] > SC_ZERO_TIME)
-      pl.contended = true;
+  pl.contended = contended_at(master, pl.earliest);
   const bool parked = p_.park_on_last_master && last_owner_ == master;
   const unsigned arb = parked ? 0 : p_.arbitration_clocks;
   sc_time s = bus_.first_fit(pl.earliest, clocks(clocks_without_arb + arb));
@@ -160,8 +166,7 @@ PciSegment::Occupied PciSegment::occupy(unsigned master, const sc_time& earliest
   Occupied o;
   spec.arbitration_clocks = 0;
   // Work out the tenure split once (latency timer if the bus is contended), then place each.
-  Plan first = plan(master, earliest, 1);
-  if (first.contended) spec.latency_timer_clocks = p_.latency_timer_clocks;
+  if (contended(master, earliest)) spec.latency_timer_clocks = p_.latency_timer_clocks;
   PciBurstTiming bt = burst_clocks(spec);
   sc_time t = earliest;
   bool first_tenure = true;

@@ -113,6 +113,9 @@ class PciSegment : public sc_core::sc_module {
     bool contended = false;  ///< another master used the bus recently: the latency timer applies
   };
   Plan plan(unsigned master, const sc_time& earliest, unsigned clocks_without_arbitration) const;
+  /// plan(master, earliest, n).contended without placing a tenure: another master used the bus
+  /// within a latency timer of the aligned `earliest`, so the latency timer applies.
+  bool contended(unsigned master, const sc_time& earliest) const;
   /// Reserve a planned tenure with its final phase list (arbitration must equal plan.arbitration)
   /// that moved `data_bytes`. Records counters and, when the master waited, a "bus arbitration"
   /// journey mark.
@@ -139,6 +142,7 @@ class PciSegment : public sc_core::sc_module {
 
  private:
   void b_dma(int index, tlm::tlm_generic_payload& trans, sc_time& delay);
+  bool contended_at(unsigned master, const sc_time& aligned) const;
   void b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay);
   int decode(uint64_t addr, unsigned len) const;
 

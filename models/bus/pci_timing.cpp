@@ -22,6 +22,19 @@ unsigned pci_data_phases(uint64_t addr, uint32_t bytes, unsigned bytes_per_clock
   return static_cast<unsigned>(last - first + 1);
 }
 
+boost::container::small_vector<PostedPiece, 8> posted_pieces(uint64_t addr, uint32_t bytes, uint32_t chunk,
+                                                              unsigned bytes_per_clock) {
+  if (chunk == 0 || bytes_per_clock == 0) throw std::invalid_argument("posted_pieces: chunk and bytes per clock must be > 0");
+  boost::container::small_vector<PostedPiece, 8> v;
+  for (uint32_t off = 0; off < bytes;) {
+    const uint64_t a = addr + off;
+    const uint32_t c = std::min<uint32_t>(chunk - static_cast<uint32_t>(a % chunk), bytes - off);
+    v.push_back({a, c, pci_data_phases(addr, off + c, bytes_per_clock)});
+    off += c;
+  }
+  return v;
+}
+
 unsigned PciPhaseList::total() const {
   return arbitration + address + attribute + read_turnaround + decode + register_stage + initial_wait + data +
          termination + turnaround;

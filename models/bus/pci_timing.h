@@ -28,6 +28,21 @@ double pci_clock_ns(unsigned mhz);
 /// (a misaligned start or end costs a partial phase). 0 when bytes == 0.
 unsigned pci_data_phases(uint64_t addr, uint32_t bytes, unsigned bytes_per_clock);
 
+/// One piece of a posted write as a bridge buffers it: `bytes` at `addr`, whose last byte is in the
+/// bridge after `data_phases` data phases counted from the tenure's first one.
+struct PostedPiece {
+  uint64_t addr = 0;
+  uint32_t bytes = 0;
+  unsigned data_phases = 0;
+};
+/// The pieces of a tenure that writes `bytes` at `addr`: cut at every `chunk`-aligned address
+/// (the bridge forwards one piece per PCI-X ADB, PCI-X 1.0 §1.4 [S29]), each with the data
+/// phases up to its last byte (pci_data_phases over [addr, piece end) at `bytes_per_clock`).
+/// So piece k is in the buffer at data start + data_phases(k) clocks: closed form, no bus state.
+/// Throws std::invalid_argument when chunk or bytes_per_clock is 0.
+boost::container::small_vector<PostedPiece, 8> posted_pieces(uint64_t addr, uint32_t bytes, uint32_t chunk,
+                                                              unsigned bytes_per_clock);
+
 /// How a tenure ends.
 enum class PciTermination {
   Data,          ///< data phases ran (completed or disconnected)

@@ -8,6 +8,8 @@
 // the far end accepted it. Absent extension: callers fall back to the returned delay.
 #pragma once
 #include "core/units.h"
+#include <boost/container/small_vector.hpp>
+#include <cstdint>
 #include <tlm>
 
 namespace nicsim {
@@ -19,6 +21,27 @@ struct StreamTimingExt : tlm::tlm_extension<StreamTimingExt> {
   bool has_sent_end = false;
   tlm::tlm_extension_base* clone() const override { return new StreamTimingExt(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const StreamTimingExt&>(o); }
+};
+
+/// A posted-write train (issue 11, "carry a burst as one transaction"): one memory-write
+/// transaction whose bytes [address, address + data_length) are a burst's consecutive pieces, in
+/// address order, each with its own time, so a bridge forwards a tenure's posted pieces upstream in
+/// one call instead of one call per piece. Every layer that understands it treats the pieces one by
+/// one, in order, exactly as it would treat the same pieces sent as separate writes at those times
+/// (a link reserves each piece's packets, the memory controller schedules each piece's access), and
+/// rewrites `at` for the layer below; a layer that cannot must split the train into single writes.
+/// The transaction's annotated delay on the way down is that of the first piece; on the way back it
+/// is the last piece's completion. Absent extension: one write, as always.
+struct PostedTrainExt : tlm::tlm_extension<PostedTrainExt> {
+  struct Piece {
+    uint32_t bytes = 0;                ///< the piece's length (the pieces' sum is the data length)
+    sc_time at = SC_ZERO_TIME;         ///< absolute time the piece is available to the callee
+    sc_time sent_end = SC_ZERO_TIME;   ///< set by a link: absolute time its last byte left the sender
+  };
+  /// Inline storage for a tenure's pieces (a 512-byte posted buffer holds four 128-byte ADB pieces).
+  boost::container::small_vector<Piece, 8> pieces;
+  tlm::tlm_extension_base* clone() const override { return new PostedTrainExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const PostedTrainExt&>(o); }
 };
 
 /// Makes sure a payload carries a StreamTimingExt for the duration of one call: uses the caller's

@@ -28,6 +28,7 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, 
       c_aborts_(ctr(*this, "master_aborts")),
       c_io_reads_(ctr(*this, "io_reads")),
       c_io_writes_(ctr(*this, "io_writes")) {
+  inbound_decode_ = ns(p_.inbound_decode_ns);
   fsb_target.register_b_transport(this, &HostBridge::b_fsb);
   if (p_.port_names.empty()) throw std::invalid_argument(std::string(this->name()) + ": a host bridge needs a port");
   const auto& names = p_.port_names;
@@ -151,9 +152,28 @@ void HostBridge::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
 }
 
 void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  const sc_time t0 = now() + delay;
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
+  if (trans.is_write()) {
+    if (auto* train = trans.get_extension<PostedTrainExt>()) {
+      if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+        // A posted train into DRAM: each piece is an inbound write, decoded at its own arrival;
+        // the pieces are contiguous, so the snoop observer sees their union once.
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        c_mem_writes_ += train->pieces.size();
+        if (inbound_write_observer_) inbound_write_observer_(addr, len);
+        const sc_time& decode = inbound_decode_;
+        for (auto& pc : train->pieces) pc.at += decode;
+        sc_time d = train->pieces.front().at - now();
+        mem_initiator->b_transport(trans, d);
+        delay = d;
+      } else {
+        split_train(port, trans, *train, delay);
+      }
+      return;
+    }
+  }
+  const sc_time t0 = now() + delay;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   if (trans.is_write() && addr >= p_.interrupt_base && addr - p_.interrupt_base < p_.interrupt_size && len >= 1) {
     unsigned vector = trans.get_data_ptr()[0];
@@ -166,7 +186,7 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
   if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
     (trans.is_write() ? c_mem_writes_ : c_mem_reads_)++;
     if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
-    sc_time d = t0 + ns(p_.inbound_decode_ns) - now();
+    sc_time d = t0 + inbound_decode_ - now();
     mem_initiator->b_transport(trans, d);
     delay = d;
     return;
@@ -174,6 +194,33 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
   ++c_aborts_;
   if (trans.is_read()) std::memset(trans.get_data_ptr(), 0xFF, len);
   trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+void HostBridge::split_train(int port, tlm::tlm_generic_payload& trans, PostedTrainExt& train, sc_time& delay) {
+  // Not all of it is DRAM (an interrupt message window, a master abort): each piece on its own.
+  const uint64_t addr = trans.get_address();
+  unsigned char* data = trans.get_data_ptr();
+  const unsigned len = trans.get_data_length();
+  trans.clear_extension(&train);
+  tlm::tlm_response_status worst = tlm::TLM_OK_RESPONSE;
+  uint32_t off = 0;
+  for (auto& pc : train.pieces) {
+    trans.set_address(addr + off);
+    trans.set_data_ptr(data + off);
+    trans.set_data_length(pc.bytes);
+    trans.set_streaming_width(pc.bytes);
+    sc_time d = pc.at - now();
+    b_hub_up(port, trans, d);
+    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) worst = trans.get_response_status();
+    delay = d;
+    off += pc.bytes;
+  }
+  trans.set_address(addr);
+  trans.set_data_ptr(data);
+  trans.set_data_length(len);
+  trans.set_streaming_width(len);
+  trans.set_extension(&train);
+  trans.set_response_status(worst);
 }
 
 void HostBridge::eoi(unsigned vector, const sc_core::sc_time& delay) {

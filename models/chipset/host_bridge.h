@@ -4,6 +4,8 @@
 //    (research/e7500-p64h2-pcix.md §1, §4); the defaults below are its values (models/chipset/e7500_mch.h).
 //  - ServerWorks CMIC (GC-LE): two IMBus ports to CIOB-X2 bridges (models/chipset/serverworks_cmic.h).
 //
+// Posted trains (PostedTrainExt, models/bus/stream_timing.h) from a hub port: each piece is an
+// inbound write at its own arrival time (counted as one); DRAM gets the train in one call.
 // Address decode: [0, dram_bytes) is DRAM; each hub port has MMIO windows (the P64H2 segments'
 // bridge windows); FEE0_0000-FEEF_FFFF upstream writes are interrupt messages from I/OxAPICs.
 // CPU side (fsb_target): a read stalls the CPU for the whole round trip (the returned delay);
@@ -26,6 +28,7 @@
 #include "core/interval_resource.h"
 #include "core/units.h"
 #include "models/bus/irq.h"
+#include "models/bus/stream_timing.h"
 #include <functional>
 #include <memory>
 #include <string>
@@ -97,7 +100,8 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   /// snoop time is part of inbound_decode_ns), which invalidates the processors' cached copies of
   /// the lines written: x86 DMA is cache coherent. `observer(addr, len)` is called for each such
   /// write as the MCH accepts it (at the simulation time of the request; its annotated delay is not
-  /// waited). An empty function removes the observer.
+  /// waited), once for a posted train's contiguous pieces together (PostedTrainExt). An empty
+  /// function removes the observer.
   void set_inbound_write_observer(std::function<void(uint64_t addr, size_t len)> observer) {
     inbound_write_observer_ = std::move(observer);
   }
@@ -106,6 +110,8 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   void b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay);
   void fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done);
   void b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// A posted train (PostedTrainExt) that is not all DRAM: each piece as its own inbound write.
+  void split_train(int port, tlm::tlm_generic_payload& trans, PostedTrainExt& train, sc_time& delay);
   int hub_port_of(uint64_t addr, unsigned len) const;
   int hub_io_port_of(uint64_t port, unsigned len) const;
 
@@ -117,6 +123,7 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   };
   std::vector<Window> windows_, io_windows_;
   IntervalResource fsb_data_;
+  sc_time inbound_decode_;  ///< ns(p_.inbound_decode_ns), computed once
   std::function<void(uint64_t, size_t)> inbound_write_observer_;
   uint64_t &c_mmio_reads_, &c_mmio_writes_, &c_interrupts_, &c_eois_, &c_mem_reads_, &c_mem_writes_,
       &c_aborts_, &c_io_reads_, &c_io_writes_;

@@ -24,6 +24,14 @@ Dram::Dram(sc_core::sc_module_name name, const DramParams& p)
       c_empty_(sim().counters.at(std::string(this->name()) + ".page_empty")),
       c_miss_(sim().counters.at(std::string(this->name()) + ".page_misses")) {
   if (p_.banks == 0 || p_.page_bytes == 0 || p_.line_bytes == 0) throw std::invalid_argument("DramParams: zero geometry");
+  // Per-access constants, computed once with the same expressions schedule() used per access.
+  clk_ = clock_period();
+  const double bytes_per_clock = double(p_.channels) * p_.channel_bytes * p_.transfers_per_clock;
+  line_clocks_ = p_.line_bytes / bytes_per_clock;
+  for (Page pg : {Page::Hit, Page::Empty, Page::Miss}) command_time_[int(pg)] = clk_ * command_clocks(pg);
+  line_time_ = clk_ * line_clocks_;
+  read_first_time_ = clk_ * (line_clocks_ + p_.tRD_clocks);
+  read_delay_time_ = clk_ * p_.tRD_clocks;
   target.register_b_transport(this, &Dram::b_transport);
 }
 
@@ -41,7 +49,7 @@ double Dram::command_clocks(Page pg) const {
 }
 
 Dram::Timing Dram::schedule(bool write, uint64_t addr, uint32_t len, const sc_time& earliest) {
-  const sc_time clk = clock_period();
+  const sc_time& clk = clk_;
   uint64_t row_index = addr / p_.page_bytes;
   unsigned bank = static_cast<unsigned>(row_index % p_.banks);
   int64_t row = static_cast<int64_t>(row_index / p_.banks);
@@ -60,19 +68,17 @@ Dram::Timing Dram::schedule(bool write, uint64_t addr, uint32_t len, const sc_ti
   uint64_t last_row_index = (addr + (len ? len - 1 : 0)) / p_.page_bytes;
   open_row_[last_row_index % p_.banks] = static_cast<int64_t>(last_row_index / p_.banks);
 
-  const double bytes_per_clock = double(p_.channels) * p_.channel_bytes * p_.transfers_per_clock;
   uint64_t lines = len ? (addr + len - 1) / p_.line_bytes - addr / p_.line_bytes + 1 : 1;
-  const double line_clocks = p_.line_bytes / bytes_per_clock;
-  sc_time burst = clk * (double(lines) * line_clocks);
-  Grant g = bus_.reserve(earliest + clk * command_clocks(t.page), burst);
+  sc_time burst = clk * (double(lines) * line_clocks_);
+  Grant g = bus_.reserve(earliest + command_time_[int(t.page)], burst);
   if (write) {
-    t.first = g.start + clk * line_clocks;
+    t.first = g.start + line_time_;
     t.last = g.end;
     ++c_writes_;
     c_wr_bytes_ += len;
   } else {
-    t.first = g.start + clk * (line_clocks + p_.tRD_clocks);
-    t.last = g.end + clk * p_.tRD_clocks;
+    t.first = g.start + read_first_time_;
+    t.last = g.end + read_delay_time_;
     ++c_reads_;
     c_rd_bytes_ += len;
   }
@@ -146,6 +152,25 @@ void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     this->write(addr, trans.get_data_ptr(), len);
   else
     this->read(addr, trans.get_data_ptr(), len);
+  if (write) {
+    if (auto* train = trans.get_extension<PostedTrainExt>()) {
+      // Each piece is its own access at its own time, in order (bank state, data bus).
+      Timing first, t;
+      uint64_t a = addr;
+      for (size_t i = 0; i < train->pieces.size(); ++i) {
+        t = schedule(true, a, train->pieces[i].bytes, train->pieces[i].at);
+        if (i == 0) first = t;
+        a += train->pieces[i].bytes;
+      }
+      if (auto* e = trans.get_extension<StreamTimingExt>()) {
+        e->first_data = first.first;
+        e->has_first_data = true;
+      }
+      delay = t.last - now();
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+  }
   Timing t = schedule(write, addr, len, now() + delay);
   if (auto* e = trans.get_extension<StreamTimingExt>()) {
     e->first_data = t.first;

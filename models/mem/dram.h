@@ -39,7 +39,9 @@ struct DramParams {
 class Dram : public sc_core::sc_module {
  public:
   /// Memory transactions from the MCH's memory controller. Reads return (annotated delay) when the
-  /// last byte is available; a StreamTimingExt, when attached, gets the first-line time.
+  /// last byte is available; a StreamTimingExt, when attached, gets the first-line time. A write
+  /// with a PostedTrainExt is its pieces' accesses, each scheduled at its own `at` in order (the
+  /// same as separate writes); the returned delay is the last one's.
   tlm_utils::simple_target_socket<Dram> target;
 
   Dram(sc_core::sc_module_name name, const DramParams& p = {});
@@ -73,6 +75,10 @@ class Dram : public sc_core::sc_module {
   void check_range(uint64_t addr, size_t len) const;
 
   DramParams p_;
+  sc_time clk_;                  ///< clock_period()
+  double line_clocks_ = 0;       ///< DRAM clocks per line on the data bus
+  sc_time command_time_[3];      ///< clk_ × command_clocks(page state), by Page
+  sc_time line_time_, read_first_time_, read_delay_time_;  ///< clk_ × line, × (line + tRD), × tRD
   IntervalResource bus_;
   std::vector<int64_t> open_row_;  ///< per bank, -1 = precharged
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;

@@ -27,18 +27,19 @@ TEST_CASE("IntervalResource fills gaps and never overlaps", "[core]") {
   CHECK(r.first_fit(ns(0), ns(1)) == ns(550));
 }
 
-// The gap-filling placement checked against a brute-force reference: every grant starts at the
-// earliest time >= its request where it overlaps no live grant. Many reservations and prunes so
-// the vector's merge, insert-in-the-middle and prefix-compaction paths all run.
-TEST_CASE("IntervalResource matches a brute-force first fit over many reservations", "[core]") {
-  IntervalResource r("bus");
-  std::vector<std::pair<uint64_t, uint64_t>> live;  // [start, end) in ns, reference copy
-  uint64_t seed = 12345, floor_ns = 0;
-  auto rnd = [&](uint64_t n) {
+namespace {
+
+/// A brute-force reference: the live grants as [start, end) in ns and a reproducible random source.
+struct Reference {
+  std::vector<std::pair<uint64_t, uint64_t>> live;
+  uint64_t seed;
+  explicit Reference(uint64_t s) : seed(s) {}
+  uint64_t rnd(uint64_t n) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     return (seed >> 33) % n;
-  };
-  auto ref_fit = [&](uint64_t t, uint64_t d) {
+  }
+  /// Earliest t >= `t` where [t, t + d) overlaps no live grant.
+  uint64_t fit(uint64_t t, uint64_t d) const {
     for (bool moved = true; moved;) {
       moved = false;
       for (auto& iv : live)
@@ -48,21 +49,33 @@ TEST_CASE("IntervalResource matches a brute-force first fit over many reservatio
         }
     }
     return t;
-  };
+  }
+};
+
+}  // namespace
+
+// The gap-filling placement checked against a brute-force reference: every grant starts at the
+// earliest time >= its request where it overlaps no live grant. Many reservations and prunes so
+// the vector's merge, insert-in-the-middle and prefix-compaction paths all run.
+TEST_CASE("IntervalResource matches a brute-force first fit over many reservations", "[core]") {
+  IntervalResource r("bus");
+  Reference ref(12345);
+  auto& live = ref.live;  // [start, end) in ns, reference copy
+  uint64_t floor_ns = 0;
   for (int i = 0; i < 4000; ++i) {
     if (i % 50 == 49) {  // time moves on: forget what ended
-      floor_ns += rnd(400);
+      floor_ns += ref.rnd(400);
       r.prune(ns(double(floor_ns)));
       std::erase_if(live, [&](auto& iv) { return iv.second <= floor_ns; });
     }
-    uint64_t earliest = floor_ns + rnd(600), dur = 1 + rnd(40);
-    uint64_t want = ref_fit(earliest, dur);
+    uint64_t earliest = floor_ns + ref.rnd(600), dur = 1 + ref.rnd(40);
+    uint64_t want = ref.fit(earliest, dur);
     REQUIRE(r.first_fit(ns(double(earliest)), ns(double(dur))) == ns(double(want)));
     Grant g = r.reserve_at(ns(double(earliest)), ns(double(want)), ns(double(dur)));
     REQUIRE(g.start == ns(double(want)));
     REQUIRE(g.waited == ns(double(want - earliest)));
     live.push_back({want, want + dur});
-    const uint64_t probe = floor_ns + rnd(700);
+    const uint64_t probe = floor_ns + ref.rnd(700);
     bool busy = false;
     for (auto& iv : live) busy |= iv.first <= probe && probe < iv.second;
     REQUIRE(r.busy_at(ns(double(probe))) == busy);
@@ -70,4 +83,31 @@ TEST_CASE("IntervalResource matches a brute-force first fit over many reservatio
   uint64_t last = 0;
   for (auto& iv : live) last = std::max(last, iv.second);
   CHECK(r.free_at() == ns(double(last)));
+}
+
+// Issue 11: reserve() places an occupant that starts after every live reservation in O(1) (the
+// usual in-order case); its grant and statistics must be the general first fit's. Requests mostly
+// at or after the last end (back to back or with a gap), some earlier (gap fill).
+TEST_CASE("IntervalResource in-order reservations equal a brute-force first fit", "[core][speed]") {
+  IntervalResource r("bus");
+  Reference ref(777);
+  uint64_t t = 0;
+  sc_time busy = SC_ZERO_TIME, waited = SC_ZERO_TIME;
+  for (int i = 0; i < 3000; ++i) {
+    uint64_t earliest = ref.rnd(5) ? t + ref.rnd(3) * ref.rnd(30) : (t > 200 ? t - ref.rnd(200) : 0);
+    uint64_t dur = 1 + ref.rnd(40);
+    uint64_t want = ref.fit(earliest, dur);
+    Grant g = r.reserve(ns(double(earliest)), ns(double(dur)));
+    REQUIRE(g.start == ns(double(want)));
+    REQUIRE(g.end == ns(double(want + dur)));
+    REQUIRE(g.waited == ns(double(want - earliest)));
+    busy += ns(double(dur));
+    waited += g.waited;
+    ref.live.push_back({want, want + dur});
+    t = std::max(t, want + dur);
+  }
+  CHECK(r.free_at() == ns(double(t)));
+  CHECK(r.busy_total() == busy);
+  CHECK(r.wait_total() == waited);
+  CHECK(r.grants() == 3000);
 }
