@@ -231,3 +231,55 @@ TEST_CASE("tg3-0.99 reopen: after stop, a new station address and open, frames l
   REQUIRE(sink.at.size() == 8);
   for (int t : sink.type) CHECK(t == PACKET_HOST);
 }
+
+TEST_CASE("tg3 tg3_setup_flow_control: the 802.3 pause resolution of tg3 1.0", "[tg3drv][flow]") {
+  using namespace tg3drv;
+  const uint32_t both = TG3_FLAG_RX_PAUSE | TG3_FLAG_TX_PAUSE;
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP, LPA_PAUSE_CAP) == both);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP, LPA_PAUSE_ASYM) == 0);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP) == both);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM, LPA_PAUSE_ASYM) == TG3_FLAG_RX_PAUSE);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP | LPA_PAUSE_ASYM) == TG3_FLAG_TX_PAUSE);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP) == 0);
+  CHECK(resolve_flow_control(0, LPA_PAUSE_CAP | LPA_PAUSE_ASYM) == 0);
+}
+
+TEST_CASE("tg3-0.99 open: PAUSE_CAP|ASYM advertised -> tg3_phy_copper_begin re-advertises, flow control stays off",
+          "[tg3drv][flow]") {
+  Rig r;
+  REQUIRE(r.nic->phy_reg(tg3::MII_ADVERTISE) == 0x0DE1);  // the PHY model's power-on advertisement
+  r.open();
+  sc_core::sc_start(ms(50));
+  REQUIRE(r.rc == 0);
+  // local pause bits != ADVERTISE_PAUSE_CAP: the link counts as down and is renegotiated with
+  // CSMA | PAUSE_CAP | 10/100 half/full; tg3_setup_flow_control is not reached.
+  CHECK(r.nic->phy_reg(tg3::MII_ADVERTISE) == 0x05E1);
+  CHECK(r.nic->phy_reg(tg3::MII_TG3_CTRL) == 0x0300);
+  CHECK(r.t->pause_flags() == 0);
+  CHECK(r.dev->netif_carrier_ok());
+  // The chip's MAC modes as tg3_reset_hw wrote them: no FLOW_CTRL bits.
+  CHECK(r.nic->peek(tg3::MAC_RX_MODE) == tg3::RX_MODE_ENABLE);
+  CHECK(r.nic->peek(tg3::MAC_TX_MODE) == tg3::TX_MODE_ENABLE);
+}
+
+TEST_CASE("tg3-0.99 reopen: PAUSE_CAP both ways sets the FLOW_CTRL bits in tp->rx_mode/tx_mode, not in the chip",
+          "[tg3drv][flow]") {
+  Rig r;
+  r.open();
+  int rc2 = -99;
+  std::function<Task<void>()> cycle = [&]() -> Task<void> {
+    (void)co_await r.dev->stop();
+    r.dev->up = false;
+    rc2 = co_await r.k->dev_open(*r.dev);
+  };
+  drvtest::at_time(ms(50), [&] { r.k->spawn_process("reopen", cycle()); });
+  sc_core::sc_start(ms(100));
+  REQUIRE(r.rc == 0);
+  REQUIRE(rc2 == 0);
+  CHECK(r.nic->phy_reg(tg3::MII_ADVERTISE) == 0x05E1);  // kept from the first open's tg3_phy_copper_begin
+  CHECK(r.t->pause_flags() == (tg3drv::TG3_FLAG_RX_PAUSE | tg3drv::TG3_FLAG_TX_PAUSE));  // partner LPA 0x45E1
+  CHECK((r.t->rx_mode() & tg3drv::RX_MODE_FLOW_CTRL_ENABLE) != 0);
+  CHECK((r.t->tx_mode() & tg3drv::TX_MODE_FLOW_CTRL_ENABLE) != 0);
+  CHECK(r.nic->peek(tg3::MAC_RX_MODE) == tg3::RX_MODE_ENABLE);  // 1.0 writes no register after tg3_setup_phy
+  CHECK(r.nic->peek(tg3::MAC_TX_MODE) == tg3::TX_MODE_ENABLE);
+}
