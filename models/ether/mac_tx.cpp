@@ -1,5 +1,6 @@
 #include "models/ether/mac_tx.h"
 #include "core/sim_context.h"
+#include "models/ether/link.h"
 #include <algorithm>
 
 namespace nicsim {
@@ -13,9 +14,26 @@ MacTxQueue::MacTxQueue(std::string where, sc_time pipeline) : where_(std::move(w
 }
 
 void MacTxQueue::queue(EthFrame f, std::function<void()> sent) {
-  q_.push_back({std::move(f), now(), std::move(sent)});
+  q_.push_back({std::move(f), now(), std::move(sent), false});
   ev_.notify(SC_ZERO_TIME);
 }
+
+void MacTxQueue::queue_control(EthFrame f, std::function<void()> sent) {
+  auto it = std::find_if(q_.begin(), q_.end(), [](const Ready& r) { return !r.control; });
+  q_.insert(it, Ready{std::move(f), now(), std::move(sent), true});
+  ev_.notify(SC_ZERO_TIME);
+}
+
+void MacTxQueue::pause(unsigned quanta) {
+  pause_until(now() + pause_duration(quanta, link_ ? link_->speed_mbps() : 1000));
+}
+
+void MacTxQueue::pause_until(const sc_time& t) {
+  pause_until_ = t;
+  ev_.notify(SC_ZERO_TIME);  // an earlier end (XON) starts the held frame now; a later one re-plans
+}
+
+bool MacTxQueue::paused() const { return pause_until_ > now(); }
 
 void MacTxQueue::run() {
   while (!sent_.empty() && sent_.front().end <= now()) {
@@ -27,12 +45,17 @@ void MacTxQueue::run() {
   if (q_.empty() || !link_) return;
   Ready& r = q_.front();
   const sc_time earliest = r.ready + pipeline_;
-  const sc_time start = std::max(earliest, link_->wire_free_at());
+  sc_time start = std::max(earliest, link_->wire_free_at());
+  const char* cause = link_->wire_free_at() > earliest ? "wire busy" : "";
+  if (!r.control && pause_until_ > start) {  // 802.3 Annex 31B.3: data frames wait out the pause
+    start = pause_until_;
+    cause = "PAUSE";
+  }
   if (start > now()) {
     ev_.notify(start - now());
     return;
   }
-  if (link_->wire_free_at() > earliest && r.f.journey) sim().journeys.mark(r.f.journey, earliest, "MAC TX", where_, "wire busy");
+  if (cause[0] && r.f.journey) sim().journeys.mark(r.f.journey, earliest, "MAC TX", where_, cause);
   Ready fr = std::move(q_.front());
   q_.pop_front();
   const sc_time end = link_->transmit(fr.f, now());

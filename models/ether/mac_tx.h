@@ -3,8 +3,12 @@
 // MacTxQueue: the transmit side of a MAC that sends whole frames in order, one at a time. A queued frame starts on the
 // wire `pipeline` after it was queued (the MAC + PHY transmit latencies) or when the wire is free,
 // whichever is later (journey mark "MAC TX" with cause "wire busy" at the earliest start when it
-// waited); its `sent` callback runs when its last bit has left. (The 8254x model keeps its own loop:
-// 802.3x PAUSE frames jump its queue.)
+// waited); its `sent` callback runs when its last bit has left.
+// 802.3x flow control (IEEE 802.3 Annex 31B.3): pause()/pause_until() hold data frames that have not
+// started (a frame already on the wire completes); the cause of the wait is then "PAUSE". Control
+// frames (queue_control: PAUSE frames the MAC sends) go ahead of the queued data frames and ignore a
+// pause (802.3 §31.5.3). (The 8254x model keeps its own loop with the same rules and shares the
+// PAUSE frame helpers of models/ether/pause.h.)
 #pragma once
 #include "models/ether/frame.h"
 #include <deque>
@@ -24,19 +28,36 @@ class MacTxQueue {
   MacTxQueue& operator=(const MacTxQueue&) = delete;
 
   void set_link(EthLinkEnd* l) { link_ = l; }
-  /// Queue `f` now; `sent` (may be empty) runs when its last bit has left.
+  /// Queue data frame `f` now; `sent` (may be empty) runs when its last bit has left.
   void queue(EthFrame f, std::function<void()> sent);
+  /// Queue MAC control frame `f` now (e.g. make_pause_frame): it goes behind the control frames
+  /// already queued and ahead of every queued data frame, and a pause does not hold it (802.3
+  /// §31.5.3). It still waits for the pipeline latency and for the frame on the wire.
+  void queue_control(EthFrame f, std::function<void()> sent);
+  /// A received PAUSE with `quanta` × 512 bit times at the link's speed (models/ether/link.h
+  /// pause_duration; 1000 Mb/s before a link is attached): data frames do not start before now +
+  /// that. It replaces any pause in force (802.3 Annex 31B.3.1: a new pause_time restarts the
+  /// timer), so 0 (XON) resumes at once.
+  void pause(unsigned quanta);
+  /// Data frames do not start before absolute time `t` (replacing any earlier pause; a `t` at or
+  /// before now ends it).
+  void pause_until(const sc_time& t);
+  /// The end of the pause in force (a time at or before now when there is none).
+  sc_time paused_until() const { return pause_until_; }
+  /// True while a pause holds data frames.
+  bool paused() const;
   /// Drop the frames not yet started (a device reset); those on the wire complete.
   void clear_queued() { q_.clear(); }
   size_t queued() const { return q_.size(); }
 
  private:
   void run();
-  struct Ready { EthFrame f; sc_time ready; std::function<void()> sent; };
+  struct Ready { EthFrame f; sc_time ready; std::function<void()> sent; bool control = false; };
   struct Sent { sc_time end; std::function<void()> sent; };
   std::string where_;
   sc_time pipeline_;
   EthLinkEnd* link_ = nullptr;
+  sc_time pause_until_ = SC_ZERO_TIME;
   sc_core::sc_event ev_;
   std::deque<Ready> q_;
   std::deque<Sent> sent_;

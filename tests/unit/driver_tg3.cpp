@@ -231,3 +231,15 @@ TEST_CASE("tg3-0.99 reopen: after stop, a new station address and open, frames l
   REQUIRE(sink.at.size() == 8);
   for (int t : sink.type) CHECK(t == PACKET_HOST);
 }
+
+TEST_CASE("tg3 tg3_setup_flow_control: the 802.3 pause resolution of tg3 1.0", "[tg3drv][flow]") {
+  using namespace tg3drv;
+  const uint32_t both = TG3_FLAG_RX_PAUSE | TG3_FLAG_TX_PAUSE;
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP, LPA_PAUSE_CAP) == both);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP, LPA_PAUSE_ASYM) == 0);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP) == both);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM, LPA_PAUSE_ASYM) == TG3_FLAG_RX_PAUSE);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP | LPA_PAUSE_ASYM) == TG3_FLAG_TX_PAUSE);
+  CHECK(resolve_flow_control(ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP) == 0);
+  CHECK(resolve_flow_control(0, LPA_PAUSE_CAP | LPA_PAUSE_ASYM) == 0);
+}

@@ -1,6 +1,7 @@
 #include "models/nic/e1000/e1000.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
+#include "models/ether/pause.h"
 #include "models/device_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
@@ -604,12 +605,6 @@ struct E1000::Port : EthPort {
     return false;
   }
 
-  static bool is_pause(const std::vector<uint8_t>& b) {
-    static constexpr uint8_t da[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
-    return b.size() >= 18 && std::equal(da, da + 6, b.begin()) && b[12] == 0x88 && b[13] == 0x08 && b[14] == 0x00 &&
-           b[15] == 0x01;
-  }
-
   void on_arrivals() {
     while (!arrivals.empty() && arrivals.front().at <= now()) {
       EthFrame f = std::move(arrivals.front().f);
@@ -623,7 +618,7 @@ struct E1000::Port : EthPort {
   enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store };
   RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc) const {
     no_desc = false;
-    if (is_pause(f.bytes) && (reg(CTRL) & ctrl::RFCE)) return RxVerdict::Pause;  // 802.3x MAC control
+    if (is_pause_frame(f.bytes) && (reg(CTRL) & ctrl::RFCE)) return RxVerdict::Pause;  // 802.3x MAC control
     if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
     if (!address_match(f.bytes)) return RxVerdict::Filtered;
     if (len > 1522 && !(reg(RCTL) & rctl::LPE)) return RxVerdict::Oversize;  // SDM §13.4.22
@@ -697,7 +692,7 @@ struct E1000::Port : EthPort {
     if (v == RxVerdict::Pause) {  // 802.3x MAC control: consumed by the MAC
       stat_add(TPR, 1);
       stat_add(TORL, wire_len);
-      unsigned quanta = (unsigned(f.bytes[16]) << 8) | f.bytes[17];
+      unsigned quanta = pause_time_quanta(f.bytes);
       unsigned speed = link ? link->speed_mbps() : 1000;
       pause_until = now() + pause_duration(quanta, speed);
       stat_add(quanta ? XOFFRXC : XONRXC, 1);
@@ -756,13 +751,7 @@ struct E1000::Port : EthPort {
   }
 
   void send_pause(uint16_t quanta) {
-    // 802.3 Annex 31B: DA 01-80-C2-00-00-01, SA station address, type 0x8808, opcode 0x0001, pause_time.
-    EthFrame f;
-    f.bytes = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
-    auto m = dev.mac_address(fn);
-    f.bytes.insert(f.bytes.end(), m.begin(), m.end());
-    f.bytes.insert(f.bytes.end(), {0x88, 0x08, 0x00, 0x01, uint8_t(quanta >> 8), uint8_t(quanta)});
-    f.bytes.resize(60, 0);
+    EthFrame f = make_pause_frame(dev.mac_address(fn), quanta);  // 802.3 Annex 31B (models/ether/pause.h)
     // Control frames go ahead of queued data frames and ignore a received PAUSE (802.3 §31.5.3).
     auto it = std::find_if(mac_q.begin(), mac_q.end(), [](const TxReady& r) { return !r.control; });
     mac_q.insert(it, TxReady{std::move(f), 0, now(), {}, true});

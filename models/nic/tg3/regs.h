@@ -49,13 +49,22 @@ inline constexpr uint32_t MI_COM_CMD_WRITE = 0x04000000, MI_COM_CMD_READ = 0x080
                           MI_COM_START = 0x20000000, MI_COM_BUSY = 0x20000000;
 inline constexpr uint32_t MI_COM_PHY_ADDR_SHIFT = 21, MI_COM_REG_ADDR_SHIFT = 16, MI_COM_DATA_MASK = 0x0000ffff;
 inline constexpr uint32_t MAC_TX_MODE = 0x45c, MAC_RX_MODE = 0x468;
-inline constexpr uint32_t TX_MODE_ENABLE = 0x00000002;
+// TX_MODE_FLOW_CTRL_ENABLE: send 802.3x PAUSE frames; RX_MODE_FLOW_CTRL_ENABLE: obey received ones
+// (tg3 1.0 tg3_setup_flow_control: TG3_FLAG_TX_PAUSE -> the TX bit, TG3_FLAG_RX_PAUSE -> the RX bit).
+inline constexpr uint32_t TX_MODE_ENABLE = 0x00000002, TX_MODE_FLOW_CTRL_ENABLE = 0x00000010;
 inline constexpr uint32_t RX_MODE_ENABLE = 0x00000002, RX_MODE_FLOW_CTRL_ENABLE = 0x00000004,
                           RX_MODE_PROMISC = 0x00000100, RX_MODE_NO_CRC_CHECK = 0x00000200;
 
 // ---------------------------------------------------------------- receive data and BD initiator
 inline constexpr uint32_t RCVDBDI_MODE = 0x2400;
 inline constexpr uint32_t RCVDBDI_JUMBO_BD = 0x2440, RCVDBDI_STD_BD = 0x2450, RCVDBDI_MINI_BD = 0x2460;
+
+// ---------------------------------------------------------------- buffer manager (mbuf watermarks, in mbufs)
+inline constexpr uint32_t BUFMGR_MB_RDMA_LOW_WATER = 0x4410, BUFMGR_MB_MACRX_LOW_WATER = 0x4414,
+                          BUFMGR_MB_HIGH_WATER = 0x4418;
+/// The values tg3_reset_hw writes (tg3 1.0 tg3.h, non-jumbo; tg3_get_invariants' bufmgr_config).
+inline constexpr uint32_t DEFAULT_MB_RDMA_LOW_WATER = 0x40, DEFAULT_MB_MACRX_LOW_WATER = 0x20,
+                          DEFAULT_MB_HIGH_WATER = 0x60;
 
 // ---------------------------------------------------------------- host coalescing (research §1.1)
 inline constexpr uint32_t HOSTCC_MODE = 0x3c00, HOSTCC_STATUS = 0x3c04;
@@ -112,8 +121,10 @@ inline constexpr unsigned TG3_HW_STATS_SIZE = 0x800;  ///< 0xb00 - 0x300
 // tg3_stat64_t byte offsets from the block's start (its first 0x100 bytes are __reserved0)
 inline constexpr unsigned STATS_RX_OCTETS = 0x100, STATS_RX_UCAST_PACKETS = 0x118, STATS_RX_MCAST_PACKETS = 0x120,
                           STATS_RX_BCAST_PACKETS = 0x128, STATS_RX_XON_PAUSE_RCVD = 0x140,
-                          STATS_RX_XOFF_PAUSE_RCVD = 0x148;
-inline constexpr unsigned STATS_TX_OCTETS = 0x300, STATS_TX_UCAST_PACKETS = 0x3d8, STATS_TX_MCAST_PACKETS = 0x3e0,
+                          STATS_RX_XOFF_PAUSE_RCVD = 0x148, STATS_RX_MAC_CTRL_RCVD = 0x150,
+                          STATS_RX_XOFF_ENTERED = 0x158;
+inline constexpr unsigned STATS_TX_OCTETS = 0x300, STATS_TX_XON_SENT = 0x318, STATS_TX_XOFF_SENT = 0x320,
+                          STATS_TX_UCAST_PACKETS = 0x3d8, STATS_TX_MCAST_PACKETS = 0x3e0,
                           STATS_TX_BCAST_PACKETS = 0x3e8;
 // Receive List Placement, Send Data Initiator, Host Coalescing groups
 inline constexpr unsigned STATS_RXBDS_EMPTY = 0x598, STATS_RX_DISCARDS = 0x5a0;
@@ -125,6 +136,7 @@ inline constexpr unsigned MII_BMCR = 0x00, MII_BMSR = 0x01, MII_PHYSID1 = 0x02, 
                           MII_ADVERTISE = 0x04, MII_LPA = 0x05, MII_TG3_CTRL = 0x09, MII_STAT1000 = 0x0a,
                           MII_TG3_AUX_STAT = 0x19;
 inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMSR_ANEGCOMPLETE = 0x0020;
+inline constexpr uint16_t ADVERTISE_PAUSE_CAP = 0x0400, ADVERTISE_PAUSE_ASYM = 0x0800;  ///< also LPA_PAUSE_* (mii.h)
 inline constexpr uint16_t MII_TG3_AUX_STAT_SPDMASK = 0x0700, MII_TG3_AUX_STAT_1000FULL = 0x0700,
                           MII_TG3_AUX_STAT_100FULL = 0x0500;
 

@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/pause.h"
 #include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
@@ -94,6 +95,15 @@ void phy_reset(std::array<uint16_t, 32>& r) {
   r[MII_TG3_AUX_STAT] = MII_TG3_AUX_STAT_1000FULL | 0x0004;  // MII_TG3_AUX_STAT_LPASS
 }
 
+// estimate: the buffer manager's mbuf watermarks after a reset. Their power-on values are not in
+// tg3.h; tg3_reset_hw writes tg3's defaults (DEFAULT_MB_*) on every open, and the model starts from
+// those, so a driver model that does not write them sees what the real driver leaves.
+void bufmgr_defaults(std::vector<uint32_t>& regs) {
+  regs[BUFMGR_MB_RDMA_LOW_WATER / 4] = DEFAULT_MB_RDMA_LOW_WATER;
+  regs[BUFMGR_MB_MACRX_LOW_WATER / 4] = DEFAULT_MB_MACRX_LOW_WATER;
+  regs[BUFMGR_MB_HIGH_WATER / 4] = DEFAULT_MB_HIGH_WATER;
+}
+
 bool is_tcp_or_udp_ipv4(const std::vector<uint8_t>& b) {
   if (b.size() < 34 || b[12] != 0x08 || b[13] != 0x00) return false;
   return b[23] == 6 || b[23] == 17;
@@ -145,6 +155,7 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   st32(&sram_[0x0c18], regs_[MAC_ADDR_0_LOW / 4]);
   regs_[TG3PCI_MISC_HOST_CTRL / 4] = CHIPREV_ID_5701_B5 << MISC_HOST_CTRL_CHIPREV_SHIFT;
   regs_[0] = uint32_t(TG3PCI_DEVICE_TIGON3_2) << 16 | TG3PCI_VENDOR_BROADCOM;
+  bufmgr_defaults(regs_);
   phy_reset(phy_);
   pci_target_socket.register_b_transport(this, &Tg3::b_transport);
   dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/tg3",
@@ -177,6 +188,10 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   c_rx_mac_disabled_ = &c.at(n + ".rx_mac_disabled");
   c_core_resets_ = &c.at(n + ".core_resets");
   c_core_resets_busy_ = &c.at(n + ".core_resets_busy");
+  c_rx_mac_ctrl_ = &c.at(n + ".rx_mac_ctrl_rcvd");
+  c_rx_xoff_entered_ = &c.at(n + ".rx_xoff_entered");
+  c_tx_xon_sent_ = &c.at(n + ".tx_xon_sent");
+  c_tx_xoff_sent_ = &c.at(n + ".tx_xoff_sent");
   for (UpdateCause uc : {UpdateCause::RxMaxFrames, UpdateCause::TxMaxFrames, UpdateCause::RxTicks,
                          UpdateCause::TxTicks, UpdateCause::Now})
     c.at(n + ".hostcc." + update_cause_name(uc));
@@ -294,6 +309,7 @@ void Tg3::core_reset() {
   regs_[TG3PCI_MISC_HOST_CTRL / 4] = rev;
   regs_[MAC_ADDR_0_HIGH / 4] = hi;
   regs_[MAC_ADDR_0_LOW / 4] = lo;
+  bufmgr_defaults(regs_);
   hc_ = HostCoalescing(tick_clk_.cycles(1));
   update_again_ = false;
   again_cause_ = UpdateCause::None;
@@ -305,6 +321,8 @@ void Tg3::core_reset() {
   for (auto& bd : std_bds_) bd.fill(0);
   rx_fifo_.clear();
   rx_fifo_used_ = 0;
+  xoff_sent_ = false;
+  mac_tx_->pause_until(SC_ZERO_TIME);  // the MAC's pause timer is cleared with it
   pending_ = false;
   sync_irq();
 }
@@ -524,7 +542,9 @@ void Tg3::stats_tick() {
       {STATS_RX_OCTETS, c_rx_octets_},       {STATS_RX_UCAST_PACKETS, c_rx_ucast_},
       {STATS_RX_MCAST_PACKETS, c_rx_mcast_}, {STATS_RX_BCAST_PACKETS, c_rx_bcast_},
       {STATS_RX_XON_PAUSE_RCVD, c_rx_xon_},  {STATS_RX_XOFF_PAUSE_RCVD, c_rx_xoff_},
-      {STATS_TX_OCTETS, c_tx_octets_},       {STATS_TX_UCAST_PACKETS, c_tx_ucast_},
+      {STATS_RX_MAC_CTRL_RCVD, c_rx_mac_ctrl_}, {STATS_RX_XOFF_ENTERED, c_rx_xoff_entered_},
+      {STATS_TX_OCTETS, c_tx_octets_},       {STATS_TX_XON_SENT, c_tx_xon_sent_},
+      {STATS_TX_XOFF_SENT, c_tx_xoff_sent_}, {STATS_TX_UCAST_PACKETS, c_tx_ucast_},
       {STATS_TX_MCAST_PACKETS, c_tx_mcast_}, {STATS_TX_BCAST_PACKETS, c_tx_bcast_},
       {STATS_RXBDS_EMPTY, c_rxbds_empty_},   {STATS_RX_DISCARDS, c_rx_discards_},
       {STATS_RING_STATUS_UPDATE, c_status_update_}, {STATS_NIC_IRQS, c_nic_irqs_},
@@ -644,10 +664,8 @@ bool Tg3::address_match(const std::vector<uint8_t>& b) const {
 
 void Tg3::accept_frame(const EthFrame& f) {
   const auto& b = f.bytes;
-  if (b.size() >= 14 && b[12] == 0x88 && b[13] == 0x08) {  // 802.3x MAC control (PAUSE): consumed
-    const bool xon = b.size() >= 18 && b[16] == 0 && b[17] == 0;
-    count(xon ? c_rx_xon_ : c_rx_xoff_);
-    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "802.3x PAUSE (consumed)");
+  if (is_mac_control_frame(b)) {  // 802.3 clause 31 MAC Control: consumed by the MAC
+    pause_received(f);
     return;
   }
   if (!(regs_[MAC_RX_MODE / 4] & RX_MODE_ENABLE)) {
@@ -674,8 +692,54 @@ void Tg3::accept_frame(const EthFrame& f) {
   rx_fifo_used_ += len;
   if (f.journey) sim().journeys.mark(f.journey, now(), "RX FIFO", name(), rx_busy_ ? "RX DMA busy" : "");
   rx_fifo_.push_back({std::move(bytes), f.journey});
+  flow_control_check();
   rx_process();
 }
+
+// ---------------------------------------------------------------- 802.3x flow control
+void Tg3::pause_received(const EthFrame& f) {
+  if (!is_pause_frame(f.bytes)) {  // another MAC Control opcode, or not to the reserved address
+    count(c_rx_mac_ctrl_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "MAC Control frame (consumed)");
+    return;
+  }
+  const uint16_t q = pause_time_quanta(f.bytes);
+  count(q ? c_rx_xoff_ : c_rx_xon_);
+  // RX_MODE_FLOW_CTRL_ENABLE (tg3_setup_flow_control's TG3_FLAG_RX_PAUSE): obey it. Otherwise it
+  // is counted and consumed only.
+  const bool obey = regs_[MAC_RX_MODE / 4] & RX_MODE_FLOW_CTRL_ENABLE;
+  if (obey) {
+    // estimate: rx_xoff_entered counts an XOFF that stops a running transmitter (not one that
+    // extends a pause in force); Broadcom's definition is not in tg3.h.
+    if (q && !mac_tx_->paused()) count(c_rx_xoff_entered_);
+    mac_tx_->pause(q);
+  }
+  if (f.journey)
+    sim().journeys.mark(f.journey, now(), "dropped", name(),
+                        obey ? "802.3x PAUSE (consumed)" : "802.3x PAUSE (consumed, RX_MODE_FLOW_CTRL_ENABLE clear)");
+}
+
+void Tg3::flow_control_check() {
+  // estimate: the MAC sends XOFF when the free mbufs of the RX pool fall below
+  // BUFMGR_MB_MACRX_LOW_WATER and XON when they are back at BUFMGR_MB_HIGH_WATER; the BCM5701's rule
+  // is not in the sources we have, only the registers and tg3's defaults (32 and 96 mbufs: with the
+  // 64 KB pool, XOFF above 60 KB held and XON at 52 KB or less).
+  if (!(regs_[MAC_TX_MODE / 4] & TX_MODE_FLOW_CTRL_ENABLE)) return;
+  const size_t pool = p_.rx_buffer_bytes;
+  const size_t free_mbufs = (pool - std::min(pool, rx_fifo_used_)) / kMbufBytes;
+  const uint32_t low = regs_[BUFMGR_MB_MACRX_LOW_WATER / 4], high = regs_[BUFMGR_MB_HIGH_WATER / 4];
+  if (!xoff_sent_ && free_mbufs < low) {
+    send_pause(kXoffPauseQuanta);
+    count(c_tx_xoff_sent_);
+    xoff_sent_ = true;
+  } else if (xoff_sent_ && free_mbufs >= high) {
+    send_pause(0);
+    count(c_tx_xon_sent_);
+    xoff_sent_ = false;
+  }
+}
+
+void Tg3::send_pause(uint16_t quanta) { mac_tx_->queue_control(make_pause_frame(mac_, quanta), {}); }
 
 void Tg3::rx_process() {
   if (rx_busy_ || rx_fifo_.empty()) return;
@@ -717,6 +781,7 @@ void Tg3::rx_process() {
   w->done = [this, rsize, flen, buf, j](DmaRequest&) {
     ret_prod_ = uint16_t((ret_prod_ + 1) % rsize);
     rx_fifo_used_ -= std::min(rx_fifo_used_, flen);
+    flow_control_check();
     if (j) dma_tags().tag(space_, buf, j);
     rx_busy_ = false;
     const UpdateCause c = hc_.rx_bds(now(), 1);
@@ -734,12 +799,13 @@ void Tg3::rx_process() {
 
 std::optional<FrameTally> Tg3::tally() const {
   FrameTally t;
-  t.sent = *c_tx_ucast_ + *c_tx_mcast_ + *c_tx_bcast_;
+  t.sent = *c_tx_ucast_ + *c_tx_mcast_ + *c_tx_bcast_ + *c_tx_xon_sent_ + *c_tx_xoff_sent_;
   const uint64_t stored = *c_rx_ucast_ + *c_rx_mcast_ + *c_rx_bcast_;
   t.accepted = stored - std::min<uint64_t>(stored, rx_fifo_.size() + (rx_busy_ ? 1 : 0));
   t.held = {{"in the MAC receive pipeline", rx_pipe_->held()},
             {"in the RX mbuf pool", rx_fifo_.size() + (rx_busy_ ? 1 : 0)}};
-  t.consumed = {{"802.3x PAUSE (rx_xon/xoff_pause_rcvd)", *c_rx_xon_ + *c_rx_xoff_}};
+  t.consumed = {{"802.3x PAUSE (rx_xon/xoff_pause_rcvd)", *c_rx_xon_ + *c_rx_xoff_},
+                {"other MAC Control (rx_mac_ctrl_rcvd)", *c_rx_mac_ctrl_}};
   t.dropped = {{"address filter (rx_filtered)", *c_rx_filtered_},
                {"receiver disabled (rx_mac_disabled)", *c_rx_mac_disabled_},
                {"mbuf pool full (rx_discards)", *c_rx_discards_}};

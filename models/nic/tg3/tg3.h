@@ -4,8 +4,10 @@
 // status block with its Updated bit, the host coalescing engine (coalescing.h), statistics block
 // DMA, the DMA engine (models/bus/dma_engine.h) with DMA_RWCTRL's PCI commands, MAC and PHY.
 //
-// Sources: Linux tg3.h/tg3.c 0.99 (LH@2.4.19) and 1.0 (RH 2.4.18-14), research/tg3-bonding-tcp-
-// gmac-formats.md §1 and research/seeds-001-004-platforms-drivers.md §4.3.
+// Sources: Linux tg3.h/tg3.c 0.99 (LH@2.4.19) and 1.0 (RH 2.4.18-14, oct-month/linux-kernel-2.4.18
+// drivers/net/tg3.{c,h}: tg3_setup_flow_control, the BUFMGR_MB_* watermarks, struct tg3_hw_stats),
+// IEEE 802.3 clause 31 and Annex 31B (PAUSE), research/tg3-bonding-tcp-gmac-formats.md §1 and
+// research/seeds-001-004-platforms-drivers.md §4.3.
 //
 // Behaviour:
 //  * BAR0 is 64 KB: 0x0000-0x00ff mirror PCI configuration space (TG3PCI_MISC_HOST_CTRL,
@@ -42,21 +44,40 @@
 //    cabled (attach_link); an uncabled port reads no link (BMSR link and AN-complete bits clear,
 //    no partner in LPA / STAT1000, MII_TG3_AUX_STAT without speed). Each MI frame takes
 //    `mi_frame` (MI_COM_BUSY until then).
+//  * 802.3x flow control (the MAC Control frame helpers of models/ether/pause.h, the pause of
+//    MacTxQueue): a MAC Control frame (type 0x8808) is consumed by the MAC whatever MAC_RX_MODE
+//    says; a PAUSE (to 01-80-C2-00-00-01, opcode 0x0001) counts rx_xoff_pause_rcvd (pause_time > 0)
+//    or rx_xon_pause_rcvd (0), any other rx_mac_ctrl_rcvd. With RX_MODE_FLOW_CTRL_ENABLE (tg3 1.0
+//    tg3_setup_flow_control: TG3_FLAG_RX_PAUSE) the PAUSE stops data frames from starting for
+//    pause_time × 512 bit times (802.3 Annex 31B.3; a frame on the wire completes; 0 resumes at
+//    once; journey cause "PAUSE"); an XOFF that stops a running transmitter counts rx_xoff_entered.
+//    With TX_MODE_FLOW_CTRL_ENABLE (TG3_FLAG_TX_PAUSE) the MAC sends an XOFF (kXoffPauseQuanta)
+//    when the free mbufs of the RX pool (rx_buffer_bytes in kMbufBytes units) fall below
+//    BUFMGR_MB_MACRX_LOW_WATER and an XON when they are back at BUFMGR_MB_HIGH_WATER (both reset to
+//    tg3's DEFAULT_MB_MACRX_LOW_WATER 0x20 and DEFAULT_MB_HIGH_WATER 0x60, which tg3_reset_hw
+//    writes); counted tx_xoff_sent / tx_xon_sent. PAUSE frames go ahead of queued data and ignore a
+//    received pause (802.3 §31.5.3). The rule and the XOFF's pause_time are estimates (see
+//    kMbufBytes, kXoffPauseQuanta). Note: tg3 0.99/1.0 set the FLOW_CTRL bits only in tp->rx_mode /
+//    tp->tx_mode after writing the registers (drivers-sim/drivers/tg3/tg3.h), so with those
+//    drivers the chip neither obeys nor sends PAUSE.
 //  * DMA: one bus master, FIFO (DmaEngine). Read bursts up to the PCI-X MMRBC (info().mmrbc_bytes),
 //    write bursts up to dma_write_burst_bytes, never across 4 KB; the PCI command from DMA_RWCTRL:
 //    read code 0x6 (Memory Read) or MRM with DMA_RWCTRL_USE_MEM_READ_MULT, 0xC MRM, 0xE MRL; write
 //    code 0x7 (Memory Write), 0xF MWI.
 //  * Counters (under the instance name, tg3_hw_stats names): rx_octets, rx_ucast_packets,
-//    rx_mcast_packets, rx_bcast_packets, rx_xon_pause_rcvd, rx_xoff_pause_rcvd, tx_octets,
-//    tx_ucast_packets, tx_mcast_packets, tx_bcast_packets, rxbds_empty, rx_discards,
+//    rx_mcast_packets, rx_bcast_packets, rx_xon_pause_rcvd, rx_xoff_pause_rcvd, rx_mac_ctrl_rcvd,
+//    rx_xoff_entered, tx_octets, tx_xon_sent, tx_xoff_sent (all in the statistics block at their
+//    tg3_hw_stats offsets), tx_ucast_packets, tx_mcast_packets, tx_bcast_packets (data frames
+//    only, as tx_octets), rxbds_empty, rx_discards,
 //    ring_status_update, nic_irqs, nic_avoided_irqs; and interrupts (INTA assertions), rx_filtered,
 //    rx_mac_disabled, hostcc.<cause> (coalescing.h UpdateCause names). Journeys: "descriptor fetch",
-//    "data DMA", "MAC TX", "MAC RX", "RX FIFO", "RX DMA", "write-back", "moderation wait" (cause:
+//    "data DMA", "MAC TX" (+"wire busy"/"PAUSE"), "MAC RX", "RX FIFO", "RX DMA", "write-back", "moderation wait" (cause:
 //    the HOSTCC register that will end it), "interrupt".
 //
-// Approximations: 802.3x PAUSE frames are recognised, counted (rx_xon/xoff_pause_rcvd) and
-// consumed, but do not stop the transmitter, and the chip sends none; the RX mbuf pool is one
-// byte budget (rx_buffer_bytes) with no mbuf granularity or low-water marks; the send side's
+// Approximations: the RX mbuf pool is one byte budget (rx_buffer_bytes; the flow-control
+// watermarks count it in 128-byte mbufs, but frames are not rounded up to whole mbufs, and
+// BUFMGR_MB_RDMA_LOW_WATER is stored, not acted on); the MAC sends one XOFF per crossing (no
+// refresh before its pause_time runs out) and TX_MODE_LONG_PAUSE_ENABLE is not modelled; the send side's
 // read-ahead is bounded by tx_buffer_bytes; the jumbo and mini rings, tagged status, MSI, the
 // on-chip CPUs and firmware, and VLAN tags are not modelled; TXD_FLAG checksum bits are accepted
 // (the frame's checksums are not recomputed: the sender's stack fills them).
@@ -84,6 +105,16 @@
 #include <vector>
 
 namespace nicsim::tg3 {
+
+/// estimate: the BCM570x mbuf is 128 bytes (Broadcom's 570X programmer's guide, not in hand; tg3.h
+/// gives the watermarks in mbufs and the pool as NIC_SRAM_MBUF_POOL_SIZE bytes only). The RX mbuf
+/// pool (rx_buffer_bytes) is counted in these units for BUFMGR_MB_MACRX_LOW_WATER/_HIGH_WATER.
+inline constexpr unsigned kMbufBytes = 128;
+/// estimate: pause_time of the XOFF the MAC sends (TX_MODE_FLOW_CTRL_ENABLE). tg3.h has no pause
+/// time register (only TX_MODE_LONG_PAUSE_ENABLE, not modelled); set as the 8254x's FCTTV that e1000
+/// programs (E1000_FC_PAUSE_TIME 0x0680, 852 µs at 1 Gb/s). The chip ends its XOFF with an XON
+/// when the pool drains, so the value only bounds the wait when no XON follows.
+inline constexpr uint16_t kXoffPauseQuanta = 0x0680;
 
 struct Tg3Params {
   double clock_ppm = 0.0;          ///< core clock crystal offset (IEEE 802.3 ±100 ppm); the coalescing ticks run from it
@@ -147,6 +178,8 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   uint32_t peek(uint32_t off) const;
   /// NIC SRAM word at `addr` (little-endian, as the window shows it).
   uint32_t sram32(uint32_t addr) const;
+  /// PHY (MII) register `reg` as stored, without the uncabled view or side effects.
+  uint16_t phy_reg(unsigned reg) const { return phy_[reg & 31]; }
   uint16_t tx_consumer() const { return tx_cons_; }
   uint16_t rx_return_producer() const { return ret_prod_; }
   uint16_t std_consumer() const { return std_cons_; }
@@ -171,6 +204,10 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   void hc_tick();
   void status_update(UpdateCause c);
   void stats_tick();
+  // 802.3x flow control
+  void pause_received(const EthFrame& f);
+  void flow_control_check();  ///< XOFF/XON on the RX mbuf pool's watermarks (TX_MODE_FLOW_CTRL_ENABLE)
+  void send_pause(uint16_t quanta);
   // send
   void tx_kick();
   void tx_mac_done(size_t bytes);
@@ -221,6 +258,7 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId j; };
   std::deque<RxFrame> rx_fifo_;
   size_t rx_fifo_used_ = 0;
+  bool xoff_sent_ = false;  ///< an XOFF went out and no XON since (flow_control_check)
 
   std::unique_ptr<MacTxQueue> mac_tx_;  ///< MAC transmit (models/ether/mac_tx.h)
   std::unique_ptr<MacRxPipeline> rx_pipe_;  ///< PHY + MAC receive pipeline (models/ether/mac_tx.h)
@@ -233,7 +271,8 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   // counters (tg3_hw_stats names) and their running values for the statistics block
   uint64_t *c_rx_octets_, *c_rx_ucast_, *c_rx_mcast_, *c_rx_bcast_, *c_rx_xon_, *c_rx_xoff_, *c_tx_octets_,
       *c_tx_ucast_, *c_tx_mcast_, *c_tx_bcast_, *c_rxbds_empty_, *c_rx_discards_, *c_status_update_, *c_nic_irqs_,
-      *c_nic_avoided_, *c_interrupts_, *c_rx_filtered_, *c_rx_mac_disabled_, *c_core_resets_, *c_core_resets_busy_;
+      *c_nic_avoided_, *c_interrupts_, *c_rx_filtered_, *c_rx_mac_disabled_, *c_core_resets_, *c_core_resets_busy_,
+      *c_rx_mac_ctrl_, *c_rx_xoff_entered_, *c_tx_xon_sent_, *c_tx_xoff_sent_;
 };
 
 }  // namespace nicsim::tg3
