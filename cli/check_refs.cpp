@@ -179,12 +179,15 @@ std::optional<double> number_token(const std::string& t) {
 }
 
 /// Recursive descent over MetricExpr tokens: expr := term (+|- term)*, term := factor (*|/ factor)*,
-/// factor := number | name | ( expr ) | - factor.
+/// factor := number | name | ( expr ) | - factor. Parentheses and unary minus nest at most
+/// kMaxExprDepth deep (a syntax error beyond: the recursion must not exhaust the stack).
+constexpr unsigned kMaxExprDepth = 256;
 struct ExprEval {
   const std::vector<std::string>& t;
   const std::function<std::optional<double>(const std::string&)>& lookup;
   std::string& why;
   size_t pos = 0;
+  unsigned depth = 0;   // nesting of '(' and unary '-' at the current factor
   bool failed = false;  // the value is undefined (missing name, division by zero): keep parsing, no value
 
   std::string at() const { return pos < t.size() ? "'" + t[pos] + "'" : "the end"; }
@@ -198,16 +201,21 @@ struct ExprEval {
   double factor() {
     if (pos >= t.size()) syntax("expected a name or a number" + after());
     const std::string& tok = t[pos];
-    if (tok == "(") {
+    if (tok == "(" || tok == "-") {
+      if (depth >= kMaxExprDepth)
+        syntax(fmt::format("nested too deep: more than {} levels of '(' and unary '-'", kMaxExprDepth));
+      ++depth;
       ++pos;
-      double v = expr();
-      if (pos >= t.size() || t[pos] != ")") syntax("missing ')': found " + at());
-      ++pos;
+      double v;
+      if (tok == "(") {
+        v = expr();
+        if (pos >= t.size() || t[pos] != ")") syntax("missing ')': found " + at());
+        ++pos;
+      } else {
+        v = -factor();
+      }
+      --depth;
       return v;
-    }
-    if (tok == "-") {
-      ++pos;
-      return -factor();
     }
     if (is_op(tok)) syntax("expected a name or a number" + after() + ", found '" + tok + "'");
     ++pos;

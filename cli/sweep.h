@@ -26,8 +26,10 @@ struct SweepRunOptions {
 /// load_scenario) with the plan's --set; then, axis by axis in command-line order, with each of
 /// the axis' representative_values (the axes before it at their first value, so the last check is
 /// the first point's full set of overrides). "seed" axes are skipped (parse_vary checked them).
-/// Throws SweepUsageError with the loader's message (file:line:col or --set, key, did-you-mean),
-/// prefixed by the --vary KEY=VALUE that caused it.
+/// Then every point's own combination of non-seed values (rules joining keys, values between an
+/// axis' extremes). Throws SweepUsageError with the loader's message (file:line:col or --set, key,
+/// did-you-mean), prefixed by the --vary KEY=VALUE that caused it, or by "--vary point K=V K=V ..."
+/// for a combination.
 void validate_sweep_scenario(const SweepPlan& plan);
 
 /// The --metric names of `plan` that have a number in no "ok" row of `rows` (the rows' result.json

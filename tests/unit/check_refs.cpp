@@ -348,3 +348,21 @@ TEST_CASE("check: a malformed metric expression is refused when the file is read
   CHECK(parse_metric_expr("a-b.c_d").single_name());  // '-' inside a word is part of the name
   CHECK(parse_metric_expr("a / b + a").names() == std::vector<std::string>{"a", "b"});
 }
+
+TEST_CASE("check: a metric expression nested 20000 deep is a clear error, not a stack overflow (bug: segfault)",
+          "[check]") {
+  const std::string head = "[[reference]]\nsource = \"s\"\nexpected = 1.0\ntolerance = 0.1\n";
+  const std::string parens = std::string(20000, '(') + "a" + std::string(20000, ')');
+  CHECK_THAT(error_of(head + "metric = \"" + parens + "\"\n"),
+             Catch::StartsWith("scenarios/x.ref.toml:5:10: key 'reference[0].metric':") &&
+                 Catch::Contains("nested too deep: more than 256 levels"));
+  std::string minus;
+  for (int i = 0; i < 40000; ++i) minus += "- ";
+  CHECK_THAT(error_of(head + "metric = \"" + minus + "1\"\n"), Catch::Contains("nested too deep"));
+  // At the limit it still parses: 256 levels of parentheses, or of unary minus.
+  CHECK(parse_metric_expr(std::string(256, '(') + "a" + std::string(256, ')')).single_name() == false);
+  std::string m256;
+  for (int i = 0; i < 256; ++i) m256 += "- ";
+  CHECK_NOTHROW(parse_metric_expr(m256 + "a"));
+  CHECK_THROWS_AS(parse_metric_expr(std::string(257, '(') + "a" + std::string(257, ')')), std::invalid_argument);
+}

@@ -89,6 +89,33 @@ TEST_CASE("sweep: the scenario and every --vary key and value are checked before
   CHECK_THAT(r.out, Catch::Contains("6 points"));
 }
 
+TEST_CASE("sweep: every point's own combination is loaded before any runs (bug: middle values and joint rules failed per point)",
+          "[sweep][validation]") {
+  TempDir tmp;
+  const std::string out = (tmp / "sw").string();
+  const std::string bonded = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed004/bonded-rr-64k.toml";
+  // A middle value the extremes do not show: updelay 150 is not a multiple of miimon 100.
+  auto r = nicsim_bin(tmp, {"sweep", bonded, "--vary", "hosts.*.bonds.bond0.updelay=0,150,200", "--metric", "latency_us",
+                            "--out", out, "--dry-run"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--vary point hosts.*.bonds.bond0.updelay=150: "));
+  CHECK_THAT(r.err, Catch::Contains("multiple of miimon"));
+  CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
+  // A rule joining two axes, whatever their order on the command line: rx-usecs and rx-frames both 0.
+  for (auto order : {0, 1}) {
+    std::vector<std::string> args = {"sweep", bonded, "--set", "hosts.*.nics.*.adaptive-rx=false"};
+    std::vector<std::string> a1 = {"--vary", "hosts.*.nics.*.rx-usecs=10,0"}, a2 = {"--vary", "hosts.*.nics.*.rx-frames=0,1"};
+    for (auto& x : order ? a2 : a1) args.push_back(x);
+    for (auto& x : order ? a1 : a2) args.push_back(x);
+    for (auto x : {"--metric", "latency_us", "--out", out.c_str(), "--dry-run"}) args.push_back(x);
+    r = nicsim_bin(tmp, args);
+    INFO(r.err);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("rx-usecs") && Catch::Contains("rx-frames"));
+    CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
+  }
+}
+
 TEST_CASE("sweep: representative values cover each form's extremes and every non-number", "[sweep][validation]") {
   using V = std::vector<std::string>;
   CHECK(representative_values(Axis{"k", {"5", "1", "9", "3"}}) == V{"1", "9"});
