@@ -154,7 +154,12 @@ std::string path_join(const std::string& prefix, const std::string& k) { return 
 std::string describe_node(const toml::node& n) {
   switch (n.type()) {
     case toml::node_type::integer: return fmt::format("integer {}", n.as_integer()->get());
-    case toml::node_type::floating_point: return fmt::format("number {}", n.as_floating_point()->get());
+    case toml::node_type::floating_point: {
+      // As TOML wrote it: a float keeps its point ("number 1.0", not "number 1" beside "expected integer").
+      std::string t = fmt::format("{}", n.as_floating_point()->get());
+      if (t.find_first_of(".eEn") == std::string::npos) t += ".0";
+      return "number " + t;
+    }
     case toml::node_type::boolean: return fmt::format("boolean {}", n.as_boolean()->get());
     case toml::node_type::string: return fmt::format("string \"{}\"", n.as_string()->get());
     case toml::node_type::table: return "a table";

@@ -236,6 +236,9 @@ TEST_CASE("scenario: wrong types and out-of-range values", "[scenario]") {
         "t.toml:3:8: key 'seed': wrong type: expected integer, got string \"7\"");
   CHECK(error_of(edit("cpu_mhz = 2000", "cpu_mhz = 2.5")) ==
         "t.toml:7:11: key 'hosts.alpha.cpu_mhz': wrong type: expected integer, got number 2.5");
+  // A float that happens to be whole keeps its point (bug: "expected integer, got number 2000").
+  CHECK(error_of(edit("cpu_mhz = 2000", "cpu_mhz = 2000.0")) ==
+        "t.toml:7:11: key 'hosts.alpha.cpu_mhz': wrong type: expected integer, got number 2000.0");
   CHECK(error_of(edit("RxIntDelay = 8", "RxIntDelay = 70000")) ==
         "t.toml:13:14: key 'hosts.alpha.nics.eth1.RxIntDelay': value 70000 is above the maximum 65535 [1.024 µs "
         "units]");
