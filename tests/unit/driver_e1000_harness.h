@@ -9,7 +9,6 @@
 // Every MMIO access and every interrupt message is logged, so tests can check what the driver wrote
 // and when. A fake Ethernet peer records frames and sends frames at given times.
 #pragma once
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "core/dma_tags.h"
 #include "core/sim_context.h"
 #include "core/timed_resource.h"

@@ -2,7 +2,6 @@
 // frame by frame as before, held as a count while the receiving port asks, taken in closed form
 // with each frame's exact arrival time, and delivered one by one again after release(). Frames a
 // MAC sends one by one are never held.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/ether/link.h"
 #include "models/ether/traffic_gen.h"
 #include <catch2/catch.hpp>
