@@ -25,6 +25,15 @@ struct JourneyMark {
 };
 
 struct Journey {
+  // sc_time declares a copy constructor and no move, so the implicit move of Journey is not
+  // noexcept and std::vector<Journey> copied every journey (and its marks) when it grew: a
+  // noexcept move (nothing in it throws on a move) lets it move them instead.
+  Journey() = default;
+  Journey(const Journey&) = default;
+  Journey(Journey&&) noexcept = default;
+  Journey& operator=(const Journey&) = default;
+  Journey& operator=(Journey&&) noexcept = default;
+
   JourneyId id = 0;
   std::string kind;            ///< e.g. "netpipe message 24 B"
   std::vector<JourneyMark> marks;
