@@ -47,9 +47,9 @@ std::vector<LmbenchTest> tests_of(const std::string& list) {
     auto v = lmbench_test_of(t);
     if (!v) {
       const std::string near = nearest_name(t, lmbench_test_names());
-      throw std::invalid_argument(fmt::format("'{}' is not an lmbench program ({}){}", t,
-                                              fmt::join(lmbench_test_names(), ", "),
-                                              near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+      throw std::invalid_argument(fmt::format("'{}' is not an lmbench program{}; the programs: {}", t,
+                                              near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                              fmt::join(lmbench_test_names(), ", ")));
     }
     for (auto o : out)
       if (o == *v) throw std::invalid_argument(fmt::format("'{}' appears twice", t));
@@ -120,8 +120,9 @@ std::vector<ParamProblem> lmbench_check(const Scenario& s) {
   const HostConfig* hc = s.find_host(h);
   if (!hc) {
     const std::string near = nearest_name(h, names);
-    out.push_back({"workload.host", fmt::format("no host '{}' in the scenario (hosts: {}){}", h, fmt::join(names, ", "),
-                                                near.empty() ? "" : fmt::format("; did you mean '{}'?", near))});
+    out.push_back({"workload.host", fmt::format("no host '{}' in the scenario{}; its hosts: {}", h,
+                                                near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                                fmt::join(names, ", "))});
     return out;
   }
   if (hc->params.has("hz_tick") && !hc->params.b("hz_tick"))

@@ -718,3 +718,14 @@ TEST_CASE("cli: explain --kind names one kind: an exact or unique prefix, else t
   CHECK_THAT(r.err, Catch::Contains("traced no messages"));
   CHECK_THAT(r.out, Catch::Contains("sender") && Catch::Contains("receiver"));
 }
+
+TEST_CASE("lmbench: an unknown program or host is a scenario error with the usual (did you mean ...) form",
+          "[lmbench][validation]") {
+  const std::string up = read_text(std::string(NICSIM_SOURCE_DIR) + "/scenarios/lmbench/p4-2400-up.toml");
+  REQUIRE(load_error(up) == "no error");
+  CHECK_THAT(load_error(up, {"workload.tests=\"lat_tpc\""}),
+             Catch::StartsWith("--set: key 'workload.tests': 'lat_tpc' is not an lmbench program (did you mean "
+                               "'lat_tcp'?); the programs: lat_syscall, "));
+  CHECK(load_error(up, {"workload.host=\"tonny\""}) ==
+        "--set: key 'workload.host': no host 'tonny' in the scenario (did you mean 'tony'?); its hosts: tony");
+}
