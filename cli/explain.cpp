@@ -196,8 +196,12 @@ int explain_main(int argc, char** argv) {
     try {
       (void)load_scenario(j->scenario.string(), j->sets);
     } catch (const ScenarioError& e) {
-      fmt::print(stderr, "nicsim explain: {}{}\n", j == &b && !vs.empty() ? "--vs: " : j == &b ? "--vs-set: " : "",
-                 e.what());
+      // Run A passed with the shared --set values, so a "--set" error of run B is a --vs-set value:
+      // named once, as "--vs-set: key ...", not "--vs-set: --set: key ...".
+      std::string what = e.what();
+      const bool vs_set = j == &b && vs.empty();
+      if (vs_set && what.rfind("--set: ", 0) == 0) what.erase(0, 7);
+      fmt::print(stderr, "nicsim explain: {}{}\n", j == &b && !vs.empty() ? "--vs: " : vs_set ? "--vs-set: " : "", what);
       return kExitUsage;
     }
   }
