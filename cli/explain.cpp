@@ -198,10 +198,9 @@ int explain_main(int argc, char** argv) {
     } catch (const ScenarioError& e) {
       // Run A passed with the shared --set values, so a "--set" error of run B is a --vs-set value:
       // named once, as "--vs-set: key ...", not "--vs-set: --set: key ...".
-      std::string what = e.what();
       const bool vs_set = j == &b && vs.empty();
-      if (vs_set && what.rfind("--set: ", 0) == 0) what.erase(0, 7);
-      fmt::print(stderr, "nicsim explain: {}{}\n", j == &b && !vs.empty() ? "--vs: " : vs_set ? "--vs-set: " : "", what);
+      fmt::print(stderr, "nicsim explain: {}{}\n", j == &b && !vs.empty() ? "--vs: " : vs_set ? "--vs-set: " : "",
+                 vs_set ? e.without_set_origin() : std::string(e.what()));
       return kExitUsage;
     }
   }

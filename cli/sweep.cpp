@@ -132,12 +132,6 @@ std::vector<std::string> metric_problems(const SweepPlan& plan, const std::vecto
 
 void validate_sweep_scenario(const SweepPlan& plan) {
   auto load = [&](const std::vector<std::string>& sets) { (void)load_scenario(plan.scenario, sets); };
-  // A --set error is the --vary's own: said without the "--set" origin, which the caller names.
-  auto message = [](const ScenarioError& e) {
-    std::string what = e.file == "--set" ? ScenarioError("", 0, 0, e.key, e.message, e.suggestion).what() : e.what();
-    if (e.file == "--set" && what.rfind(": ", 0) == 0) what = what.substr(2);
-    return what;
-  };
   try {
     load(plan.sets);
   } catch (const ScenarioError& e) {
@@ -152,7 +146,8 @@ void validate_sweep_scenario(const SweepPlan& plan) {
       try {
         load(sets);
       } catch (const ScenarioError& e) {
-        throw SweepUsageError(fmt::format("--vary {}={}: {}", ax.key, v, message(e)));
+        // A --set error is this value's own: said with the --vary that wrote it.
+        throw SweepUsageError(fmt::format("--vary {}={}: {}", ax.key, v, e.without_set_origin()));
       }
     }
     base.push_back(ax.key + "=" + ax.values.front());
@@ -175,7 +170,7 @@ void validate_sweep_scenario(const SweepPlan& plan) {
     } catch (const ScenarioError& e) {
       std::string at;
       for (auto& x : shown) at += (at.empty() ? "" : " ") + x;
-      throw SweepUsageError(fmt::format("--vary point {}: {}", at, message(e)));
+      throw SweepUsageError(fmt::format("--vary point {}: {}", at, e.without_set_origin()));
     }
   }
 }

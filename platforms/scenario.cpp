@@ -25,15 +25,20 @@ namespace nicsim {
 // ---------------------------------------------------------------------------------------------
 // ScenarioError
 
-static std::string format_error(const std::string& file, int line, int column, const std::string& key,
-                                const std::string& message, const std::string& suggestion) {
-  std::string s = file;
-  if (line > 0) s += fmt::format(":{}:{}", line, column);
-  s += ": ";
+/// "key 'k': message (did you mean 'x'?)": the error without where it was found.
+static std::string error_body(const std::string& key, const std::string& message, const std::string& suggestion) {
+  std::string s;
   if (!key.empty()) s += fmt::format("key '{}': ", key);
   s += message;
   if (!suggestion.empty()) s += fmt::format(" (did you mean '{}'?)", suggestion);
   return s;
+}
+
+static std::string format_error(const std::string& file, int line, int column, const std::string& key,
+                                const std::string& message, const std::string& suggestion) {
+  std::string s = file;
+  if (line > 0) s += fmt::format(":{}:{}", line, column);
+  return s + ": " + error_body(key, message, suggestion);
 }
 
 ScenarioError::ScenarioError(std::string file_, int line_, int column_, std::string key_, std::string message_,
@@ -45,6 +50,10 @@ ScenarioError::ScenarioError(std::string file_, int line_, int column_, std::str
       key(std::move(key_)),
       message(std::move(message_)),
       suggestion(std::move(suggestion_)) {}
+
+std::string ScenarioError::without_set_origin() const {
+  return file == "--set" ? error_body(key, message, suggestion) : what();
+}
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints

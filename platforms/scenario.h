@@ -107,6 +107,10 @@ class ScenarioError : public std::runtime_error {
   std::string key;         ///< dotted key path, e.g. "hosts.alpha.nics.eth1.RxIntDelay", "links.0.a"
   std::string message;     ///< e.g. "unknown parameter of driver e1000-4.4.12-k1"
   std::string suggestion;  ///< nearest valid name, or ""
+  /// what() without the "--set: " origin when the error is an override's ("key 'k': message (did
+  /// you mean 'x'?)"), for a caller that names the option itself (sweep's --vary, explain's
+  /// --vs-set); otherwise what().
+  std::string without_set_origin() const;
 };
 
 /// Load, override and validate the scenario file at `path` (schema: docs/scenarios.md).
