@@ -340,8 +340,7 @@ CpuBurn Kernel::cost(const CostEntry& e, size_t bytes) const {
 
 CpuBurn Kernel::locked_ops(unsigned n) const {
   if (p_.cpus == 1 || n == 0) return CpuBurn{SC_ZERO_TIME};
-  Cpu& c = Cpu::running_cpu();
-  return CpuBurn{c.cycles(n * costs_->cycles(CostId::locked_op, 0, c.mhz())), what_tag(CostId::locked_op)};
+  return CpuBurn{Cpu::running_cpu().cycles(locked_op_cycles(n)), what_tag(CostId::locked_op)};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -777,7 +776,7 @@ void Kernel::reschedule_idle(Process& p, int this_cpu, int busy_parent_cpu) {
 Task<void> Kernel::wake_up(WaitQueue& wq, JourneyId j, bool sync) {
   // __wake_up: wq_read_lock_irqsave(&q->lock), a spin_lock on i386 (include/linux/wait.h 2.4.20:
   // USE_RW_WAIT_QUEUE_SPINLOCK 0), taken whether or not anyone sleeps; the release is a plain store.
-  if (p_.cpus > 1) co_await locked_ops(1);
+  co_await locked_ops(1);
   std::vector<Process*> ws = wq.waiters_;
   for (Process* p : ws) {
     co_await cost(CostId::wakeup);

@@ -655,9 +655,11 @@ class Kernel : public CpuSoftware {
   /// Cycles of entry `e` over `bytes` on a core at `mhz`: the table's, plus smp_locked_ops ×
   /// locked_op when cpus > 1.
   double entry_cycles(const CostEntry& e, size_t bytes, double mhz) const {
-    double c = costs_->cycles(e, bytes, mhz);
-    if (p_.cpus > 1 && e.smp_locked_ops) c += e.smp_locked_ops * costs_->at(CostId::locked_op).cycles_per_call;
-    return c;
+    return costs_->cycles(e, bytes, mhz) + locked_op_cycles(e.smp_locked_ops);
+  }
+  /// Cycles of `n` LOCK-prefixed instructions: n × CostId::locked_op on an SMP kernel, 0 on UP.
+  double locked_op_cycles(unsigned n) const {
+    return p_.cpus > 1 ? n * costs_->at(CostId::locked_op).cycles_per_call : 0.0;
   }
   IrqLine& line(unsigned vector);
   Task<void> do_irq(unsigned cpu, KCtx* ctx);
