@@ -119,11 +119,9 @@ inline constexpr uint32_t TG3PCI_PCISTATE = 0x70, PCISTATE_CONV_PCI_MODE = 0x4;
 inline constexpr uint32_t MAILBOX_INTERRUPT_0 = 0x200, MAILBOX_RCV_STD_PROD_IDX = 0x268,
                           MAILBOX_RCVRET_CON_IDX_0 = 0x280, MAILBOX_SNDNIC_PROD_IDX_0 = 0x380;
 inline constexpr uint32_t MAC_ADDR_0_HIGH = 0x410, MAC_ADDR_0_LOW = 0x414, MAC_RX_MTU_SIZE = 0x43c;
-inline constexpr uint32_t MAC_MI_COM = 0x44c, MI_COM_CMD_WRITE = 0x04000000, MI_COM_CMD_READ = 0x08000000,
-                          MI_COM_START = 0x20000000, MI_COM_BUSY = 0x20000000, MI_COM_PHY_ADDR_SHIFT = 21,
-                          MI_COM_REG_ADDR_SHIFT = 16;
-inline constexpr uint32_t MAC_TX_MODE = 0x45c, TX_MODE_ENABLE = 0x2, TX_MODE_FLOW_CTRL_ENABLE = 0x10,
-                          MAC_RX_MODE = 0x468, RX_MODE_ENABLE = 0x2, RX_MODE_FLOW_CTRL_ENABLE = 0x4;
+inline constexpr uint32_t MAC_MI_COM = 0x44c, MI_COM_CMD_READ = 0x08000000, MI_COM_START = 0x20000000,
+                          MI_COM_BUSY = 0x20000000, MI_COM_PHY_ADDR_SHIFT = 21, MI_COM_REG_ADDR_SHIFT = 16;
+inline constexpr uint32_t MAC_TX_MODE = 0x45c, TX_MODE_ENABLE = 0x2, MAC_RX_MODE = 0x468, RX_MODE_ENABLE = 0x2;
 inline constexpr uint32_t RCVDBDI_STD_BD = 0x2450;
 inline constexpr uint32_t HOSTCC_MODE = 0x3c00, HOSTCC_MODE_ENABLE = 0x2, HOSTCC_MODE_32BYTE = 0x100,
                           HOSTCC_MODE_CLRTICK_RXBD = 0x200, HOSTCC_MODE_CLRTICK_TXBD = 0x400;
@@ -141,16 +139,11 @@ inline constexpr unsigned TXD_SIZE = 16, RXD_SIZE = 32;
 inline constexpr uint32_t TXD_FLAG_TCPUDP_CSUM = 0x1, TXD_FLAG_END = 0x4, TXD_LEN_SHIFT = 16;
 inline constexpr uint32_t RXD_IDX_SHIFT = 16, RXD_LEN_MASK = 0xffff, RXD_FLAG_END = 0x4, RXD_FLAG_TCPUDP_CSUM = 0x2000;
 inline constexpr uint32_t RXD_OPAQUE_RING_STD = 0x00010000, RXD_OPAQUE_INDEX_MASK = 0xffff;
-inline constexpr unsigned PHY_ADDR = 1, MII_BMCR = 0, MII_BMSR = 1, MII_ADVERTISE = 4, MII_LPA = 5, MII_TG3_CTRL = 9,
-                        MII_TG3_AUX_STAT = 0x19;
-inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMCR_ANRESTART = 0x0200, BMCR_ANENABLE = 0x1000;
-// include/linux/mii.h advertisement / link partner ability bits
-inline constexpr uint16_t ADVERTISE_CSMA = 0x0001, ADVERTISE_10HALF = 0x0020, ADVERTISE_10FULL = 0x0040,
-                          ADVERTISE_100HALF = 0x0080, ADVERTISE_100FULL = 0x0100, ADVERTISE_PAUSE_CAP = 0x0400,
-                          ADVERTISE_PAUSE_ASYM = 0x0800, LPA_PAUSE_CAP = 0x0400, LPA_PAUSE_ASYM = 0x0800;
-inline constexpr uint16_t MII_TG3_CTRL_ADV_1000_HALF = 0x0100, MII_TG3_CTRL_ADV_1000_FULL = 0x0200;
-inline constexpr uint16_t MII_TG3_AUX_STAT_SPDMASK = 0x0700, MII_TG3_AUX_STAT_10FULL = 0x0200,
-                          MII_TG3_AUX_STAT_100FULL = 0x0500, MII_TG3_AUX_STAT_1000FULL = 0x0700;
+inline constexpr unsigned PHY_ADDR = 1, MII_BMSR = 1, MII_TG3_AUX_STAT = 0x19;
+inline constexpr uint16_t BMSR_LSTATUS = 0x0004;
+// include/linux/mii.h pause bits of the advertisement / link partner ability (resolve_flow_control)
+inline constexpr uint16_t ADVERTISE_PAUSE_CAP = 0x0400, ADVERTISE_PAUSE_ASYM = 0x0800, LPA_PAUSE_CAP = 0x0400,
+                          LPA_PAUSE_ASYM = 0x0800;
 inline constexpr uint32_t TG3_FLAG_RX_PAUSE = 0x1, TG3_FLAG_TX_PAUSE = 0x2;  ///< the model's own bit values
 
 /// tg3_setup_flow_control (tg3 1.0, RH 2.4.18-14 drivers/net/tg3.c; 802.3 Table 28B-3's
@@ -235,7 +228,6 @@ class Tg3 : public NetDevice {
   const Coalesce& coalesce() const { return c_; }
   /// The RX band in force: 0 LOW, 1 DEFAULT, 2 HIGH.
   int rx_band() const { return band_; }
-
   uint64_t status_phys() const { return status_; }
 
  private:
