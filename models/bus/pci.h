@@ -100,6 +100,14 @@ class PciDevice {
   virtual void set_io_bar(unsigned fn, uint64_t base);
   /// Function `fn`'s I/O BAR base; 0 = unassigned (or no I/O BAR).
   virtual uint64_t io_bar(unsigned fn) const { return 0; }
+  /// The segment's mode, told to each device it carries when the mode is resolved (at the end of
+  /// elaboration at the latest): what a device samples at reset on M66EN (PCI 2.2 §7.5.1: 66 MHz
+  /// when high) and PCIXCAP / the PCI-X initialization pattern (PCI-X 1.0 §6.2). `mhz`: 33, 66,
+  /// 100 or 133. Default: ignored (a device whose registers do not show the bus mode).
+  virtual void bus_mode(bool pcix, unsigned mhz) {
+    (void)pcix;
+    (void)mhz;
+  }
   /// Ethernet ports (NICs): count and the MAC side of port `i`.
   virtual unsigned eth_ports() const { return 0; }
   virtual EthPort* eth_port(unsigned i) { return nullptr; }

@@ -55,6 +55,7 @@ const PciSegmentMode& PciSegment::mode() const {
     mode_ = resolve_segment_mode(infos_, p_.max_pcix_mhz, p_.max_pci_mhz);
     period_ = ns(pci_clock_ns(mode_.mhz));
     resolved_ = true;
+    for (PciDevice* d : devs_) d->bus_mode(mode_.pcix, mode_.mhz);
   }
   return mode_;
 }

@@ -72,6 +72,8 @@ class PciSegment : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket_optional<PciSegment> to_devices;
 
   PciSegment(sc_core::sc_module_name name, const PciSegmentParams& p = {});
+  /// Resolves the mode: every device has been plugged by then.
+  void end_of_elaboration() override { (void)mode(); }
 
   /// Plug a device in (before sc_start): binds its dma_initiator and pci_target. Its master
   /// number is the plug order. Throws std::logic_error once the mode has been resolved.
@@ -79,7 +81,8 @@ class PciSegment : public sc_core::sc_module {
   /// The mode the devices plugged so far give, without fixing it (mode() once resolved). For
   /// reports: it never stops a later plug.
   PciSegmentMode current_mode() const;
-  /// The mode, resolved from the plugged devices on first use.
+  /// The mode, resolved from the plugged devices on first use (at the end of elaboration at the
+  /// latest); resolving it tells each device (PciDevice::bus_mode).
   const PciSegmentMode& mode() const;
   const PciSegmentParams& params() const { return p_; }
   sc_time clock_period() const;

@@ -1,0 +1,231 @@
+// Apple UniNorth GMAC (Sun GEM core) gigabit MAC as a PCI device: register file (regs.h, sungem.h
+// names), the three-level interrupt gating (sub-block status -> MAC mask -> GREG_IMASK -> INTA#),
+// TX DMA from a ring of little-endian descriptors (TXDMA_KICK / TXDMA_TXDONE), RX DMA into a ring
+// (RXDMA_KICK / RXDMA_DONE) with RX_DONE blanking (RXDMA_BLANK), the TX and RX FIFOs, 802.3x PAUSE,
+// the MAC statistics counters, the MIF (MDIO frame mode) and a gigabit PHY. The contract a driver
+// sees is models/nic/gem/README.md.
+//
+// Sources: Linux drivers/net/sungem.h ($Id 1.8 2001/10/17) and sungem.c v0.95, drivers/net/gmac.h
+// and gmac.c v1.5k4 (2.4.16: liexusong/Linux-2.4.16), NetBSD/FreeBSD gemreg.h (Horvath 2001) as a
+// third reading where the two disagree; IEEE 802.3 clause 31 / Annex 31B (PAUSE);
+// research/seeds-001-004-platforms-drivers.md §1.2-1.4.
+//
+// Timing: every DMA goes through one bus master (models/bus/dma_engine.h, FIFO order); the
+// descriptor fetches, buffer reads and writes, status write-backs are real bus transactions on the
+// segment the device is plugged into. RX_DONE's ITIME counts PCI clocks (2048 per unit) of a clock
+// at `pci_mhz` with the device's crystal offset. MAC/PHY latencies and the TX FIFO size are
+// estimates (GemParams).
+//
+// Approximations (also in README "Not modelled"): RX DMA starts when a whole frame is in the RX
+// FIFO (RXDMA_CFG_FTHRESH is stored, cut-through is not modelled); one frame's DMA at a time per
+// direction; the MAC's IPG/slot/preamble registers are stored, the link's 802.3 timing applies;
+// PAUSE sends one XOFF per crossing of the OFF threshold.
+#pragma once
+#include "core/clock.h"
+#include "core/dma_tags.h"
+#include "core/params.h"
+#include "core/units.h"
+#include "models/bus/dma_engine.h"
+#include "models/bus/pci.h"
+#include "models/ether/frame.h"
+#include "models/ether/mac_tx.h"
+#include "models/nic/gem/regs.h"
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+namespace nicsim::gem {
+
+/// Where the headers disagree (regs.h header comment): which reading the model follows.
+enum class BifcfgReading { gmac, sungem };     ///< M66EN at 0x08 (gmac.h, NetBSD) or 0x04 (sungem.h)
+enum class Gcfg0Reading { infinite, bytes64 };  ///< GREG_CFG bit 0 set = infinite burst (sungem.h) / 64 B (gmac.h)
+enum class TxAllReading { sungem, gmac };      ///< TXDMA_CFG pacing bit and meaning (see GemParams)
+enum class RxBlankFrom { previous_rx_done, first_packet };  ///< where RXDMA_BLANK's ITIME counts from
+
+struct GemParams {
+  /// Clock of the PCI bus (M66EN and RXDMA_BLANK's unit follow it). The segment sets it when its
+  /// mode is resolved (bus_mode); this value holds on a bench without a segment.
+  double pci_mhz = 200.0 / 3.0;
+  double clock_ppm = 0.0;           ///< offset of that clock as the device counts it (802.3/PCI ±100 ppm)
+  double clock_ppm_spread = 15.0;   ///< σ of the seeded offset (estimate, as the other NIC entries)
+  BifcfgReading bifcfg_reading = BifcfgReading::gmac;
+  Gcfg0Reading gcfg_bit0_reading = Gcfg0Reading::infinite;
+  /// sungem: TXDMA_CFG_PMODE (bit 21) set = TX_ALL when the TX FIFO has drained, clear = when the
+  /// ring is done (TXDMA_TXDONE == TXDMA_KICK). gmac: GM_TX_CONF_PACED_MODE (bit 20) set = when
+  /// the ring is done, clear = when the TX FIFO has drained.
+  TxAllReading tx_all_reading = TxAllReading::sungem;
+  unsigned rx_csum_start_unit_bytes = 2;  ///< RXDMA_CFG_CSUMOFF unit: 2 (sungem: 14/2) or 1 (gmac.h, NetBSD)
+  RxBlankFrom rx_blank_time_from = RxBlankFrom::previous_rx_done;
+  unsigned rx_fifo_bytes = 20 * 1024;  ///< gmac.h GM_RX_FIFO_SIZE: "The value read is 0x140, indicating a 20kbyte RX FIFO"
+  unsigned tx_fifo_bytes = 8 * 1024;   ///< estimate: no source for the GMAC's TX FIFO (TXDMA_FSZ); ≥ 5 full frames
+  sc_time mac_tx_latency = ns(200);    ///< estimate: MAC TX pipeline, as the 8254x model
+  sc_time phy_tx_latency = ns(100);    ///< estimate: 1000BASE-T PHY transmit path, as the 8254x model
+  sc_time phy_rx_latency = ns(300);    ///< estimate: 1000BASE-T PHY receive path, as the 8254x model
+  sc_time mac_rx_latency = ns(200);    ///< estimate: MAC RX pipeline, as the 8254x model
+  sc_time mif_frame = us(25.6);        ///< one MIF frame: 64 bits at the 802.3 §22.2.2.11 MDC limit 2.5 MHz (estimate)
+  unsigned phy_addr = 0;               ///< estimate: MII address of the built-in PHY on MDIO0
+  unsigned cache_line_bytes = 32;      ///< PCI cache line size (PowerPC 74xx: 32-byte lines)
+  std::string mac_address;             ///< empty: Apple OUI 00:03:93 + hash of the instance name
+  std::string dma_space;               ///< DmaTags space; empty: the SystemC name
+
+  static ParamSchema schema();
+  /// From validated values of schema(). Throws std::out_of_range for a missing name.
+  static GemParams from(const ParamValues& v);
+};
+
+/// The GMAC's PCI facts: Apple 106b:0021, 64-bit capable, 66 MHz capable, one function, 2 MB BAR0.
+PciDeviceInfo gmac_info();
+
+/// Pure rules, unit-tested without SystemC.
+/// The 16-bit ones-complement sum of `b[from..)` as big-endian words (an odd last byte is the high
+/// half), folded: what the chip's TCPCSUM adds up (sungem gem_rx: skb->csum = field ^ 0xffff).
+uint16_t csum16_be(const uint8_t* b, size_t n);
+/// RX_DONE's ITIME limit: `units` × 2048 clocks of `clk`.
+inline sc_time rx_blank_time(const ClockDomain& clk, unsigned units) { return clk.cycles(double(units) * kRxBlankClocksPerUnit); }
+
+class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
+ public:
+  tlm_utils::simple_target_socket<Gmac> pci_target_socket;        ///< "pci_target"
+  tlm_utils::simple_initiator_socket<Gmac> dma_initiator_socket;  ///< "dma_initiator"
+  sc_core::sc_port<irq_if> irq;                                   ///< "irq_out_0": INTA#
+
+  Gmac(sc_core::sc_module_name name, const GemParams& p = {});
+  ~Gmac() override;
+
+  // PciDevice
+  const PciDeviceInfo& info() const override { return info_; }
+  tlm::tlm_target_socket<>& pci_target() override { return pci_target_socket; }
+  tlm::tlm_initiator_socket<>& dma_initiator() override { return dma_initiator_socket; }
+  sc_core::sc_port<irq_if>& irq_out(unsigned fn) override;
+  void set_bar(unsigned fn, uint64_t base) override;
+  uint64_t bar(unsigned fn) const override { return fn == 0 ? bar_ : 0; }
+  /// The segment's clock: M66EN reads set above 33 MHz, RXDMA_BLANK counts this clock.
+  void bus_mode(bool pcix, unsigned mhz) override;
+  unsigned eth_ports() const override { return 1; }
+  EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
+
+  // EthPort
+  void attach_link(EthLinkEnd* end) override {
+    mac_tx_->set_link(end);
+    cabled_ = end != nullptr;
+  }
+  void frame_received(const EthFrame& f) override;
+  std::string port_name() const override { return name(); }
+  std::optional<FrameTally> tally() const override;
+
+  const GemParams& params() const { return p_; }
+  const ClockDomain& pci_clock() const { return pci_clk_; }
+  std::array<uint8_t, 6> mac_address() const { return mac_; }
+  DmaTags::Space dma_space() const { return space_; }
+  bool irq_level() const { return line_; }
+  /// The 32-bit register at BAR0 offset `off` (a multiple of 4) as a read would return it,
+  /// without side effects (GREG_STAT is not cleared, MAC status registers are not cleared).
+  uint32_t peek(uint32_t off) const;
+  uint16_t phy_reg(unsigned reg) const { return phy_[reg & 31]; }
+  unsigned tx_ring_entries() const { return ring_entries(reg(TXDMA_CFG)); }
+  unsigned rx_ring_entries() const { return ring_entries(reg(RXDMA_CFG)); }
+  size_t rx_fifo_used() const { return rx_fifo_used_; }
+  size_t tx_fifo_used() const { return tx_fifo_used_; }
+
+ private:
+  uint32_t reg(uint32_t off) const { return off / 4 < regs_.size() ? regs_[off / 4] : 0; }
+  uint32_t& regw(uint32_t off) { return regs_[off / 4]; }
+  void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  uint32_t read_reg(uint32_t off);
+  void write_reg(uint32_t off, uint32_t v, const sc_time& delay);
+  void reset_tx();
+  void reset_rx();
+  void power_on();
+  DmaBurst dma_burst(bool write, uint64_t addr, size_t left) const;
+  std::unique_ptr<DmaRequest> make_req(bool write, uint64_t addr, size_t n, const char* what, const char* stage,
+                                       JourneyId j = 0) const;
+  void submit(std::unique_ptr<DmaRequest> r);
+  // interrupts
+  uint32_t status() const;  ///< GREG_STAT as composed now
+  void latch(uint32_t bits);
+  void sync_irq();
+  // TX
+  uint64_t tx_ring() const { return (uint64_t(reg(TXDMA_DBHI)) << 32 | reg(TXDMA_DBLOW)) & ~uint64_t(0x7ff); }
+  bool tx_paced_bit() const;
+  bool tx_all_on_fifo_empty() const;
+  void tx_run();
+  void tx_frame_in_fifo(unsigned last_plus_one, bool intme, std::vector<uint8_t> bytes, JourneyId j);
+  void tx_mac_done(size_t bytes);
+  void tx_check_all();
+  // RX
+  uint64_t rx_ring() const { return (uint64_t(reg(RXDMA_DBHI)) << 32 | reg(RXDMA_DBLOW)) & ~uint64_t(0x7ff); }
+  void accept_frame(const EthFrame& f);
+  bool address_match(const std::vector<uint8_t>& b) const;
+  void rx_run();
+  void rx_frame_done(JourneyId j);
+  void rx_blank_fire();
+  void count_rx_frame_ctr();
+  // 802.3x
+  void pause_received(const EthFrame& f);
+  void flow_control_check();
+  void send_pause(uint16_t quanta);
+  // MIF
+  void mif_done();
+  void count(uint64_t* c, uint64_t n = 1) { *c += n; }
+
+  GemParams p_;
+  PciDeviceInfo info_;
+  ClockDomain pci_clk_;
+  DmaTags::Space space_;
+  std::array<uint8_t, 6> mac_{};
+  uint64_t bar_ = 0;
+  std::unique_ptr<DmaEngine> dma_;
+  std::vector<uint32_t> regs_;  ///< BAR0 0x0000-0x9fff, one word per 4 bytes
+
+  // interrupts
+  uint32_t stat_latched_ = 0;        ///< GREG_STAT bits 0-6
+  uint32_t txstat_ = 0, rxstat_ = 0, cstat_ = 0;  ///< MAC_TXSTAT / MAC_RXSTAT / MAC_CSTAT (read-clear)
+  bool line_ = false;
+  sc_time line_since_ = SC_ZERO_TIME;
+
+  // TX
+  unsigned tx_kick_ = 0, tx_done_ = 0, tx_fetch_ = 0;  ///< TXDMA_KICK, TXDMA_TXDONE, next descriptor to fetch
+  struct TxDesc { unsigned idx; uint64_t ctrl, buf; };
+  std::deque<TxDesc> txd_;   ///< fetched descriptors not yet used
+  bool tx_fetch_busy_ = false, tx_data_busy_ = false;
+  size_t tx_fifo_used_ = 0;
+  unsigned tx_fifo_frames_ = 0;
+
+  // RX
+  unsigned rx_kick_ = 0, rx_done_ = 0;  ///< RXDMA_KICK (rounded to 4), RXDMA_DONE
+  struct RxDesc { unsigned idx; uint64_t status, buf; };
+  std::deque<RxDesc> rxd_;  ///< fetched descriptors not yet used
+  bool rx_fetch_busy_ = false, rx_busy_ = false, rx_nobuf_ = false;
+  struct RxFrame { std::vector<uint8_t> bytes; JourneyId j; };
+  std::deque<RxFrame> rx_fifo_;
+  size_t rx_fifo_used_ = 0;
+  bool xoff_sent_ = false;
+  // RX_DONE blanking
+  unsigned rx_pkts_since_ = 0;
+  sc_time last_rx_done_ = SC_ZERO_TIME;
+  bool blank_armed_ = false;
+  std::vector<JourneyId> rx_await_;  ///< frames in host memory whose RX_DONE has not been raised
+  sc_core::sc_event blank_ev_, mif_ev_;
+
+  std::unique_ptr<MacTxQueue> mac_tx_;
+  std::unique_ptr<MacRxPipeline> rx_pipe_;
+
+  // MIF / PHY
+  std::array<uint16_t, 32> phy_{};
+  bool cabled_ = false;
+  uint32_t mif_frame_ = 0;
+
+  uint64_t *c_tx_frames_, *c_tx_octets_, *c_rx_frames_, *c_rx_octets_, *c_rx_overflow_, *c_rx_filtered_,
+      *c_rx_mac_disabled_, *c_rx_nobuf_, *c_rx_pause_rcvd_, *c_rx_mac_ctrl_, *c_tx_xoff_sent_, *c_tx_xon_sent_,
+      *c_tx_pause_sent_, *c_interrupts_, *c_rx_done_pkts_, *c_rx_done_time_, *c_tx_all_, *c_tx_intme_,
+      *c_tx_desc_fetches_, *c_rx_desc_fetches_;
+};
+
+}  // namespace nicsim::gem
