@@ -58,6 +58,10 @@ struct EthPort {
   /// The link calls this once at elaboration with the receive side of the direction that delivers
   /// to this port (EthRxFeed). A port that never holds frames ignores it.
   virtual void attach_rx(EthRxFeed*) {}
+  /// The link is about to deliver a frame sent one by one behind the train this port holds, whose
+  /// frames have all arrived: the port must take() them now (and may release()), so that it sees
+  /// them before the single frame. A port that never holds frames ignores it.
+  virtual void rx_feed_settle() {}
 };
 
 /// A run of identical frames whose last bits arrive at first, first + period, ... (n frames): what
@@ -87,6 +91,10 @@ struct EthRxFeed {
   /// End the hold: the held frames not taken are delivered one by one again at their arrival times
   /// (take(now()) first, or those already arrived are delivered at once, late).
   virtual void release() = 0;
+  /// The held train's frames not yet taken, arrived or still to come as far as the sender has
+  /// scheduled them (n = 0 when none or not held): what a store-and-forward port may commit ahead
+  /// (models/ether/switch.h). No side effect.
+  virtual EthFrameTrain peek() const { return {}; }
 };
 
 /// The link side, as the MAC sees it.
@@ -108,6 +116,14 @@ struct EthLinkEnd {
     return last;
   }
   virtual unsigned speed_mbps() const = 0;
+  /// Take back the frames of this direction's train (transmit_train) that start after `after`
+  /// (>= now: they have not started, so they never go on the wire and the sender holds them
+  /// again). Returns how many; 0 when no train is pending. The wire is then free after the last
+  /// frame kept. Frames sent one by one are never taken back.
+  virtual uint64_t retract_train(const sc_time& after) {
+    (void)after;
+    return 0;
+  }
 };
 
 }  // namespace nicsim

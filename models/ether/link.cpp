@@ -40,9 +40,8 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     sc_core::sc_spawn([this] { deliver(); }, (std::string(tag) + "_deliver").c_str(), &o);
   }
   sc_time transmit(const EthFrame& f, const sc_time& start) override {
-    if (train_pending())
-      throw std::logic_error("EthLink " + std::string(link_.name()) + ": a single frame from " + from_.port_name() +
-                             " behind a frame train on the same direction (one sender per direction)");
+    // A frame behind a train starts after the train's last frame (free_at_), so it arrives after
+    // all of them: deliver() hands it over once the train is delivered or taken (rx_feed_settle).
     sc_time s = std::max({start, free_at_, now()});
     unsigned len = static_cast<unsigned>(f.bytes.size());
     sc_time last_bit_out = s + serialization_time(len, link_.p_.speed_mbps);
@@ -62,7 +61,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     const sc_time ser = serialization_time(len, link_.p_.speed_mbps);
     // One train per direction, of one frame, without journeys or trace spans (those are per frame),
     // spaced at least a wire time apart so no start waits for the wire: otherwise one by one.
-    const bool extends = train_ && train_total_ > train_next_ && f.bytes == train_f_.bytes &&
+    const bool extends = train_ && train_total_ > train_next_ && q_.empty() && f.bytes == train_f_.bytes &&
                          period == train_period_ &&
                          first_start.value() == train_start0_.value() + train_total_ * train_period_.value();
     const bool fresh = !train_pending() && q_.empty() && first_start >= free_at_ && first_start >= now();
@@ -77,6 +76,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
       train_arrive0_ = first_start + ser + link_.prop_;
       train_total_ = train_next_ = 0;
       train_seq0_ = seq_ + 1;
+      train_free_before_ = free_at_;
       if (!held_) ev_.notify(train_arrive0_ - now());
     }
     train_total_ += n;
@@ -84,6 +84,27 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     const sc_time last_start = sc_time::from_value(train_start0_.value() + (train_total_ - 1) * period.value());
     free_at_ = last_start + ser + byte_time(link_.p_.speed_mbps) * double(kEthIfgBytes);
     return last_start + ser;
+  }
+  uint64_t retract_train(const sc_time& after) override {
+    if (!train_pending()) return 0;
+    if (after < now()) throw std::logic_error("EthLink " + std::string(link_.name()) + ": retract_train before now");
+    // Frame i starts at train_start0_ + i × period: keep those starting at or before `after` (and
+    // every frame already delivered or taken: those started long ago).
+    uint64_t keep = after < train_start0_ ? 0 : (after.value() - train_start0_.value()) / train_period_.value() + 1;
+    keep = std::max(keep, train_next_);
+    if (keep >= train_total_) return 0;
+    const uint64_t n = train_total_ - keep;
+    train_total_ = keep;
+    seq_ -= n;
+    if (keep == 0) {
+      free_at_ = train_free_before_;
+    } else {
+      const sc_time last_start = sc_time::from_value(train_start0_.value() + (keep - 1) * train_period_.value());
+      free_at_ = last_start + serialization_time(static_cast<unsigned>(train_f_.bytes.size()), link_.p_.speed_mbps) +
+                 byte_time(link_.p_.speed_mbps) * double(kEthIfgBytes);
+    }
+    if (train_next_ == train_total_) train_ = false;
+    return n;
   }
   sc_time wire_free_at() const override { return free_at_; }
   unsigned speed_mbps() const override { return link_.p_.speed_mbps; }
@@ -112,6 +133,15 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     if (train_next_ == train_total_) train_ = false;
     return r;
   }
+  EthFrameTrain peek() const override {
+    EthFrameTrain r;
+    if (!held_ || !train_pending()) return r;
+    r.f = &train_f_;
+    r.first = train_at(train_next_);
+    r.period = train_period_;
+    r.n = train_total_ - train_next_;
+    return r;
+  }
   void release() override {
     if (!held_) return;
     held_ = false;
@@ -138,6 +168,14 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
   }
   void deliver() {
     for (;;) {
+      if (train_pending() && held_ && !q_.empty() && q_.front().at <= now()) {
+        // A single frame behind the held train is due: every train frame has arrived; the port
+        // takes them first.
+        to_.rx_feed_settle();
+        if (held_ && train_pending())
+          throw std::logic_error("EthLink " + std::string(link_.name()) + ": " + to_.port_name() +
+                                 " holds a train that a single frame follows and did not take it");
+      }
       if (train_pending()) {
         if (held_ || train_at(train_next_) > now()) break;
         train_f_.seq = train_seq0_ + train_next_;
@@ -153,11 +191,10 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
       ++delivered_;
       to_.frame_received(f);
     }
-    if (train_pending()) {
-      if (!held_) ev_.notify(train_at(train_next_) - now());
-    } else if (!q_.empty()) {
-      ev_.notify(q_.front().at - now());
-    }
+    if (train_pending() && !held_)
+      ev_.notify(train_at(train_next_) - now());
+    else if (!q_.empty())
+      ev_.notify(q_.front().at - now());  // behind a held train too: it comes at its own time
   }
   EthLink& link_;
   EthPort& from_;
@@ -173,6 +210,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
   EthFrame train_f_;
   sc_time train_period_ = SC_ZERO_TIME, train_start0_ = SC_ZERO_TIME, train_arrive0_ = SC_ZERO_TIME;
   uint64_t train_total_ = 0, train_next_ = 0, train_seq0_ = 0;
+  sc_time train_free_before_ = SC_ZERO_TIME;  ///< free_at_ before the train (retract_train of all)
 };
 
 EthLink::EthLink(sc_core::sc_module_name name, unsigned speed_mbps, double length_m, EthPort& a, EthPort& b)

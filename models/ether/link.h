@@ -11,8 +11,10 @@
 // The link delivers frames with an SC_METHOD per direction driven by one event per frame. A train
 // (EthLinkEnd::transmit_train, a tester's periodic frames) is kept as one frame and counts, and the
 // receiving port may hold it (EthRxFeed, frame.h): held frames cost no event until the port takes
-// them as a count. A direction carrying a train refuses a single frame behind it
-// (std::logic_error: one sender per direction).
+// them as a count. A single frame sent behind a train starts after the train's last frame and is
+// delivered after it (a port holding the train takes it first: EthPort::rx_feed_settle); frames of
+// a train that have not started can be taken back (EthLinkEnd::retract_train: a store-and-forward
+// switch's output obeying a PAUSE, a NIC-like source pausing).
 #pragma once
 #include "core/units.h"
 #include "models/ether/frame.h"

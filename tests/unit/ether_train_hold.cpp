@@ -24,6 +24,13 @@ struct HoldingSink : EthPort {
   }
   std::string port_name() const override { return "sink"; }
 };
+/// A MAC that only sends (the test calls its link end).
+struct SendingMac : EthPort {
+  EthLinkEnd* end = nullptr;
+  void attach_link(EthLinkEnd* e) override { end = e; }
+  void frame_received(const EthFrame&) override {}
+  std::string port_name() const override { return "mac"; }
+};
 }  // namespace
 
 TEST_CASE("EthRxFeed: a held train is taken as counts with exact arrival times, then delivered one by one again",
@@ -64,14 +71,9 @@ TEST_CASE("EthRxFeed: a held train is taken as counts with exact arrival times, 
   CHECK(link.frames(0) == gen.sent());
 }
 
-TEST_CASE("EthRxFeed: frames sent one by one are not held, and a single frame behind a train is refused",
+TEST_CASE("EthRxFeed: frames sent one by one are not held, and a single frame behind a train follows it",
           "[ether][tester][train]") {
-  struct Mac : EthPort {
-    EthLinkEnd* end = nullptr;
-    void attach_link(EthLinkEnd* e) override { end = e; }
-    void frame_received(const EthFrame&) override {}
-    std::string port_name() const override { return "mac"; }
-  } mac;
+  SendingMac mac;
   HoldingSink sink;
   sink.hold_after = 1;
   EthLink link("link2", 1000, 2.0, mac, sink);
@@ -83,11 +85,83 @@ TEST_CASE("EthRxFeed: frames sent one by one are not held, and a single frame be
   CHECK_FALSE(sink.held);  // no train on this direction: the port must take each frame
   CHECK(sink.at.size() == 2);
   mac.end->transmit_train(f, now(), ns(672), 4);
-  CHECK_THROWS_AS(mac.end->transmit(f, now()), std::logic_error);
+  // A single frame behind the train starts when the train's last frame has left (4 × 672 ns).
+  const sc_time t_train = now();
+  CHECK(mac.end->transmit(f, now()) == t_train + ns(672) * 4.0 + ns(576));
   // A train spaced closer than the frame's wire time is sent one by one (starts wait for the wire).
   sc_core::sc_start(us(5));
+  REQUIRE(sink.at.size() == 2 + 4 + 1);
+  CHECK(sink.at[6] == t_train + ns(672) * 4.0 + ns(586));
   mac.end->transmit_train(f, now(), ns(600), 3);
   sc_core::sc_start(us(5));
-  CHECK(sink.at.size() == 2 + 4 + 3);
-  CHECK(sink.at[7] - sink.at[6] == ns(672));
+  CHECK(sink.at.size() == 2 + 4 + 1 + 3);
+  CHECK(sink.at[8] - sink.at[7] == ns(672));
+}
+
+namespace {
+/// Holds the train from its first frame; takes it (and releases) when the link asks before a
+/// single frame behind it.
+struct SettlingSink : EthPort {
+  EthRxFeed* feed = nullptr;
+  std::vector<sc_time> at;
+  uint64_t taken = 0;
+  bool hold_on = true;
+  void attach_link(EthLinkEnd*) override {}
+  void attach_rx(EthRxFeed* f) override { feed = f; }
+  void frame_received(const EthFrame& f) override {
+    at.push_back(now());
+    if (hold_on) feed->hold(f);
+  }
+  void rx_feed_settle() override {
+    taken += feed->take(now()).n;
+    feed->release();
+  }
+  std::string port_name() const override { return "settling"; }
+};
+}  // namespace
+
+TEST_CASE("EthLink: a single frame behind a held train is delivered after the port took the train",
+          "[ether][train]") {
+  SendingMac mac;
+  SettlingSink sink;
+  EthLink link("link3", 1000, 2.0, mac, sink);
+  EthFrame f;
+  f.bytes.assign(60, 1);
+  EthFrame g;
+  g.bytes.assign(60, 2);
+  mac.end->transmit_train(f, us(1), ns(672), 10);
+  sink.hold_on = true;
+  mac.end->transmit(g, us(1));
+  sc_core::sc_start(us(20));
+  // Frame 0 delivered one by one (the port holds after it), frames 1..9 taken, then g one by one.
+  REQUIRE(sink.at.size() == 2);
+  CHECK(sink.taken == 9);
+  CHECK(sink.at[1] == us(1) + ns(672) * 10.0 + ns(586));
+  CHECK(link.delivered(0) == 11);
+  CHECK(link.in_flight(0) == 0);
+}
+
+TEST_CASE("EthLink: retract_train takes back the frames that have not started", "[ether][train]") {
+  SendingMac mac;
+  SettlingSink sink;
+  sink.hold_on = false;
+  EthLink link("link4", 1000, 2.0, mac, sink);
+  EthFrame f;
+  f.bytes.assign(60, 1);
+  mac.end->transmit_train(f, us(1), ns(672), 100);
+  CHECK(link.frames(0) == 100);
+  sc_core::sc_start(us(5));  // frames 0..5 started (frame 5 at 4.36 us), frame 6 at 5.032 us
+  CHECK_THROWS_AS(mac.end->retract_train(us(4)), std::logic_error);  // the past
+  CHECK(mac.end->retract_train(now()) == 94);
+  CHECK(link.frames(0) == 6);
+  CHECK(mac.end->wire_free_at() == us(1) + ns(672) * 5.0 + ns(672));
+  CHECK(mac.end->retract_train(now()) == 0);
+  sc_core::sc_start(us(10));
+  CHECK(sink.at.size() == 6);
+  CHECK(link.delivered(0) == 6);
+  CHECK(link.in_flight(0) == 0);
+  // A fresh train may start once the wire is free.
+  mac.end->transmit_train(f, now(), ns(672), 3);
+  sc_core::sc_start(us(5));
+  CHECK(sink.at.size() == 9);
 }
