@@ -13,11 +13,20 @@
 // by the NIC into its packet buffer (GPRC), missed for want of buffer (MPC), receive-no-buffer
 // events (RNBC), and per host: IP datagrams received (Ip.InReceives), softnet backlog drops, CPU
 // time by context.
+//
+// With `switch = true` a store-and-forward switch (models/ether/switch.h, instance "switch0") sits
+// between the generator and the host, as in seed 003 ("A switch connects the two ports"): tester i
+// -> switch0 port 2i, switch0 port 2i+1 -> the NIC port (a static entry for the NIC's address). The
+// switch obeys 802.3x PAUSE from the NIC when `switch_obey_pause` (the NIC sends XOFF when its
+// driver set CTRL.TFCE: e1000 FlowControl), so what the NIC would have missed (MPC) is then dropped
+// in the switch's output queue instead; reported per port: PAUSE frames the switch received and
+// frames its output queue dropped (drop_queue_full).
 #include "core/result_names.h"
 #include "core/sim_context.h"
 #include "drivers-sim/net/wire.h"
 #include "models/ether/link.h"
 #include "models/device_entry.h"
+#include "models/ether/switch.h"
 #include "models/ether/traffic_gen.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
@@ -43,6 +52,12 @@ ParamSchema rx_flood_schema() {
                  "one is not up yet)",
                  "estimate: e1000 open (reset, rings, RCTL.EN) completes well inside 1 ms of simulated time"),
       real_param("duration_s", 0.1, 1e-6, 1e5, "s", "length of the flood; rates are measured over it", ""),
+      bool_param("switch", false, "a store-and-forward switch between the generator and each flooded port",
+                 "seed 003: \"A switch connects the two ports\""),
+      int_param("switch_buffer_kb", SwitchParams{}.buffer_kb, 2, 65536, "KB", "the switch's shared packet memory",
+                "models/ether/switch.h SwitchParams::buffer_kb (Netgear FS726T: 256 KB)"),
+      bool_param("switch_obey_pause", true, "the switch stops a port's output on a PAUSE from the NIC (802.3x)",
+                 "seed 003: \"The switch i have in the middle obeys flow control\""),
   };
   s[0].unit = kUnitNicEndpoint;
   s[0].required = true;
@@ -110,6 +125,13 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     std::shared_ptr<TesterPort> gen;
   };
   std::vector<PortRun> ports;
+  std::shared_ptr<EthSwitch> sw0;
+  if (p.b("switch")) {
+    SwitchParams sp;
+    sp.buffer_kb = static_cast<unsigned>(p.i("switch_buffer_kb"));
+    sp.obey_pause = p.b("switch_obey_pause");
+    sw0 = std::make_shared<EthSwitch>("switch0", static_cast<unsigned>(2 * rx.size()), sp);
+  }
   for (size_t i = 0; i < rx.size(); ++i) {
     auto ep = *parse_endpoint(rx[i]);
     const std::string netdev = ep.port == 0 ? ep.nic : fmt::format("{}:{}", ep.nic, ep.port);
@@ -120,7 +142,15 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     auto gen = std::make_shared<TesterPort>(fmt::format("generator_port{}", i).c_str(), gp);
     const std::string gen_name = fmt::format("generator.port{}", i);  // "generator" is a reserved host name
     result_names().alias(gen->name(), gen_name);
-    tb.cable_equipment(fmt::format("generator.link{}", i), gen, *gen, gen_name, rx[i], 1000, 2.0);
+    if (sw0) {
+      const unsigned in = static_cast<unsigned>(2 * i), to_nic = in + 1;
+      tb.cable_equipment_pair(fmt::format("generator.link{}", i), gen, *gen, gen_name, sw0, sw0->port(in),
+                              fmt::format("switch0.port{}", in), 1000, 2.0);
+      tb.cable_equipment(fmt::format("switch0.link{}", to_nic), sw0, sw0->port(to_nic),
+                         fmt::format("switch0.port{}", to_nic), rx[i], 1000, 2.0);
+    } else {
+      tb.cable_equipment(fmt::format("generator.link{}", i), gen, *gen, gen_name, rx[i], 1000, 2.0);
+    }
     ports.push_back({rx[i], nd->second.get(), ep.port == 0 ? ep.host + "." + ep.nic : fmt::format("{}.{}:{}", ep.host, ep.nic, ep.port), gen});
   }
 
@@ -132,8 +162,14 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto snap = [&] {
     Snap s;
     for (auto& pr : ports)
-      for (const char* c : {"GPRC", "MPC", "RNBC", "rx_dropped_overrun"})
+      for (const char* c : {"GPRC", "MPC", "RNBC", "rx_dropped_overrun", "XOFFTXC"})
         s.nic[pr.result_name + "." + c] = result_counter(pr.result_name + "." + c);
+    if (sw0)
+      for (size_t i = 0; i < ports.size(); ++i)
+        for (const char* c : {"pause_rx", "drop_queue_full"}) {
+          const std::string k = fmt::format("switch0.port{}.{}", 2 * i + 1, c);
+          s.nic[k] = result_counter(k);
+        }
     s.host = counters_with_prefix(host + ".netstat.Ip.");
     for (auto& [k, v] : counters_with_prefix(host + ".softnet.")) s.host[k] = v;
     for (int l = 0; l < 3; ++l) {
@@ -150,6 +186,10 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     out << "rx_flood: " << results["workload_error"].get<std::string>() << "\n";
     return 1;
   }
+  // A real switch has learned the NIC's address from its ARP traffic by now; the model's static
+  // neighbours send none, so the entry is static (models/ether/switch.h).
+  if (sw0)
+    for (size_t i = 0; i < ports.size(); ++i) sw0->add_static(ports[i].dev->dev_addr, static_cast<unsigned>(2 * i + 1));
   for (size_t i = 0; i < ports.size(); ++i)
     ports[i].gen->start(flood_frame(len, ports[i].dev->dev_addr, static_cast<unsigned>(i)));
   Snap a = snap();
@@ -182,6 +222,16 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     metrics["missed_pps." + pr.result_name] = mpc;
     metrics["rnbc_per_s." + pr.result_name] = rnbc;
     out << fmt::format("{:<16} {:>12} {:>14.0f} {:>12.0f} {:>12.0f}\n", pr.result_name, off, took, mpc, rnbc);
+    if (sw0) {
+      const std::string sp = fmt::format("switch0.port{}", 2 * i + 1);
+      const uint64_t xoff = d(a.nic, b.nic, pr.result_name + ".XOFFTXC"), prx = d(a.nic, b.nic, sp + ".pause_rx");
+      const double qdrop = double(d(a.nic, b.nic, sp + ".drop_queue_full")) / duration_s;
+      metrics["xoff_sent." + pr.result_name] = xoff;
+      metrics["switch_pause_rx." + sp] = prx;
+      metrics["switch_queue_drop_pps." + sp] = qdrop;
+      out << fmt::format("  via {}: PAUSE frames from the NIC {} (XOFFTXC {}), output queue drops {:.0f}/s\n", sp, prx,
+                         xoff, qdrop);
+    }
   }
   // IP counters are exported only at the end of the run: the window's IP numbers are the run's
   // totals minus nothing before start_s (no frame reaches IP before the first offered one).

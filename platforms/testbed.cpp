@@ -176,13 +176,25 @@ void Testbed::cable_equipment(const std::string& link_name, std::shared_ptr<sc_c
     if (&port(lc.a) == &nic_port || &port(lc.b) == &nic_port)
       throw std::logic_error(fmt::format("{} is already cabled by the scenario ({} <-> {})", endpoint, lc.a, lc.b));
   for (auto& e : equipment_links_)
-    if (e.endpoint == endpoint) throw std::logic_error(fmt::format("{} is already cabled to {}", endpoint, e.eq_name));
+    if (!e.far_port && e.endpoint == endpoint) throw std::logic_error(fmt::format("{} is already cabled to {}", endpoint, e.eq_name));
   // SystemC names cannot hold '.': the module is "tester_link0", its results "tester.link0".
   std::string sc_name = link_name;
   std::replace(sc_name.begin(), sc_name.end(), '.', '_');
   auto link = std::make_shared<EthLink>(sc_name.c_str(), speed_mbps, length_m, eq_port, nic_port);
   result_names().alias(sc_name, link_name);
-  equipment_links_.push_back({link_name, eq_name, endpoint, std::move(equipment), std::move(link), &eq_port});
+  equipment_links_.push_back({link_name, eq_name, endpoint, std::move(equipment), std::move(link), &eq_port, nullptr, nullptr});
+}
+
+void Testbed::cable_equipment_pair(const std::string& link_name, std::shared_ptr<sc_core::sc_object> equipment_a,
+                                   EthPort& port_a, const std::string& name_a,
+                                   std::shared_ptr<sc_core::sc_object> equipment_b, EthPort& port_b,
+                                   const std::string& name_b, unsigned speed_mbps, double length_m) {
+  std::string sc_name = link_name;
+  std::replace(sc_name.begin(), sc_name.end(), '.', '_');
+  auto link = std::make_shared<EthLink>(sc_name.c_str(), speed_mbps, length_m, port_a, port_b);
+  result_names().alias(sc_name, link_name);
+  equipment_links_.push_back(
+      {link_name, name_a, name_b, std::move(equipment_a), std::move(link), &port_a, &port_b, std::move(equipment_b)});
 }
 
 nlohmann::json Testbed::frame_accounting() {
@@ -217,7 +229,8 @@ nlohmann::json Testbed::frame_accounting() {
   }
   for (auto& e : equipment_links_)
     for (unsigned dir = 0; dir < 2; ++dir)
-      direction(e.link_name, e.link.get(), e.eq_name, *e.eq_port, e.endpoint, port(e.endpoint), dir);
+      direction(e.link_name, e.link.get(), e.eq_name, *e.eq_port, e.endpoint,
+                e.far_port ? *e.far_port : port(e.endpoint), dir);
   return {{"directions", dirs}, {"problems", problems}, {"balanced", problems.empty()}};
 }
 

@@ -184,6 +184,14 @@ class Testbed {
   void cable_equipment(const std::string& link_name, std::shared_ptr<sc_core::sc_object> equipment, EthPort& eq_port,
                        const std::string& eq_name, const std::string& endpoint, unsigned speed_mbps, double length_m);
 
+  /// Cable two pieces of test equipment to each other (a tester port to a switch port,
+  /// models/ether/switch.h), as cable_equipment does a piece of equipment to a NIC port: both
+  /// directions are in frame_accounting() under `link_name`; `equipment_a`/`_b` own the ports and
+  /// live as long as the hardware. Call before sc_start. Throws std::invalid_argument from EthLink.
+  void cable_equipment_pair(const std::string& link_name, std::shared_ptr<sc_core::sc_object> equipment_a,
+                            EthPort& port_a, const std::string& name_a, std::shared_ptr<sc_core::sc_object> equipment_b,
+                            EthPort& port_b, const std::string& name_b, unsigned speed_mbps, double length_m);
+
   /// Software built per host by workloads/drivers; released (in reverse order) before hardware.
   std::vector<std::shared_ptr<void>> keepalive;
 
@@ -195,6 +203,8 @@ class Testbed {
     std::string link_name, eq_name, endpoint;
     std::shared_ptr<sc_core::sc_object> equipment, link;
     EthPort* eq_port = nullptr;
+    EthPort* far_port = nullptr;  ///< equipment at the far end (cable_equipment_pair; endpoint is its name), or null
+    std::shared_ptr<sc_core::sc_object> far_equipment;
   };
   std::vector<EquipmentLink> equipment_links_;
 };

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate the fidelity guard's baselines (tests/fidelity/baseline/<scenario>.json) from a build.
 # Usage: tests/fidelity/update-baseline.sh [BUILD_DIR] [SCENARIO.toml ...]   (default: build, every
-# scenario under scenarios/ except *.ref.toml). Run from the repository root.
+# scenario under scenarios/ except *.ref.toml and *.full.toml). Run from the repository root.
 #
 # A baseline records what the model computes before a change that must not change results (issue
 # 11: made from main at 548b53c before the speed work, with that commit's build). Regenerate only
@@ -14,7 +14,7 @@ bin="$build/nicsim"
 tool="$build/tests/nicsim_fidelity"
 [ -x "$bin" ] && [ -x "$tool" ] || { echo "update-baseline.sh: build $bin and $tool first" >&2; exit 2; }
 if [ $# -eq 0 ]; then
-  set -- $(find scenarios -name '*.toml' ! -name '*.ref.toml' | sort)
+  set -- $(find scenarios -name '*.toml' ! -name '*.ref.toml' ! -name '*.full.toml' | sort)
 fi
 src="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':!tests' ':!bench' 2>/dev/null || echo '+local changes')"
 for s in "$@"; do

@@ -79,3 +79,52 @@ driver = "e1000-4.4.12-k1"
   // An explicit empty receiver2 means none, as its documentation says.
   CHECK_NOTHROW(load_scenario_text(base + "[workload]\ntype = \"rx_flood\"\nreceiver = \"alpha.eth1\"\nreceiver2 = \"\"\n", "t.toml"));
 }
+
+namespace {
+nlohmann::json run_seed003_flood(const std::vector<std::string>& sets, std::string& text) {
+  std::string path = NICSIM_SOURCE_DIR;
+  path += "/scenarios/seed003/flood-switch-fc-on-2.4.toml";
+  Scenario s = load_scenario(path, sets);
+  nlohmann::json result = nlohmann::json::object();
+  std::ostringstream out;
+  const int rc = run_workload(s, out, result);
+  text = out.str();
+  REQUIRE(rc == 0);
+  return result;
+}
+}  // namespace
+
+TEST_CASE("rx_flood through a switch that obeys 802.3x: the NIC's XOFFs reach the switch, which drops in its output "
+          "queue, every frame accounted",
+          "[workload][rx_flood][switch]") {
+  std::string text;
+  const nlohmann::json r = run_seed003_flood({"workload.duration_s=0.002"}, text);
+  INFO(text);
+  const auto& m = r["metrics"];
+  for (const char* port : {"router.eth0", "router.eth0:1"}) {
+    INFO(port);
+    const std::string sp = std::string(port) == "router.eth0" ? "switch0.port1" : "switch0.port3";
+    // At wire rate the 2.4 host cannot keep up: the RX FIFO reaches FCRTH, the NIC sends XOFF
+    // (CTRL.TFCE from FlowControl = 3) and the switch, paused, fills its output queue and drops.
+    CHECK(m["xoff_sent." + std::string(port)].get<uint64_t>() >= 1);
+    CHECK(m["switch_pause_rx." + sp].get<uint64_t>() >= m["xoff_sent." + std::string(port)].get<uint64_t>());
+    CHECK(m["switch_queue_drop_pps." + sp].get<double>() > 0);
+  }
+  REQUIRE(r.contains("accounting"));
+  CHECK(r["accounting"]["balanced"] == true);
+  CHECK(r["accounting"]["directions"].size() == 8);  // tester-switch and switch-NIC links, both ways
+}
+
+TEST_CASE("rx_flood through a switch that ignores 802.3x: PAUSE frames are consumed, nothing is dropped in the switch",
+          "[workload][rx_flood][switch]") {
+  std::string text;
+  const nlohmann::json r = run_seed003_flood({"workload.duration_s=0.002", "workload.switch_obey_pause=false"}, text);
+  INFO(text);
+  const auto& m = r["metrics"];
+  CHECK(m["xoff_sent.router.eth0"].get<uint64_t>() >= 1);
+  for (const char* sp : {"switch0.port1", "switch0.port3"}) {
+    CHECK(m["switch_pause_rx." + std::string(sp)].get<uint64_t>() == 0);
+    CHECK(m["switch_queue_drop_pps." + std::string(sp)].get<double>() == 0);
+  }
+  CHECK(r["accounting"]["balanced"] == true);
+}
