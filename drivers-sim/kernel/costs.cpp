@@ -1,5 +1,6 @@
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/cpu_time.h"
+#include "core/registry.h"
 #include <map>
 #include <stdexcept>
 
@@ -243,8 +244,9 @@ const CostProfile& cost_profile(const std::string& name) {
   auto& m = profiles();
   auto it = m.find(name);
   if (it == m.end()) {
+    if (const CostProfile* r = Registry<CostProfile>::instance().find(name)) return *r;
     std::string known;
-    for (auto& [k, _] : m) known += (known.empty() ? "" : ", ") + k;
+    for (auto& k : cost_profile_names()) known += (known.empty() ? "" : ", ") + k;
     throw std::invalid_argument("unknown cost profile '" + name + "' (known: " + known + ")");
   }
   return it->second;
@@ -253,6 +255,8 @@ const CostProfile& cost_profile(const std::string& name) {
 std::vector<std::string> cost_profile_names() {
   std::vector<std::string> v;
   for (auto& [k, _] : profiles()) v.push_back(k);
+  for (auto& k : Registry<CostProfile>::instance().names())
+    if (!profiles().count(k)) v.push_back(k);
   return v;
 }
 

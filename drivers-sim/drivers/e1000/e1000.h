@@ -87,6 +87,35 @@ struct DriverProfile {
   /// e1000_xmit_frame first reclaims completed transmit descriptors (e1000_clean_tx_irq) before
   /// queuing the frame: "aggressively reclaim Tx descriptors" (4.2.x, LH@1ac12fc6c5; research §2.2).
   bool tx_reclaim_in_xmit = false;
+
+  // ---- 2.6 drivers (5.6.10.1-k2, 6.0.60-k2, 6.2.15; e1000_napi.cpp) ----
+  /// Built with CONFIG_E1000_NAPI: e1000_intr masks the NIC (IMC) and netif_rx_schedule()s; e1000_clean
+  /// polls with netdev->weight = 64 (research §3.2 "NAPI"). Needs a NAPI kernel profile.
+  bool napi = false;
+  /// When e1000_clean leaves polling mode (netif_rx_complete + e1000_irq_enable).
+  enum class NapiExit {
+    tx_idle_or_rx_short,  ///< 5.6.10.1-k2: if (!tx_cleaned || work_done < work_to_do || !netif_running)
+    both_idle,            ///< 6.0.60-k2 on: if ((!tx_cleaned && work_done == 0) || !netif_running)
+  };
+  NapiExit napi_exit = NapiExit::both_idle;
+  /// Default of InterruptThrottleRate when itr_param (5.0.43: 1 = dynamic; 5.6 and later: DEFAULT_ITR 8000).
+  int default_itr = 1;
+  /// e1000_clean_rx_irq prefetches (6.2.15 as 6.3.9 / 7.0.33): prefetch(skb->data - NET_IP_ALIGN) of the
+  /// frame being cleaned and prefetch(next_rxd) of the next descriptor.
+  bool rx_prefetch = false;
+  /// RX copybreak length (E1000_CB_LENGTH 256 in 6.2.15 as 6.3.9; 0: the code is not there). Frames
+  /// shorter than this are copied into a new small skb and the ring buffer is recycled.
+  unsigned copybreak = 0;
+  /// e1000_check_options also sets hw.original_fc (7.0.x; inferred for 6.2.15, research §3.2 Finding D):
+  /// FlowControl's default then survives e1000_reset and reads the EEPROM. Without it, e1000_reset's
+  /// `hw.fc = hw.original_fc` leaves flow control off (original_fc is still e1000_fc_none = 0).
+  bool fc_sets_original = true;
+  /// NETIF_F_LLTX: e1000_xmit_frame takes adapter->tx_lock with spin_trylock itself (5.6.2 on).
+  bool lltx = false;
+  /// FCRTH / FCRTL as e1000_reset computes them: 4.x E1000_FC_HIGH_THRESH 0x5000 / E1000_FC_LOW_THRESH
+  /// 0x4000; 5.6+ (pba << 10) - E1000_FC_HIGH_DIFF (0x1638) / - E1000_FC_LOW_DIFF (0x1640) with the
+  /// 48 KB RX packet buffer: 43,464 / 43,456 bytes (research §3.3).
+  uint32_t fcrth = 0x5000, fcrtl = 0x4000;
 };
 /// e1000 4.2.8-k1 (in-kernel, 2002-04-03; current on 1 May 2002): RxIntDelay 64 -> RDTR on
 /// 82542/3/4, RADV 128 / RDTR 64 / ITR 488 on 82540+, TIDV 64, rings 80/256, TX reclaim in xmit.
@@ -95,6 +124,14 @@ const DriverProfile& profile_4_2_8_k1();
 const DriverProfile& profile_4_4_12_k1();
 /// e1000 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic), RxDescriptors 256.
 const DriverProfile& profile_5_0_43_k1();
+/// e1000 5.6.10.1-k2 (Linux 2.6.11), NAPI: leaves polling when TX cleaned nothing or RX fell short.
+const DriverProfile& profile_5_6_10_1_k2();
+/// e1000 6.0.60-k2 (Linux 2.6.14), NAPI: leaves polling only when TX and RX were both idle.
+const DriverProfile& profile_6_0_60_k2();
+/// e1000 6.2.15 (Intel's out-of-tree release, Dec 2005; source not public: modelled on 6.3.9-k2 /
+/// 7.0.33-k2, see e1000_napi.cpp): 6.0.60's NAPI plus RX prefetches, copybreak 256, flow control
+/// from the EEPROM by default.
+const DriverProfile& profile_6_2_15();
 
 /// e1000_param.c OPTION_UNSET: a module parameter the user did not give (the driver takes its default).
 inline constexpr int kOptionUnset = -1;
@@ -118,6 +155,9 @@ struct Options {
   FcType flow_control = e1000_fc_default;  ///< FlowControl
   unsigned speed = 0, duplex = 0; ///< Speed (0/10/100/1000), Duplex (0 auto, 1 half, 2 full)
   unsigned autoneg = 0x2F;        ///< AutoNeg advertisement mask
+  /// copybreak (profile.copybreak > 0 only): frames shorter than this many bytes are copied on
+  /// receive; 0 = the copybreak code commented out (seed 003's fourth configuration).
+  unsigned copybreak = 0;
 };
 
 /// The module parameter schema of `p` (names as the real module parameters; unit, doc, source).
@@ -138,6 +178,8 @@ enum class Path : unsigned {
   e1000_clean_tx_irq,      ///< e1000_clean_tx_irq per cleaned descriptor
   e1000_alloc_rx_buffers,  ///< e1000_alloc_rx_buffers per buffer (reserve, map, descriptor store)
   e1000_watchdog,          ///< e1000_watchdog per call (link check and stats bookkeeping)
+  e1000_clean,             ///< e1000_clean (NAPI poll) per call: work_to_do, exit test, irq_enable bookkeeping
+  e1000_rx_copybreak,      ///< the copybreak block per copied frame: memcpy(len + NET_IP_ALIGN) per byte
 };
 /// Names of the Path entries, index = Path ("e1000_intr", ...).
 const std::vector<std::string>& path_names();
@@ -165,6 +207,9 @@ class Adapter : public NetDevice {
   /// e1000_set_mac (2.4.20 e1000_main.c): dev_addr and the receive-address filter RAR0
   /// (e1000_rar_set) at once, up or down (the probe must have finished). Returns 0.
   Task<int> set_mac_address(std::array<uint8_t, 6> addr) override;
+  /// e1000_clean (NAPI, profile().napi): TX clean, then RX up to min(budget, quota) with
+  /// netif_receive_skb; leaves polling per DriverProfile::napi_exit (e1000_napi.cpp).
+  Task<bool> poll(int& budget) override;
 
   /// The probe's hardware part (run in process context by the probe process).
   Task<void> probe_hw();
@@ -245,15 +290,28 @@ class Adapter : public NetDevice {
   Task<void> configure_tx();
   Task<void> setup_rctl();
   Task<void> configure_rx();
-  Task<void> alloc_rx_buffers();
+  /// e1000_alloc_rx_buffers: `cleaned_count` < 0 refills every empty slot from next_to_use (up to
+  /// 6.0.60); >= 0 refills that many slots, re-mapping a buffer the copybreak kept (6.3.9).
+  Task<void> alloc_rx_buffers(int cleaned_count = -1);
   Task<void> irq_enable();
   Task<void> irq_disable();
   Task<void> intr();
-  Task<void> clean_rx_irq(sc_time t_pass);
+  /// e1000_clean_rx_irq. `work_done`/`work_to_do`: the NAPI form (stop after work_to_do frames,
+  /// deliver with netif_receive_skb); nullptr: the 2.4 form (every DD descriptor, netif_rx).
+  /// Returns whether it cleaned a descriptor.
+  Task<bool> clean_rx_irq(sc_time t_pass, int* work_done = nullptr, int work_to_do = 0);
+  /// The NAPI half of e1000_intr (e1000_napi.cpp): ICR read, netif_rx_schedule_prep, IMC.
+  Task<void> intr_napi();
+  /// prefetch(addr) (include/asm-i386/processor.h: prefetchnta on SSE CPUs), e1000_napi.cpp.
+  void prefetch(uint64_t addr, const char* kind);
+  /// The copybreak block of e1000_clean_rx_irq: `skb` (length bytes incl. FCS stripped) is copied
+  /// into a new small skb, the ring buffer kept for refill. Returns the skb to deliver.
+  Task<SkbPtr> rx_copybreak(Buffer& b, SkbPtr skb, uint32_t length, JourneyId j);
   /// Load RX descriptor `i` (charging the cache miss when the NIC wrote it) into `desc`. Returns
   /// when the miss stall began, SC_ZERO_TIME when the line was cached.
   Task<sc_time> load_rx_desc(unsigned i, RxDescView& desc);
-  Task<void> clean_tx_irq();
+  /// e1000_clean_tx_irq. Returns whether it cleaned a descriptor (the NAPI exit test).
+  Task<bool> clean_tx_irq();
   Task<void> watchdog();
   Task<void> update_stats();
   std::string where() const;
@@ -291,6 +349,8 @@ class Adapter : public NetDevice {
   std::array<uint64_t, E1000_MAX_INTR + 1> isr_reads_{};
   uint64_t *c_intr_, *c_icr_reads_, *c_icr_zero_, *c_loop_limit_, *c_rdt_writes_, *c_tdt_writes_, *c_tx_busy_,
       *c_watchdog_;
+  uint64_t *c_polls_ = nullptr, *c_poll_exits_ = nullptr, *c_copybreak_ = nullptr, *c_tx_lock_busy_ = nullptr;
+  bool tx_lock_ = false;  ///< adapter->tx_lock held (LLTX: e1000_xmit_frame's spin_trylock)
 };
 
 /// pci_driver.probe for `profile` (DriverEntry::probe contract, drivers-sim/driver_entry.h): one Adapter per

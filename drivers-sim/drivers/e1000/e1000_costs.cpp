@@ -8,11 +8,24 @@ namespace nicsim::e1000drv {
 const std::vector<std::string>& path_names() {
   // Index = Path; the names are the e1000_main.c functions the entries stand for.
   static const std::vector<std::string> names = {"e1000_intr",         "e1000_xmit_frame",       "e1000_clean_rx_irq",
-                                                 "e1000_clean_tx_irq", "e1000_alloc_rx_buffers", "e1000_watchdog"};
+                                                 "e1000_clean_tx_irq", "e1000_alloc_rx_buffers", "e1000_watchdog",
+                                                 "e1000_clean",        "e1000_rx_copybreak"};
   return names;
 }
 
 namespace {
+
+// e1000_clean (NAPI poll) and the copybreak block: estimates on both profiles (the 2.4 drivers never
+// run them).
+const CostEntry kCleanEntry{150, 0, false,
+                            "estimate: e1000_clean's min(budget, quota), the exit test and netif_rx_complete "
+                            "bookkeeping (~40 instructions + the adapter's line), like e1000_intr's prologue"};
+const CostEntry kCopybreakEntry{
+    60, 0.57, true,
+    "estimate: 6.3.9 copybreak block: skb_reserve + dev->skb fields (~20 instructions) and the memcpy of "
+    "length + NET_IP_ALIGN bytes at the cache-resident rate of copy_user_cached's 1.37 cycles/B halved for "
+    "the kernel's rep movsl of a short aligned block (no user-access checks); the source lines' misses are "
+    "Kernel::load_dma_lines"};
 
 // Linux 2.4.20 on a Pentium 4 Xeon, cycles at 2.4 GHz (the kernel entries: drivers-sim/kernel/costs.cpp).
 DriverCostTable p4xeon_2420() {
@@ -46,11 +59,26 @@ DriverCostTable p4xeon_2420() {
            {800, 0, false,
             "estimate: e1000_watchdog/e1000_update_stats bookkeeping (~50 counter accumulations); its ~55 register "
             "reads are MMIO, timed by the hardware model"}},
+          {"e1000_clean", kCleanEntry},
+          {"e1000_rx_copybreak", kCopybreakEntry},
       },
       "e1000 4.4.x/5.0.x driver paths (e1000_main.c) on Linux 2.4.20 / Pentium 4 Xeon, cycles at 2.4 GHz");
 }
 
+// Linux 2.6.11 / 2.6.14 on a Pentium 4 Xeon (the kernel entries: drivers-sim/kernel/costs_linux_2_6.cpp).
+// The driver paths are the same functions as on 2.4.20 (e1000_clean_rx_irq, e1000_clean_tx_irq,
+// e1000_alloc_rx_buffers and e1000_xmit_frame have the same bodies in 5.6.10.1/6.0.60 as in 4.4.x
+// apart from the NAPI work limit): the 2.4.20 estimates, plus e1000_clean and the copybreak block.
+DriverCostTable p4xeon_26() {
+  DriverCostTable t = p4xeon_2420();
+  t = driver_cost_table("e1000", "linux-2.6-p4xeon", t.items,
+                        "e1000 5.6.10.1-k2 / 6.0.60-k2 / 6.2.15 driver paths (NAPI) on Linux 2.6 / Pentium 4 Xeon, "
+                        "cycles at 2.4 GHz (the 4.4.x estimates: same function bodies)");
+  return t;
+}
+
 Registrar<DriverCostTable> reg_p4xeon_2420{p4xeon_2420()};
+Registrar<DriverCostTable> reg_p4xeon_26{p4xeon_26()};
 
 }  // namespace
 }  // namespace nicsim::e1000drv

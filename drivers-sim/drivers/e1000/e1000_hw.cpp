@@ -212,8 +212,8 @@ Task<void> Adapter::setup_link() {
     co_await wr(E1000_FCRTL, 0);
     co_await wr(E1000_FCRTH, 0);
   } else {
-    co_await wr(E1000_FCRTL, E1000_FC_LOW_THRESH | E1000_FCRTL_XONE);  // fc_send_xon = 1 (e1000_sw_init)
-    co_await wr(E1000_FCRTH, E1000_FC_HIGH_THRESH);
+    co_await wr(E1000_FCRTL, profile_->fcrtl | E1000_FCRTL_XONE);  // fc_send_xon = 1 (e1000_sw_init / e1000_reset)
+    co_await wr(E1000_FCRTH, profile_->fcrth);
   }
 }
 

@@ -23,7 +23,17 @@ Adapter::Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacT
     : NetDevice(k, std::move(name)), profile_(&profile), mac_(mac), fn_(fn), bar_(bar),
       costs_(k.driver_costs(kCostDriver, path_names())), space_(dma_space), opt_(opt) {
   irq = vector;
-  fc_ = original_fc_ = opt_.flow_control;
+  // e1000_check_options sets hw.fc; only 7.0-style drivers set hw.original_fc too (research §3.2
+  // Finding D): otherwise it stays e1000_fc_none (0) from the zeroed private area, and e1000_reset's
+  // hw.fc = hw.original_fc switches flow control off whatever FlowControl said.
+  fc_ = opt_.flow_control;
+  original_fc_ = profile.fc_sets_original ? opt_.flow_control : e1000_fc_none;
+  if (profile.napi) {
+    weight = 64;  // e1000_probe: netdev->weight = 64 (CONFIG_E1000_NAPI)
+    c_polls_ = &sim().counters.at(counter(k, this->name(), "napi_polls"));
+    c_poll_exits_ = &sim().counters.at(counter(k, this->name(), "napi_complete"));
+    if (profile.copybreak) c_copybreak_ = &sim().counters.at(counter(k, this->name(), "rx_copybreak"));
+  }
   watchdog_timer_.function = [this]() { return watchdog(); };
   auto& c = sim().counters;
   c_intr_ = &c.at(counter(k, this->name(), "intr"));
@@ -180,7 +190,8 @@ Task<int> Adapter::open() {
 Task<int> Adapter::up() {
   Kernel& k = kernel();
   // e1000_up: request_irq(..., SA_SHIRQ | SA_SAMPLE_RANDOM, ...) (e1000_main.c 4.4.12-k1 in 2.4.20)
-  if (k.request_irq(irq, [this](unsigned) { return intr(); }, SA_SHIRQ | SA_SAMPLE_RANDOM, name()) != 0) co_return -1;
+  auto handler = [this](unsigned) { return profile_->napi ? intr_napi() : intr(); };
+  if (k.request_irq(irq, handler, SA_SHIRQ | SA_SAMPLE_RANDOM, name()) != 0) co_return -1;
   irq_requested_ = true;
   // The hardware has been reset: reload what the reset cleared.
   co_await set_multi();
@@ -312,20 +323,28 @@ Task<void> Adapter::configure_rx() {
 // ---------------------------------------------------------------------------------------------
 // receive
 
-Task<void> Adapter::alloc_rx_buffers() {
+Task<void> Adapter::alloc_rx_buffers(int cleaned_count) {
   Kernel& k = kernel();
   Ring& r = rx_ring_;
   constexpr unsigned reserve_len = 2;  // 16-byte aligned IP header after the 14-byte MAC header
   unsigned i = r.next_to_use;
-  while (!r.buffer_info[i].skb) {
-    co_await k.cost(costs_[Path::e1000_alloc_rx_buffers]);
-    SkbPtr skb = co_await k.dev_alloc_skb(rx_buffer_len_ + reserve_len);
-    skb->reserve(reserve_len);
-    skb->dev = this;
+  // Up to 6.0.60: refill every empty slot from next_to_use (while (!buffer_info->skb)). With
+  // copybreak (6.3.9's form): the slots cleaned, a slot whose buffer the copybreak kept is
+  // re-mapped (skb_trim + pci_map_single) without an allocation.
+  for (;;) {
     Buffer& b = r.buffer_info[i];
+    if (cleaned_count < 0 ? bool(b.skb) : cleaned_count-- == 0) break;
+    co_await k.cost(costs_[Path::e1000_alloc_rx_buffers]);
+    if (!b.skb) {
+      SkbPtr skb = co_await k.dev_alloc_skb(rx_buffer_len_ + reserve_len);
+      skb->reserve(reserve_len);
+      skb->dev = this;
+      b.skb = std::move(skb);
+    } else {
+      b.skb->trim(0);
+    }
     b.length = rx_buffer_len_;
-    b.dma = k.pci_map_single(*skb, DmaDir::FromDevice);
-    b.skb = std::move(skb);
+    b.dma = k.pci_map_single(*b.skb, DmaDir::FromDevice);
     uint8_t d[kDescBytes];
     encode_rx_desc(d, b.dma);
     k.mem_write(r.dma + uint64_t(i) * kDescBytes, d, kDescBytes);
@@ -350,14 +369,28 @@ Task<sc_time> Adapter::load_rx_desc(unsigned i, RxDescView& desc) {
   co_return misses ? t0 : SC_ZERO_TIME;
 }
 
-Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
+Task<bool> Adapter::clean_rx_irq(sc_time t_pass, int* work_done, int work_to_do) {
   Kernel& k = kernel();
   Ring& r = rx_ring_;
+  const bool napi = work_done != nullptr;
+  bool cleaned = false;
+  unsigned cleaned_count = 0;
   unsigned i = r.next_to_clean;
   RxDescView desc;
   sc_time desc_miss_at = co_await load_rx_desc(i, desc);  // rx_desc->status: a miss once the NIC wrote it back
   while (desc.status & E1000_RXD_STAT_DD) {
+    if (napi) {
+      if (*work_done >= work_to_do) break;
+      ++*work_done;
+    }
+    cleaned = true;
+    ++cleaned_count;
     Buffer& b = r.buffer_info[i];
+    const unsigned next = (i + 1) % r.count;
+    if (profile_->rx_prefetch) {  // 6.3.9 / 7.0.33: prefetch(skb->data - NET_IP_ALIGN), prefetch(next_rxd)
+      prefetch(b.skb->data_phys() - 2, "RX frame header");
+      prefetch(r.dma + uint64_t(next) * kDescBytes, "RX descriptor");
+    }
     const uint32_t length = desc.length;
     const bool good = (desc.status & E1000_RXD_STAT_EOP) && !(desc.errors & E1000_RXD_ERR_FRAME_ERR_MASK) &&
                       length >= ENET_HEADER_SIZE + ETHERNET_FCS_SIZE;
@@ -371,9 +404,13 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
       // error: dropped (TBI_ACCEPT applies to fiber only).
       k.dev_kfree_skb_irq(std::move(skb));
     } else {
-      skb->put(length - ETHERNET_FCS_SIZE);
-      // eth_type_trans reads the Ethernet header: the NIC's DMA of the frame invalidated its line.
-      co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j, "RX frame header");
+      if (opt_.copybreak && length - ETHERNET_FCS_SIZE < opt_.copybreak) {
+        skb = co_await rx_copybreak(b, std::move(skb), length - ETHERNET_FCS_SIZE, j);
+      } else {
+        skb->put(length - ETHERNET_FCS_SIZE);
+        // eth_type_trans reads the Ethernet header: the NIC's DMA of the frame invalidated its line.
+        co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j, "RX frame header");
+      }
       // e1000_rx_checksum: trust the hardware's TCP checksum on 82543+ when it computed one.
       if (mac_ < e1000_82543 || (desc.status & E1000_RXD_STAT_IXSM) || !(desc.status & E1000_RXD_STAT_TCPCS) ||
           (desc.errors & E1000_RXD_ERR_TCPE))
@@ -382,16 +419,18 @@ Task<void> Adapter::clean_rx_irq(sc_time t_pass) {
         skb->ip_summed = CHECKSUM_UNNECESSARY;
       k.eth_type_trans(*skb, *this);
       skb->journey = j;
-      co_await k.netif_rx(std::move(skb));
+      if (napi) co_await k.netif_receive_skb(std::move(skb));
+      else co_await k.netif_rx(std::move(skb));
     }
     const uint8_t zero = 0;  // rx_desc->status = 0
     k.mem_write(r.dma + uint64_t(i) * kDescBytes + kRxdStatusOff, &zero, 1);
-    i = (i + 1) % r.count;
+    i = next;
     const sc_time next_miss_at = co_await load_rx_desc(i, desc);
     desc_miss_at = next_miss_at;
   }
   r.next_to_clean = i;
-  co_await alloc_rx_buffers();
+  co_await alloc_rx_buffers(profile_->copybreak ? static_cast<int>(cleaned_count) : -1);
+  co_return cleaned;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,8 +504,8 @@ Task<int> Adapter::hard_start_xmit(SkbPtr& skb) {
   co_return 0;
 }
 
-Task<void> Adapter::clean_tx_irq() {
-  if (tx_cleaning_) co_return;  // the reclaim in xmit is cleaning; it takes what this call would
+Task<bool> Adapter::clean_tx_irq() {
+  if (tx_cleaning_) co_return false;  // the reclaim in xmit is cleaning; it takes what this call would
   tx_cleaning_ = true;
   Kernel& k = kernel();
   Ring& r = tx_ring_;
@@ -479,16 +518,21 @@ Task<void> Adapter::clean_tx_irq() {
     k.mem_read(a, &s, 1);
     co_return s;
   };
+  bool cleaned = false;
   for (;;) {
     const uint8_t status = co_await status_of(i);
     if (!(status & E1000_TXD_STAT_DD)) break;
+    cleaned = true;
     co_await k.cost(costs_[Path::e1000_clean_tx_irq]);
     Buffer& b = r.buffer_info[i];
     if (b.dma) {  // pci_unmap_page: nothing to copy back for a transmit buffer
       dma_tags().tag(space_, b.dma, 0);
       b.dma = 0;
     }
-    if (b.skb) k.dev_kfree_skb_irq(std::move(b.skb));  // dev_kfree_skb_any in hard IRQ context
+    // dev_kfree_skb_any: in hard IRQ context (2.4 ISR) onto the completion queue; in the NAPI poll
+    // (softirq, IRQs on) freed at once (2.6 net/core/dev.c dev_kfree_skb_any: in_irq() || irqs_disabled()).
+    if (b.skb && profile_->napi) co_await k.kfree_skb(std::move(b.skb));
+    else if (b.skb) k.dev_kfree_skb_irq(std::move(b.skb));
     const uint8_t zero[4] = {0, 0, 0, 0};                // tx_desc->upper.data = 0
     k.mem_write(r.dma + uint64_t(i) * kDescBytes + kTxdUpperOff, zero, 4);
     i = (i + 1) % r.count;
@@ -498,6 +542,7 @@ Task<void> Adapter::clean_tx_irq() {
   if (netif_queue_stopped() && netif_carrier_ok() &&
       desc_unused(r.count, r.next_to_use, r.next_to_clean) > E1000_TX_QUEUE_WAKE)
     netif_wake_queue();
+  co_return cleaned;
 }
 
 // ---------------------------------------------------------------------------------------------
