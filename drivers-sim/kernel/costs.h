@@ -93,8 +93,17 @@ struct CostProfile {
   double cycles(const CostEntry& e, size_t bytes, double mhz) const;
 };
 
-/// The profile named `name`. Throws std::invalid_argument naming the known profiles.
+/// The registered cost table named `name` (each table registers itself from its own file,
+/// costs_<kernel>_<cpu>.cpp, with a static Registrar<CostProfile>). Throws std::invalid_argument
+/// naming the known tables and the nearest name.
 const CostProfile& cost_profile(const std::string& name);
+/// Names of the registered cost tables, sorted.
 std::vector<std::string> cost_profile_names();
+/// Sets every entry's CPU-profile tag (`what` = what_tag(CostId)): a table's builder calls it last.
+void set_what_tags(CostProfile& p);
+
+/// The calibrated Linux 2.4.20 / Pentium 4 Xeon table (costs_linux_2_4_20_p4xeon.cpp), built anew:
+/// what tables for other kernels on the same CPU start from. Cycles at ref_mhz 2400.
+CostProfile linux_2_4_20_p4xeon_costs();
 
 }  // namespace nicsim

@@ -1,5 +1,5 @@
 // Cost table "linux-2.6-p4xeon": Linux 2.6.11 / 2.6.14 kernel paths on a Pentium 4 Xeon (NetBurst),
-// cycles at 2.4 GHz like the 2.4.20 table it starts from (costs.cpp "linux-2.4.20-p4xeon").
+// cycles at 2.4 GHz like the 2.4.20 table it starts from (costs_linux_2_4_20_p4xeon.cpp).
 //
 // Calibration (once, not on seed 003): the paths a 2.6 forwarder runs are the same functions, on the
 // same CPU, as the 2.4.20 paths that table calibrated on lmbench (lat_syscall, lat_ctx, lat_pipe,
@@ -21,7 +21,7 @@ namespace nicsim {
 namespace {
 
 CostProfile linux_2_6_p4xeon() {
-  CostProfile p = cost_profile("linux-2.4.20-p4xeon");  // the calibrated 2.4.20 entries (see above)
+  CostProfile p = linux_2_4_20_p4xeon_costs();  // the calibrated 2.4.20 entries (see above)
   p.name = "linux-2.6-p4xeon";
   p.summary = "Linux 2.6.11/2.6.14 kernel paths (2.4.20 entries, RCU locking on receive) on a Pentium 4 Xeon, cycles at 2.4 GHz";
   // SMP locked ops that 2.6 no longer takes on these paths: RCU replaced the 2.4 read locks.
@@ -35,7 +35,7 @@ CostProfile linux_2_6_p4xeon() {
   smp(CostId::ip_rcv, 1,
       "net/ipv4/route.c 2.6.11 ip_route_input cache hit: rcu_read_lock + dst_hold (atomic_inc) + rcu_read_unlock "
       "instead of 2.4's read_lock/dst_hold/read_unlock of the hash bucket");
-  for (size_t i = 0; i < kCostCount; ++i) p.entries[i].what = what_tag(static_cast<CostId>(i));
+  set_what_tags(p);
   return p;
 }
 

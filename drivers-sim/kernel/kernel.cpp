@@ -33,15 +33,13 @@ sc_time tick_period(unsigned hz) {
 
 ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::string& cpu_profile) {
   KernelParams d;
-  std::vector<std::string> costs = cost_profile_names();
-  costs.insert(costs.begin(), "");
   return {
       string_param("kernel_profile", kernel_profile, {}, "kernel profile the host runs (nicsim list kernels)",
                    "the platform's choice; drivers-sim/kernel/profiles.h"),
       string_param("cpu_profile", cpu_profile, {}, "CPU profile of the host's processors (nicsim list cpus)",
                    "the platform's choice; drivers-sim/kernel/profiles.h"),
-      string_param("cost_profile", "", costs, "CPU cost table of kernel paths; \"\": the CPU profile's",
-                   "drivers-sim/kernel/costs.cpp"),
+      string_param("cost_profile", "", {}, "CPU cost table of kernel paths (nicsim list cpus names them); \"\": the CPU profile's",
+                   "drivers-sim/kernel/costs_*.cpp"),
       int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
                 "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
       int_param("cpus_allowed", 0, 0, 0xFFFFFFFFll, "CPU mask",

@@ -1,5 +1,6 @@
 #include "drivers-sim/kernel/profiles.h"
 #include "core/registry.h"
+#include "drivers-sim/kernel/costs.h"
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -51,6 +52,8 @@ std::vector<ParamProblem> profile_problems(const std::string& host, const ParamV
   };
   if (v.has("kernel_profile") && !Registry<KernelProfile>::instance().find(v.s("kernel_profile")))
     unknown("kernel_profile", "kernel", Registry<KernelProfile>::instance().names());
+  if (v.has("cost_profile") && !v.s("cost_profile").empty() && !Registry<CostProfile>::instance().find(v.s("cost_profile")))
+    unknown("cost_profile", "cost", Registry<CostProfile>::instance().names());
   if (v.has("cpu_profile")) {
     const CpuProfile* c = Registry<CpuProfile>::instance().find(v.s("cpu_profile"));
     if (!c) unknown("cpu_profile", "CPU", Registry<CpuProfile>::instance().names());

@@ -110,7 +110,7 @@ Task<Socket*> InetHost::listen_accept(uint16_t port, const std::string& name, bo
 // ---- costs -------------------------------------------------------------------------------------
 
 Task<void> InetHost::charge(const TcpEffects& fx) {
-  // TcpPath -> the kernel cost table (drivers-sim/kernel/costs.cpp). tcp_v4_rcv's entry covers the
+  // TcpPath -> the kernel cost table (drivers-sim/kernel/costs_linux_2_4_20_p4xeon.cpp). tcp_v4_rcv's entry covers the
   // header-predicted tcp_rcv_established, so the fast-path steps add nothing; the slow path adds
   // a tcp_ack. Copies of freshly DMA'd data are out of cache; copies from the user are cached.
   for (const TcpPathStep& st : fx.paths) {

@@ -689,6 +689,17 @@ TEST_CASE("validation: a host's kernel and CPU profile names are checked against
         "no error");
 }
 
+TEST_CASE("validation: a host's cost_profile is checked against the registered cost tables, with a suggestion",
+          "[validation][profiles]") {
+  // The cost tables register from their own files (drivers-sim/kernel/costs_*.cpp): a check, not a
+  // fixed choice list, so a new table needs no edit here.
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=linux-2.4.20-p4xoen"}) ==
+        "--set: key 'hosts.beta.cost_profile': no cost profile 'linux-2.4.20-p4xoen' in this build (known: "
+        "linux-2.4.20-p4xeon, linux-2.6-p4xeon) (did you mean 'linux-2.4.20-p4xeon'?)");
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=linux-2.6-p4xeon"}) == "no error");
+  CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=\"\""}) == "no error");
+}
+
 TEST_CASE("cli: explain --kind names one kind: an exact or unique prefix, else the matching kinds are listed",
           "[cli][validation]") {
   TempDir tmp;

@@ -1,4 +1,4 @@
-// The Linux 2.4.20 / P4 Xeon cost profile (drivers-sim/kernel/costs.cpp) against measurements that
+// The Linux 2.4.20 / P4 Xeon cost profile (drivers-sim/kernel/costs_linux_2_4_20_p4xeon.cpp) against measurements that
 // are independent of every seed (research/e7500-p64h2-pcix.md §5 and §7):
 //   [S37] getppid() round trip with int 0x80/iret on a P4: 1761 cycles;
 //   [S38] BYTE (UnixBench) on a dual Xeon 2.4 GHz, Linux 2.4.19: 207,684 system-call loops/s,

@@ -27,7 +27,7 @@ const CostEntry kCopybreakEntry{
     "the kernel's rep movsl of a short aligned block (no user-access checks); the source lines' misses are "
     "Kernel::load_dma_lines"};
 
-// Linux 2.4.20 on a Pentium 4 Xeon, cycles at 2.4 GHz (the kernel entries: drivers-sim/kernel/costs.cpp).
+// Linux 2.4.20 on a Pentium 4 Xeon, cycles at 2.4 GHz (the kernel entries: drivers-sim/kernel/costs_linux_2_4_20_p4xeon.cpp).
 DriverCostTable p4xeon_2420() {
   // e1000 4.4.x driver paths (e1000_main.c): a few dozen instructions per path. The cache misses on
   // what the NIC wrote by DMA (RX descriptor, frame headers, TX descriptor status) are no longer

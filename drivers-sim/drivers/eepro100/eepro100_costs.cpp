@@ -42,7 +42,7 @@ DriverCostTable p4xeon_2420() {
           {"eth_copy_and_sum",
            {50, 1.37, true,
             "estimate: 2.4 i386 eth_copy_and_sum is memcpy; per byte as copy_user_cached (1.37 cycles/B, "
-            "drivers-sim/kernel/costs.cpp) since the frame's lines were just filled (Kernel::load_dma_lines), per "
+            "drivers-sim/kernel/costs_linux_2_4_20_p4xeon.cpp) since the frame's lines were just filled (Kernel::load_dma_lines), per "
             "call as its call overhead"}},
           {"speedo_tx_buffer_gc",
            {150, 0, false,
