@@ -1,8 +1,8 @@
 // The e1000 2.6 drivers on a NAPI kernel (drivers-sim/drivers/e1000/e1000_napi.cpp) with the real
 // 8254x model and a link peer: e1000_intr masks (IMC) and schedules, e1000_clean delivers through
 // netif_receive_skb and leaves polling by each version's rule, and 6.0.60's flow-control default as
-// e1000_setup_link leaves FCRTH. (6.2.15's copybreak and flow-control tests wait for that driver:
-// wip/seed003-sw.patch.)
+// e1000_setup_link leaves FCRTH; 6.2.15's RX copybreak (and its copybreak=0 switch) and its flow
+// control on by default.
 #include "driver_e1000_harness.h"
 #include <catch2/catch.hpp>
 
@@ -103,4 +103,36 @@ TEST_CASE("e1000 6.0.60-k2 flow control off by default: original_fc never set, e
   NapiHost h("e1000-6.0.60-k2", "linux-2.6.14-i386");
   sc_core::sc_start(ms(5));
   CHECK(h.nic.peek(0, e1000::FCRTH) == 0);
+}
+
+TEST_CASE("e1000 6.2.15 RX copybreak (default 256): every frame shorter than 256 bytes is copied into a new "
+          "skb and its ring buffer kept for the refill; every frame delivered intact",
+          "[e1000drv][napi]") {
+  NapiHost h("e1000-6.2.15", "linux-2.6.14-i386");
+  h.send(ms(20), 20, 60);  // 60..79-byte frames: all below 256
+  sc_core::sc_start(ms(30));
+  h.check_got();
+  CHECK(h.counter("rx_copybreak") == 20);
+  CHECK(h.a->rx_ring_state().next_to_clean == 20);
+}
+
+TEST_CASE("e1000 6.2.15 copybreak=0 (copybreak commented out): no frame is copied, every frame delivered",
+          "[e1000drv][napi]") {
+  const DriverEntry* de = driver("e1000-6.2.15");
+  REQUIRE(de);
+  ParamValues pv(de->params);
+  pv.set("copybreak", int64_t(0));
+  NapiHost h("e1000-6.2.15", "linux-2.6.14-i386", &pv);
+  h.send(ms(20), 20, 60);
+  sc_core::sc_start(ms(30));
+  h.check_got();
+  CHECK(h.counter("rx_copybreak") == 0);
+}
+
+TEST_CASE("e1000 6.2.15 flow control on by default: original_fc set from the EEPROM, e1000_setup_link writes a "
+          "nonzero FCRTH (XON enabled) where 6.0.60 writes 0",
+          "[e1000drv][napi]") {
+  NapiHost h("e1000-6.2.15", "linux-2.6.14-i386");
+  sc_core::sc_start(ms(5));
+  CHECK(h.nic.peek(0, e1000::FCRTH) != 0);
 }

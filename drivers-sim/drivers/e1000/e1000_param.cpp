@@ -273,7 +273,7 @@ Registrar<DriverEntry> reg_4412{entry(profile_4_4_12_k1())};
 Registrar<DriverEntry> reg_5043{entry(profile_5_0_43_k1())};
 Registrar<DriverEntry> reg_5610{entry(profile_5_6_10_1_k2())};
 Registrar<DriverEntry> reg_6060{entry(profile_6_0_60_k2())};
-// e1000-6.2.15 is not registered yet: on the test bench it delivers no frame (unsolved; wip/seed003-sw.patch).
+Registrar<DriverEntry> reg_6215{entry(profile_6_2_15())};
 }  // namespace
 
 }  // namespace nicsim::e1000drv
