@@ -20,47 +20,30 @@ namespace nicsim::e1000 {
 
 ParamSchema E1000Params::schema() {
   E1000Params d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (0: exactly clock_ppm); the result is clipped to ±100 ppm",
-                 "estimate: commodity 25 MHz crystals sit within a few tens of ppm of nominal at room temperature, "
-                 "inside 802.3's ±100 ppm; DESIGN.md 'Default offsets come from the scenario seed'"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
-                 "estimate"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
-                 "estimate"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate"),
-      int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
-                "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
-      int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
-                "estimate"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
-                 "PCI 2.2 §3.1.1"),
-      string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
-      bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
-                 "speed only: count frames a tester train offers while the port drops everything in closed form "
-                 "(false: each through the per-frame path; same results)",
-                 "not a model constant: a simulation method switch (issue 11)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it"),
+      d.latency_schema("estimate"),
+      {
+        int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
+                  "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
+        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+                  "estimate"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
+                   "PCI 2.2 §3.1.1"),
+        string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
+        bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
+                   "speed only: count frames a tester train offers while the port drops everything in closed form "
+                   "(false: each through the per-frame path; same results)",
+                   "not a model constant: a simulation method switch (issue 11)"),
+      },
+  });
 }
 
 E1000Params E1000Params::from(const ParamValues& v) {
   E1000Params p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
+  p.read_timing(v);
   p.dma_read_burst_bytes = static_cast<unsigned>(v.i("dma_read_burst_bytes"));
   p.dma_write_burst_bytes = static_cast<unsigned>(v.i("dma_write_burst_bytes"));
   p.cache_line_bytes = static_cast<unsigned>(v.i("cache_line_bytes"));
@@ -1253,11 +1236,7 @@ struct RegisterVariants {
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         E1000Params p = E1000Params::from(pv);
-        if (p.clock_ppm_spread > 0) {
-          // One draw per device instance, from the run seed (DESIGN.md "Clocks drift").
-          Rng r = sim().rng.derive(inst + ".clock_ppm");
-          p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-        }
+        p.draw_clock_offset(inst);  // one draw per device instance, from the run seed
         return std::make_unique<E1000>(inst.c_str(), *vp, p);
       };
       e.hardware_json = [](const PciDevice& dev) {

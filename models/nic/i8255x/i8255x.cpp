@@ -16,47 +16,35 @@ namespace nicsim::i8255x {
 
 ParamSchema I8255xParams::schema() {
   I8255xParams d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the 8255x's 25 MHz crystal; the CPU-Saver timer ticks from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (clipped to ±100 ppm)",
-                 "estimate: commodity crystals sit within a few tens of ppm of nominal"),
-      real_param("scb_accept_ns", to_ns(d.scb_accept), 0.0, 100000.0, "ns",
-                 "time from an SCB command write until the part accepts it (the command byte reads 0)", "estimate"),
-      real_param("mdi_cycle_ns", to_ns(d.mdi_cycle), 0.0, 1e6, "ns", "one MDI read or write frame",
-                 "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (32 preamble + 32)"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path", "estimate"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path", "estimate"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate"),
-      int_param("dma_burst_bytes", d.dma_burst_bytes, 4, 4096, "bytes", "largest DMA burst", "estimate"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      bool_param("mwi_enable", d.mwi_enable, "PCI command register Memory Write and Invalidate enable",
-                 "PCI 2.2 §3.1.1"),
-      int_param("tx_fifo_bytes", d.tx_fifo_bytes, 1024, 65536, "bytes", "transmit FIFO",
-                "82559 datasheet Product Features: 3 Kbyte transmit FIFO"),
-      int_param("rx_fifo_bytes", d.rx_fifo_bytes, 1024, 65536, "bytes", "receive FIFO",
-                "82559 datasheet Product Features: 3 Kbyte receive FIFO"),
-      string_param("mac_address", "", {}, "station address in the EEPROM (empty: derived from the device name)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the 8255x's 25 MHz crystal; the CPU-Saver timer ticks from it"),
+      {
+        real_param("scb_accept_ns", to_ns(d.scb_accept), 0.0, 100000.0, "ns",
+                   "time from an SCB command write until the part accepts it (the command byte reads 0)", "estimate"),
+        real_param("mdi_cycle_ns", to_ns(d.mdi_cycle), 0.0, 1e6, "ns", "one MDI read or write frame",
+                   "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (32 preamble + 32)"),
+      },
+      d.latency_schema("estimate"),
+      {
+        int_param("dma_burst_bytes", d.dma_burst_bytes, 4, 4096, "bytes", "largest DMA burst", "estimate"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        bool_param("mwi_enable", d.mwi_enable, "PCI command register Memory Write and Invalidate enable",
+                   "PCI 2.2 §3.1.1"),
+        int_param("tx_fifo_bytes", d.tx_fifo_bytes, 1024, 65536, "bytes", "transmit FIFO",
+                  "82559 datasheet Product Features: 3 Kbyte transmit FIFO"),
+        int_param("rx_fifo_bytes", d.rx_fifo_bytes, 1024, 65536, "bytes", "receive FIFO",
+                  "82559 datasheet Product Features: 3 Kbyte receive FIFO"),
+        string_param("mac_address", "", {}, "station address in the EEPROM (empty: derived from the device name)"),
+      },
+  });
 }
 
 I8255xParams I8255xParams::from(const ParamValues& v) {
   I8255xParams p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
+  p.read_timing(v);
   p.scb_accept = ns(v.r("scb_accept_ns"));
   p.mdi_cycle = ns(v.r("mdi_cycle_ns"));
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
   p.dma_burst_bytes = unsigned(v.i("dma_burst_bytes"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
   p.mwi_enable = v.b("mwi_enable");
@@ -806,10 +794,7 @@ struct RegisterVariants {
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         I8255xParams p = I8255xParams::from(pv);
-        if (p.clock_ppm_spread > 0) {
-          Rng r = sim().rng.derive(inst + ".clock_ppm");
-          p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-        }
+        p.draw_clock_offset(inst);
         return std::make_unique<I8255x>(inst.c_str(), *vp, p);
       };
       e.hardware_json = [](const PciDevice& dev) {

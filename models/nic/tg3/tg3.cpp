@@ -16,48 +16,32 @@ namespace nicsim::tg3 {
 
 ParamSchema Tg3Params::schema() {
   Tg3Params d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the BCM5701's reference crystal; the host coalescing ticks run from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (clipped to ±100 ppm)",
-                 "estimate: commodity crystals sit within a few tens of ppm of nominal"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
-                 "estimate: as the 8254x model"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
-                 "estimate: as the 8254x model"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("mi_frame_ns", to_ns(d.mi_frame), 0.0, 1e6, "ns", "one MI (MDIO) read or write frame",
-                 "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (estimate: BCM5701 divider unknown)"),
-      int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
-                "estimate: as the 8254x model; tg3 leaves the DMA_RWCTRL write boundary disabled on x86"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      int_param("rx_buffer_bytes", d.rx_buffer_bytes, 4096, 98304, "bytes",
-                "receive frames the chip holds waiting for a std BD or the DMA engine",
-                "estimate: within the 96 KB mbuf pool (tg3.h NIC_SRAM_MBUF_POOL_SIZE 0x18000)"),
-      int_param("tx_buffer_bytes", d.tx_buffer_bytes, 2048, 98304, "bytes",
-                "send data the chip reads ahead of the MAC", "estimate: within the 96 KB mbuf pool"),
-      int_param("mmrbc_bytes", d.mmrbc_bytes, 512, 4096, "bytes",
-                "PCI-X Maximum Memory Read Byte Count as BIOS left it: the largest DMA read burst",
-                "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
-      string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the BCM5701's reference crystal; the host coalescing ticks run from it"),
+      d.latency_schema("estimate: as the 8254x model"),
+      {
+        real_param("mi_frame_ns", to_ns(d.mi_frame), 0.0, 1e6, "ns", "one MI (MDIO) read or write frame",
+                   "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (estimate: BCM5701 divider unknown)"),
+        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+                  "estimate: as the 8254x model; tg3 leaves the DMA_RWCTRL write boundary disabled on x86"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        int_param("rx_buffer_bytes", d.rx_buffer_bytes, 4096, 98304, "bytes",
+                  "receive frames the chip holds waiting for a std BD or the DMA engine",
+                  "estimate: within the 96 KB mbuf pool (tg3.h NIC_SRAM_MBUF_POOL_SIZE 0x18000)"),
+        int_param("tx_buffer_bytes", d.tx_buffer_bytes, 2048, 98304, "bytes",
+                  "send data the chip reads ahead of the MAC", "estimate: within the 96 KB mbuf pool"),
+        int_param("mmrbc_bytes", d.mmrbc_bytes, 512, 4096, "bytes",
+                  "PCI-X Maximum Memory Read Byte Count as BIOS left it: the largest DMA read burst",
+                  "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
+        string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
+      },
+  });
 }
 
 Tg3Params Tg3Params::from(const ParamValues& v) {
   Tg3Params p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
+  p.read_timing(v);
   p.mi_frame = ns(v.r("mi_frame_ns"));
   p.dma_write_burst_bytes = unsigned(v.i("dma_write_burst_bytes"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
@@ -838,10 +822,7 @@ Registrar<DeviceEntry> reg{[] {
   };
   e.create = [](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
     Tg3Params p = Tg3Params::from(pv);
-    if (p.clock_ppm_spread > 0) {
-      Rng r = sim().rng.derive(inst + ".clock_ppm");
-      p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-    }
+    p.draw_clock_offset(inst);
     return std::make_unique<Tg3>(inst.c_str(), p);
   };
   e.hardware_json = [](const PciDevice& dev) {
