@@ -1,6 +1,8 @@
 #include "models/ether/nic_params.h"
 #include "core/sim_context.h"
+#include "models/ether/frame.h"
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace nicsim {
 
@@ -37,6 +39,22 @@ void NicTimingParams::draw_clock_offset(const std::string& inst) {
   if (clock_ppm_spread <= 0) return;
   Rng r = sim().rng.derive(inst + ".clock_ppm");
   clock_ppm = std::clamp(clock_ppm + r.normal(0.0, clock_ppm_spread), -100.0, 100.0);
+}
+
+std::vector<ParamProblem> nic_param_problems(const ParamValues& pv) {
+  std::vector<ParamProblem> out;
+  // The station address (from the EEPROM / NVRAM) must be a unicast, non-zero MAC.
+  if (!pv.s("mac_address").empty())
+    if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
+      out.push_back({"mac_address", why});
+  // PCI 2.2 §6.2.4: the Cache Line Size register holds a power-of-two count of DWORDs; a value
+  // the device does not support is treated as 0 (no MRL/MRM/MWI). The models need a real line.
+  const int64_t cl = pv.i("cache_line_bytes");
+  if (cl <= 0 || (cl & (cl - 1)))
+    out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4: the Cache Line "
+                                                   "Size register holds 4, 8, 16, 32 or 64 DWORDs: 16..256 bytes)",
+                                                   cl)});
+  return out;
 }
 
 ParamSchema concat_schemas(std::initializer_list<ParamSchema> parts) {

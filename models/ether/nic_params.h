@@ -3,13 +3,15 @@
 // Each NIC's parameter struct (E1000Params, I8255xParams, Tg3Params, GemParams) derives from it
 // and gives its own defaults, each with its source; its schema() declares the six entries through
 // clock_schema() / latency_schema() (one text for all NICs) and its from() reads them back with
-// read_timing(). Its DeviceEntry::create applies the seeded crystal spread with
+// read_timing(). Its DeviceEntry::check starts from nic_param_problems(); its DeviceEntry::create applies the seeded crystal spread with
 // draw_clock_offset() before building the device.
 #pragma once
+#include "core/param_problem.h"
 #include "core/params.h"
 #include "core/units.h"
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace nicsim {
 
@@ -42,6 +44,12 @@ struct NicTimingParams {
   /// from the scenario seed"). One call per device instance, before the device is built.
   void draw_clock_offset(const std::string& inst);
 };
+
+/// The load-time checks every PCI NIC's DeviceEntry::check starts with, on `pv` (all its device
+/// parameters): a mac_address that is set must be a unicast, non-zero station address
+/// (station_address_problem, models/ether/frame.h); cache_line_bytes must be a power of two
+/// (PCI 2.2 §6.2.4). Keys are the parameter names.
+std::vector<ParamProblem> nic_param_problems(const ParamValues& pv);
 
 /// The schemas in `parts`, one after the other (a NIC's schema() splices in the shared entries).
 ParamSchema concat_schemas(std::initializer_list<ParamSchema> parts);

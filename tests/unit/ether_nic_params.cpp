@@ -1,5 +1,6 @@
 // The shared NIC clock / MAC-PHY latency parameters (models/ether/nic_params.h) and their users.
 #include "core/sim_context.h"
+#include "models/device_entry.h"
 #include "models/ether/nic_params.h"
 #include "models/nic/e1000/e1000.h"
 #include "models/nic/gem/gem.h"
@@ -102,4 +103,25 @@ TEST_CASE("draw_clock_offset: one seeded draw per instance, clipped to ±100 ppm
     clipped += e.clock_ppm == 100.0;  // every positive draw lands on the limit
   }
   CHECK(clipped > 0);
+}
+
+TEST_CASE("Every NIC entry refuses a multicast mac_address and a cache line that is not a power of two alike",
+          "[ether][params]") {
+  for (const char* dev : {"82544GC", "82546EB", "82559", "BCM5701", "GMAC"}) {
+    INFO(dev);
+    const DeviceEntry* e = Registry<DeviceEntry>::instance().find(dev);
+    REQUIRE(e);
+    REQUIRE(e->check);
+    ParamValues v(e->params);
+    CHECK(e->check(v).empty());
+    v.set("cache_line_bytes", int64_t{48});
+    v.set("mac_address", std::string("01:00:5e:00:00:01"));  // group bit set
+    const std::vector<ParamProblem> out = e->check(v);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].key == "mac_address");
+    CHECK(out[1].key == "cache_line_bytes");
+    CHECK(out[1].message ==
+          "48 bytes is not a power of two (PCI 2.2 §6.2.4: the Cache Line Size register holds 4, 8, 16, 32 or 64 "
+          "DWORDs: 16..256 bytes)");
+  }
 }

@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/ether/link.h"
 #include "models/ether/pause.h"
+#include "models/ether/station_address.h"
 #include "models/device_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
@@ -66,26 +67,12 @@ PciDeviceInfo device_info(const Variant& v) {
 
 namespace {
 
-std::array<uint8_t, 6> parse_mac(const std::string& s, const std::string& who) {
-  if (std::string why = station_address_problem(s); !why.empty())
-    throw std::invalid_argument(who + ": mac_address " + why);
-  return *parse_mac_address(s);
-}
-
 bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /// DeviceEntry::check of every 8254x: the values the schema's ranges cannot rule out.
 std::vector<ParamProblem> e1000_device_check(const ParamValues& v) {
-  std::vector<ParamProblem> out;
-  // The station address (RAL0/RAH0 from the EEPROM) must be a unicast, non-zero MAC.
-  if (!v.s("mac_address").empty())
-    if (std::string why = station_address_problem(v.s("mac_address")); !why.empty()) out.push_back({"mac_address", why});
-  // PCI 2.2 §6.2.4: the Cache Line Size register holds a power-of-two count of DWORDs; a value
-  // the device does not support is treated as 0 (no MRL/MRM/MWI). The model needs a real line.
-  if (!power_of_two(v.i("cache_line_bytes")))
-    out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4: the Cache Line "
-                                                   "Size register holds 4, 8, 16, 32 or 64 DWORDs: 16..256 bytes)",
-                                                   v.i("cache_line_bytes"))});
+  // mac_address (RAL0/RAH0 from the EEPROM) and cache_line_bytes, as every NIC.
+  std::vector<ParamProblem> out = nic_param_problems(v);
   // DMA bursts: whole 64-bit data phases, in power-of-two sizes like the PCI-X MMRBC they stand
   // for (512/1024/2048/4096, PCI-X 1.0 §7.2.3 [S28]).
   for (const char* k : {"dma_read_burst_bytes", "dma_write_burst_bytes"})
@@ -1126,12 +1113,7 @@ E1000::E1000(sc_core::sc_module_name name, const Variant& v, const E1000Params& 
       status_bus64_(v.width_bits == 64) {
   if (p_.dma_read_burst_bytes == 0 || p_.dma_write_burst_bytes == 0 || p_.cache_line_bytes < kDescBytes)
     throw std::invalid_argument(std::string(this->name()) + ": DMA burst sizes must be > 0 and cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    mac_ = parse_mac(p_.mac_address, this->name());
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x02, 0xB3, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x02, 0xB3});  // Intel OUI 00:02:B3
   pci_target_socket.register_b_transport(this, &E1000::b_transport);
   pci_target_socket.register_transport_dbg(this, &E1000::transport_dbg);
   dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/e1000",

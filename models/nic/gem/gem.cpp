@@ -3,6 +3,7 @@
 #include "models/bus/pci_timing.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include "models/ether/pause.h"
 #include <algorithm>
 #include <cstring>
@@ -144,14 +145,7 @@ Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
     throw std::invalid_argument(std::string(this->name()) + ": rx_csum_start_unit_bytes must be 1 or 2");
   if (p_.rx_fifo_bytes < 2048 || p_.tx_fifo_bytes < 2048)
     throw std::invalid_argument(std::string(this->name()) + ": FIFOs must hold a full frame (>= 2048 bytes)");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x03, 0x93, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Apple OUI 00:03:93
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x03, 0x93});  // Apple OUI 00:03:93
   power_on();
   phy_reset(phy_);
   pci_target_socket.register_b_transport(this, &Gmac::b_transport);
@@ -863,12 +857,7 @@ Registrar<DeviceEntry> reg{[] {
   e.info = gmac_info();
   e.ports = 1;
   e.check = [](const ParamValues& pv) {
-    std::vector<ParamProblem> out;
-    if (!pv.s("mac_address").empty())
-      if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-        out.push_back({"mac_address", why});
-    const int64_t cl = pv.i("cache_line_bytes");
-    if (cl & (cl - 1)) out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
+    std::vector<ParamProblem> out = nic_param_problems(pv);
     for (const char* k : {"rx_fifo_bytes", "tx_fifo_bytes"})
       if (pv.i(k) % 64) out.push_back({k, fmt::format("{} bytes is not a multiple of 64 (RXDMA_FSZ/TXDMA_FSZ count 64 B units)", pv.i(k))});
     return out;

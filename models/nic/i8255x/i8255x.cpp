@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -145,14 +146,7 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
       space_(DmaTags::space_of(p.dma_space.empty() ? std::string(this->name()) : p.dma_space)) {
   if (p_.dma_burst_bytes < 4 || p_.cache_line_bytes < 16)
     throw std::invalid_argument(std::string(this->name()) + ": dma_burst_bytes must be >= 4, cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x90, 0x27, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Intel OUI 00:90:27
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x90, 0x27});  // Intel OUI 00:90:27
   eeprom_.words() = SerialEeprom::image(mac_, unsigned(eeprom_.words().size()));
   pci_target_socket.register_b_transport(this, &I8255x::b_transport);
   dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/i8255x",
@@ -781,16 +775,7 @@ struct RegisterVariants {
       e.info = device_info(v);
       e.ports = 1;
       e.link_speeds_mbps = {10, 100};  // a 10/100 MAC (OpenSDM §1: 10BASE-T / 100BASE-TX)
-      e.check = [](const ParamValues& pv) {
-        std::vector<ParamProblem> out;
-        if (!pv.s("mac_address").empty())
-          if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-            out.push_back({"mac_address", why});
-        int64_t cl = pv.i("cache_line_bytes");
-        if (cl & (cl - 1))
-          out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
-        return out;
-      };
+      e.check = nic_param_problems;  // mac_address, cache_line_bytes
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         I8255xParams p = I8255xParams::from(pv);

@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include "models/ether/pause.h"
 #include <algorithm>
 #include <cstring>
@@ -123,14 +124,7 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
       std_bds_(512) {
   if (p_.dma_write_burst_bytes < 4 || p_.cache_line_bytes < 16)
     throw std::invalid_argument(std::string(this->name()) + ": dma_write_burst_bytes must be >= 4, cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x10, 0x18, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Broadcom OUI 00:10:18
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x10, 0x18});  // Broadcom OUI 00:10:18
   // The station address the boot code leaves in the MAC address registers and the SRAM mailbox
   // (tg3_get_device_address reads NIC_SRAM_MAC_ADDR_HIGH/LOW_MBOX 0xc14/0xc18, then MAC_ADDR_0).
   regs_[MAC_ADDR_0_HIGH / 4] = uint32_t(mac_[0]) << 8 | mac_[1];
@@ -809,12 +803,7 @@ Registrar<DeviceEntry> reg{[] {
   e.info = bcm5701_info();
   e.ports = 1;
   e.check = [](const ParamValues& pv) {
-    std::vector<ParamProblem> out;
-    if (!pv.s("mac_address").empty())
-      if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-        out.push_back({"mac_address", why});
-    const int64_t cl = pv.i("cache_line_bytes");
-    if (cl & (cl - 1)) out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
+    std::vector<ParamProblem> out = nic_param_problems(pv);
     const int64_t m = pv.i("mmrbc_bytes");
     if (m != 512 && m != 1024 && m != 2048 && m != 4096)
       out.push_back({"mmrbc_bytes", fmt::format("{} is not a PCI-X MMRBC (512, 1024, 2048 or 4096)", m)});
