@@ -1,4 +1,5 @@
 #include "models/bridge/pcix_bridge.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
@@ -273,16 +274,7 @@ void PcixBridge::forward_train(unsigned k, const PieceAt* first, const PieceAt* 
 }
 
 tlm::tlm_generic_payload& PcixBridge::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
-  up_.set_command(cmd);
-  up_.set_address(addr);
-  up_.set_data_ptr(data);
-  up_.set_data_length(len);
-  up_.set_streaming_width(len);
-  up_.set_byte_enable_ptr(nullptr);
-  up_.set_byte_enable_length(0);
-  up_.set_dmi_allowed(false);
-  up_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  return up_;
+  return reset_payload(up_, cmd, addr, data, len);
 }
 
 std::pair<sc_time, sc_time> PcixBridge::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
