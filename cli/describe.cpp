@@ -10,12 +10,6 @@ namespace {
 
 namespace po = boost::program_options;
 
-/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
-template <typename... A>
-void say(fmt::format_string<A...> f, A&&... a) {
-  std::cout << fmt::format(f, std::forward<A>(a)...);
-}
-
 const char* kUsage =
     "usage: nicsim describe PLATFORM\n\n"
     "Print PLATFORM's topology as a tree: buses, clocks, widths, slots and what sits where, with\n"

@@ -13,12 +13,6 @@ namespace {
 
 namespace po = boost::program_options;
 
-/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
-template <typename... A>
-void say(fmt::format_string<A...> f, A&&... a) {
-  std::cout << fmt::format(f, std::forward<A>(a)...);
-}
-
 std::string value_text(const ParamValue& v) {
   return std::visit(
       [](auto&& x) -> std::string {

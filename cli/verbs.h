@@ -6,7 +6,9 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <fmt/core.h>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,12 @@ struct VerbEntry {
 
 /// Verbs the top-level help announces even before a build registers them (later issues add them).
 inline const std::vector<std::string> kReservedVerbs = {"sweep", "check", "explain"};
+
+/// Print to std::cout (not C stdio), so output ordering and in-process capture follow std::cout.
+template <typename... A>
+void say(fmt::format_string<A...> f, A&&... a) {
+  std::cout << fmt::format(f, std::forward<A>(a)...);
+}
 
 /// Parses the verb and dispatches; prints top-level help.
 int cli_main(int argc, char** argv);

@@ -1,4 +1,5 @@
 #include "platforms/busbench.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include "models/bus/pci_dma_master.h"
 #include "platforms/host_introspection.h"
@@ -44,6 +45,18 @@ ParamSchema busbench_param_schema() {
 }
 
 namespace {
+
+/// The master's PCI facts from `v`: busbench's workload parameters and a pci-dma-master device's
+/// name them alike (width_bits, pcix, max_mhz, mmrbc_bytes, max_outstanding_splits).
+PciDmaMasterParams master_params(const ParamValues& v) {
+  PciDmaMasterParams mp;
+  mp.width_bits = static_cast<unsigned>(v.i("width_bits"));
+  mp.pcix = v.b("pcix");
+  mp.max_mhz = static_cast<unsigned>(v.i("max_mhz"));
+  mp.mmrbc_bytes = static_cast<uint32_t>(v.i("mmrbc_bytes"));
+  mp.max_outstanding_splits = static_cast<unsigned>(v.i("max_outstanding_splits"));
+  return mp;
+}
 
 std::string safe_name(std::string s) {
   for (auto& c : s)
@@ -188,13 +201,8 @@ struct BenchCpu : sc_core::sc_module, apic_msg_if {
   /// One 32-bit CPU access through the FSB; returns the time the CPU is held (read: round trip).
   sc_time access(bool write, uint64_t addr, uint32_t& val, bool& ok) {
     tlm::tlm_generic_payload tr;
-    tr.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    tr.set_address(addr);
-    tr.set_data_ptr(reinterpret_cast<unsigned char*>(&val));
-    tr.set_data_length(4);
-    tr.set_streaming_width(4);
-    tr.set_byte_enable_ptr(nullptr);
-    tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    reset_payload(tr, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, reinterpret_cast<unsigned char*>(&val),
+                  4);
     sc_time d = SC_ZERO_TIME;
     fsb->b_transport(tr, d);
     ok = tr.get_response_status() == tlm::TLM_OK_RESPONSE;
@@ -250,12 +258,7 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
   // Masters: the device already in the slot if it is a bus-master test device (e.g. the onboard
   // SCSI controller), otherwise a pci-dma-master created here with the workload's parameters.
   static std::vector<sc_core::sc_module*> keep;  // modules live until the process ends
-  PciDmaMasterParams mp;
-  mp.width_bits = static_cast<unsigned>(p.i("width_bits"));
-  mp.pcix = p.b("pcix");
-  mp.max_mhz = static_cast<unsigned>(p.i("max_mhz"));
-  mp.mmrbc_bytes = static_cast<uint32_t>(p.i("mmrbc_bytes"));
-  mp.max_outstanding_splits = static_cast<unsigned>(p.i("max_outstanding_splits"));
+  const PciDmaMasterParams mp = master_params(p);
   std::vector<unsigned> vectors1;
   auto get_master = [&](const std::string& s, const char* inst, std::vector<unsigned>* vec) -> PciDmaMaster* {
     PciDevice* there = intro ? intro->device_in(s) : nullptr;
@@ -424,12 +427,7 @@ static Registrar<DeviceEntry> reg_dev{DeviceEntry{
     [](const std::string& inst, const ParamValues& v) -> std::unique_ptr<PciDevice> {
       ParamValues all(pci_dma_master_param_schema());
       for (auto& [k, x] : v.all()) all.set(k, x);
-      PciDmaMasterParams mp;
-      mp.width_bits = static_cast<unsigned>(all.i("width_bits"));
-      mp.pcix = all.b("pcix");
-      mp.max_mhz = static_cast<unsigned>(all.i("max_mhz"));
-      mp.mmrbc_bytes = static_cast<uint32_t>(all.i("mmrbc_bytes"));
-      mp.max_outstanding_splits = static_cast<unsigned>(all.i("max_outstanding_splits"));
+      PciDmaMasterParams mp = master_params(all);
       mp.register_access_ns = all.r("register_access_ns");
       return std::make_unique<PciDmaMaster>(safe_name(inst).c_str(), mp);
     },

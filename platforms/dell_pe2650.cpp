@@ -44,29 +44,25 @@ ParamSchema pe2650_param_schema() {
   return s;
 }
 
-static double get_r(const ParamValues& v, const char* n, double d) { return board_real(v, n, d); }
-static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return board_int(v, n, d); }
-static bool get_b(const ParamValues& v, const char* n, bool d) { return board_bool(v, n, d); }
-
 ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
   ChipsetBoardSpec s;
   s.name = kPe2650Name;
   s.title = "Dell PowerEdge 2650 (2U, dual Xeon, ServerWorks GC-LE chipset)";
   s.cpu_part = "Xeon DP (Prestonia)";
-  s.cpu_mhz = get_r(v, "cpu_mhz", 2400);
-  s.cpus = static_cast<unsigned>(get_i(v, "cpus", 2));
+  s.cpu_mhz = board_real(v, "cpu_mhz", 2400);
+  s.cpus = static_cast<unsigned>(board_int(v, "cpus", 2));
   s.north_name = "cmic";
   s.north_part = "ServerWorks CMIC-LE north bridge (GC-LE; lspci: CMIC-WS/CMIC-LE at 00:00.x)";
   s.north = serverworks_cmic_params();
   // DDR200, two-way interleaved: two identical DIMMs per bank (Dell PE2650 training, memory.html);
   // 2 channels × 1.6 GB/s = 3.2 GB/s (tecchannel, research seeds §4.2). DRAM timings: the E7500
   // model's DDR200 values (estimate: no GC-LE memory-controller timing found).
-  s.dram.size_bytes = uint64_t(get_i(v, "dram_mb", 1024)) << 20;
+  s.dram.size_bytes = uint64_t(board_int(v, "dram_mb", 1024)) << 20;
   s.dram.channels = 2;
   s.dram.clock_mhz = 100.0;
-  s.dram.tCL_clocks = get_r(v, "dram_tcl_clocks", 2.0);
-  const uint32_t cls = static_cast<uint32_t>(get_i(v, "pci_cache_line_bytes", 64));
-  const double crossing = get_r(v, "imb_crossing_ns", 100.0);
+  s.dram.tCL_clocks = board_real(v, "dram_tcl_clocks", 2.0);
+  const uint32_t cls = static_cast<uint32_t>(board_int(v, "pci_cache_line_bytes", 64));
+  const double crossing = board_real(v, "imb_crossing_ns", 100.0);
 
   auto bridge = [&](const char* name, const char* link, unsigned port, const char* busA, const char* busB) {
     ChipsetBridgeSpec b;
@@ -78,7 +74,7 @@ ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
     b.link = imbus_link_params();
     b.link.crossing_ns = crossing;
     b.bridge = ciobx2_params();
-    b.bridge.detailed_dma = get_b(v, "detailed_dma", false);
+    b.bridge.detailed_dma = board_bool(v, "detailed_dma", false);
     b.apic = ciobx2_ioxapic_params();
     b.segment[0] = ciobx2_segment_params("A");
     b.segment[1] = ciobx2_segment_params("B");
@@ -91,7 +87,7 @@ ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
   // NICs follows the bus numbers (buses 1–2 behind the first, 3–4 behind the second: estimate from
   // the depth-first numbering a BIOS does).
   ChipsetBridgeSpec risers = bridge("ciob0", "imb0", 0, "PCI bus 1", "PCI bus 2");
-  const int64_t bus1 = get_i(v, "riser_bus1_mhz", 0);
+  const int64_t bus1 = board_int(v, "riser_bus1_mhz", 0);
   risers.segment[0].max_pcix_mhz = bus1 ? static_cast<unsigned>(bus1) : (slot1_used ? 100u : 133u);
   s.bridges.push_back(risers);
   s.bridges.push_back(bridge("ciob1", "imb1", 1, "PCI bus 3", "PCI bus 4"));
@@ -124,7 +120,7 @@ ChipsetBoardSpec pe2650_board(const ParamValues& v, bool slot1_used) {
     s.slots.push_back(n);
   }
   s.notes = {"onboard NICs: the " + std::string(kPe2650OnboardNic) + " device from the device registry, " +
-                 (get_b(v, "onboard_nics", true) ? "fitted" : "left out (onboard_nics = false)"),
+                 (board_bool(v, "onboard_nics", true) ? "fitted" : "left out (onboard_nics = false)"),
              "bus 4: Intel 80303 I/O processor bridging to the AIC-7899 on bus 05 (PERC): not modelled",
              "CSB5 south bridge, its IO-APIC (GSI 0–15) and its thin IMB: not modelled",
              "CMIC IOQ depth 12 (GC-HE figure): never reached with blocking CPU accesses, not modelled",
@@ -159,10 +155,10 @@ static std::vector<ParamProblem> pe2650_check(const HostConfig& host) {
   std::vector<ParamProblem> out = board_problems(host, {"riser_bus1_mhz"}, {"riser_bus1_mhz"});
   const ParamValues& v = host.params;
   const std::string pre = "hosts." + host.name + ".";
-  const int64_t bus1 = get_i(v, "riser_bus1_mhz", 0);
+  const int64_t bus1 = board_int(v, "riser_bus1_mhz", 0);
   if (bus1 == 133 && uses_slot(host, "slot1"))
     out.push_back({pre + "riser_bus1_mhz", "bus 1 runs 133 MHz only with slot 2 alone (PE2650 manual); slot 1 holds a card"});
-  const bool onboard = get_b(v, "onboard_nics", true);
+  const bool onboard = board_bool(v, "onboard_nics", true);
   if (onboard && !Registry<DeviceEntry>::instance().find(kPe2650OnboardNic)) {
     std::vector<std::string> names;
     for (auto& kv : Registry<DeviceEntry>::instance().all()) names.push_back(kv.first);
@@ -182,7 +178,7 @@ static std::vector<ParamProblem> pe2650_check(const HostConfig& host) {
 
 static std::map<std::string, PciDeviceInfo> pe2650_fixed(const ParamValues& v) {
   std::map<std::string, PciDeviceInfo> fixed;
-  if (!get_b(v, "onboard_nics", true)) return fixed;
+  if (!board_bool(v, "onboard_nics", true)) return fixed;
   if (auto* d = Registry<DeviceEntry>::instance().find(kPe2650OnboardNic)) {
     fixed["onboard-nic1"] = d->info;
     fixed["onboard-nic2"] = d->info;
@@ -203,7 +199,7 @@ static Registrar<PlatformEntry> reg{PlatformEntry{
     },
     [](const ParamValues& params) {
       std::string d = describe_chipset_board(pe2650_board(params, true), pe2650_fixed(params));
-      if (get_b(params, "onboard_nics", true) && pe2650_fixed(params).empty())
+      if (board_bool(params, "onboard_nics", true) && pe2650_fixed(params).empty())
         d += std::string("   (") + kPe2650OnboardNic + " is not a registered device in this build: bus 3's mode is unknown)\n";
       return d + describe_profiles(params);
     },

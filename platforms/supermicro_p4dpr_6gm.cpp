@@ -36,34 +36,19 @@ ParamSchema p4dpr_param_schema() {
   return s;
 }
 
-static double get_r(const ParamValues& v, const char* n, double d) { return board_real(v, n, d); }
-static int64_t get_i(const ParamValues& v, const char* n, int64_t d) { return board_int(v, n, d); }
-static bool get_b(const ParamValues& v, const char* n, bool d) { return board_bool(v, n, d); }
-
-static PciDeviceInfo info_of(const PciDmaMasterParams& p) {
-  PciDeviceInfo i;
-  i.name = p.device_name;
-  i.width_bits = p.width_bits;
-  i.pcix_capable = p.pcix;
-  i.max_mhz = p.max_mhz;
-  i.bar_size = p.bar_size;
-  i.functions = p.functions;
-  return i;
-}
-
 E7500BoardSpec p4dpr_board(const ParamValues& v) {
   E7500BoardSpec s;
   s.name = kP4dprName;
   s.title = "SuperMicro P4DPR-6GM+ (1U, dual Xeon, Intel E7500 chipset)";
-  s.cpu_mhz = get_r(v, "cpu_mhz", 2400);
-  s.cpus = static_cast<unsigned>(get_i(v, "cpus", 2));
-  s.dram.size_bytes = uint64_t(get_i(v, "dram_mb", 1024)) << 20;
-  s.dram.tCL_clocks = get_r(v, "dram_tcl_clocks", 2.0);
-  s.hub.crossing_ns = get_r(v, "hub_crossing_ns", 100.0);
-  s.hub.shared_pipe = get_b(v, "hub_shared_pipe", true);
-  s.bridge.detailed_dma = get_b(v, "detailed_dma", false);
+  s.cpu_mhz = board_real(v, "cpu_mhz", 2400);
+  s.cpus = static_cast<unsigned>(board_int(v, "cpus", 2));
+  s.dram.size_bytes = uint64_t(board_int(v, "dram_mb", 1024)) << 20;
+  s.dram.tCL_clocks = board_real(v, "dram_tcl_clocks", 2.0);
+  s.hub.crossing_ns = board_real(v, "hub_crossing_ns", 100.0);
+  s.hub.shared_pipe = board_bool(v, "hub_shared_pipe", true);
+  s.bridge.detailed_dma = board_bool(v, "detailed_dma", false);
   s.hub_port = 1;  // HI_C: a similar E7500 board has its P64H2 there [S12]; P4DPR port unknown (estimate)
-  const uint32_t cls = static_cast<uint32_t>(get_i(v, "pci_cache_line_bytes", 64));
+  const uint32_t cls = static_cast<uint32_t>(board_int(v, "pci_cache_line_bytes", 64));
 
   PciSegmentParams a;
   a.label = "A";
@@ -71,7 +56,7 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
   a.max_pcix_mhz = 133;  // P64H2 limit; the onboard parts decide [S1]
   PciSegmentParams b = a;
   b.label = "B";
-  b.max_pcix_mhz = static_cast<unsigned>(get_i(v, "pcix_slot_mhz", 100));  // [S9]
+  b.max_pcix_mhz = static_cast<unsigned>(board_int(v, "pcix_slot_mhz", 100));  // [S9]
   s.segment[0] = a;
   s.segment[1] = b;
 
@@ -89,7 +74,7 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
   gbe.has_typical = true;
   s.slots.push_back(gbe);
 
-  if (get_b(v, "onboard_scsi", true)) {
+  if (board_bool(v, "onboard_scsi", true)) {
     E7500BoardSlot scsi;
     scsi.name = "onboard-scsi";
     scsi.segment = 0;
@@ -98,7 +83,7 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
     scsi.onboard_devices = {"AIC-7899"};
     scsi.first_pin = 2;
     scsi.builtin = "AIC-7899";
-    scsi.typical = info_of(aic7899_params());
+    scsi.typical = pci_dma_master_info(aic7899_params());
     scsi.has_typical = true;
     s.slots.push_back(scsi);
   }

@@ -1,4 +1,5 @@
 #include "models/bridge/pcix_bridge.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
@@ -109,8 +110,6 @@ void PcixBridge::b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay
 // ---------------------------------------------------------------- inbound (DMA)
 
 void PcixBridge::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  auto* req = trans.get_extension<PciRequesterExt>();
-  unsigned m = req ? req->master : 0;
   sc_time t0 = now() + delay;
   sc_time end;
   if (trans.get_data_length() == 0) {
@@ -123,13 +122,41 @@ void PcixBridge::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& dela
     return;
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  const Inbound in = inbound(static_cast<unsigned>(k), trans);
   if (trans.is_write())
-    end = inbound_write(k, m, trans, t0);
-  else if (seg_[k]->mode().pcix)
-    end = inbound_split_read(k, m, trans, t0);
+    end = inbound_write(in, t0);
+  else if (in.seg.mode().pcix)
+    end = inbound_split_read(in, t0);
   else
-    end = inbound_delayed_read(k, m, trans, t0);
+    end = inbound_delayed_read(in, t0);
   delay = end - now();
+}
+
+PcixBridge::Inbound PcixBridge::inbound(unsigned k, tlm::tlm_generic_payload& trans) {
+  const auto* req = trans.get_extension<PciRequesterExt>();
+  const auto* x = trans.get_extension<PciTxnExt>();
+  return {k,
+          req ? req->master : 0,
+          *seg_[k],
+          st_[k],
+          trans,
+          x,
+          x ? x->journey : 0,
+          x && *x->what ? x->what : trans.is_write() ? "DMA write" : "DMA read",
+          trans.get_address(),
+          trans.get_data_length(),
+          trans.get_data_ptr()};
+}
+
+PcixBridge::FirstTenure PcixBridge::first_tenure(const PciSegment& seg, unsigned m, PciCommand cmd, uint64_t addr,
+                                                 uint32_t len, const sc_time& at) {
+  PciBurstSpec spec = seg.burst_spec(m, cmd, addr, len, true);
+  if (seg.contended(m, at)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
+  const PciBurstTiming bt = seg.burst_clocks(spec);
+  FirstTenure f{bt.phases.front(), bt.tenure_bytes.front(), {}, {}};
+  f.pl = seg.plan(m, at, f.ph.total());
+  f.data_start = f.pl.start + seg.clocks(f.pl.arbitration + f.ph.to_first_data());
+  return f;
 }
 
 uint32_t PcixBridge::occupancy(SegState& s, const sc_time& t) const {
@@ -150,18 +177,9 @@ sc_time PcixBridge::room_at(SegState& s, const sc_time& t, uint32_t need) const 
   return ends.empty() ? t : ends.back();
 }
 
-static const PciTxnExt* txn_ext(tlm::tlm_generic_payload& trans) { return trans.get_extension<PciTxnExt>(); }
-
-sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
-  PciSegment& seg = *seg_[k];
-  SegState& s = st_[k];
-  const PciTxnExt* x = txn_ext(trans);
-  const JourneyId j = x ? x->journey : 0;
-  const char* what = x && *x->what ? x->what : "DMA write";
+sc_time PcixBridge::inbound_write(const Inbound& in, const sc_time& t0) {
+  const auto& [k, m, seg, s, trans, x, j, what, A, N, data] = in;
   PciCommand cmd = x && x->cmd == PciCommand::MemWriteInvalidate ? PciCommand::MemWriteInvalidate : PciCommand::MemWrite;
-  const uint64_t A = trans.get_address();
-  const uint32_t N = trans.get_data_length();
-  uint8_t* data = trans.get_data_ptr();
   const unsigned bpc = std::min(seg.params().width_bits, seg.master_info(m).width_bits) / 8;
   const uint32_t B = p_.posted_write_buffer_bytes, C = p_.posted_chunk_bytes;
   while (!s.posted.empty() && s.posted.front().drained <= now()) s.posted.pop_front();
@@ -170,13 +188,7 @@ sc_time PcixBridge::inbound_write(unsigned k, unsigned m, tlm::tlm_generic_paylo
   sc_time t = t0;
   bool marked_full = false;
   while (pos < N) {
-    PciBurstSpec spec = seg.burst_spec(m, cmd, A + pos, N - pos, true);
-    if (seg.contended(m, t)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
-    PciBurstTiming bt = seg.burst_clocks(spec);
-    PciPhaseList ph = bt.phases.front();
-    const uint32_t L0 = bt.tenure_bytes.front();
-    PciSegment::Plan pl = seg.plan(m, t, ph.total());
-    const sc_time data_start = pl.start + seg.clocks(pl.arbitration + ph.to_first_data());
+    auto [ph, L0, pl, data_start] = first_tenure(seg, m, cmd, A + pos, N - pos, t);
     // The tenure's ADB pieces, each in the buffer at data start + its data phases (closed form).
     const auto pcs = posted_pieces(A + pos, L0, C, bpc);
     uint32_t accepted = 0;
@@ -262,16 +274,7 @@ void PcixBridge::forward_train(unsigned k, const PieceAt* first, const PieceAt* 
 }
 
 tlm::tlm_generic_payload& PcixBridge::upstream_payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len) {
-  up_.set_command(cmd);
-  up_.set_address(addr);
-  up_.set_data_ptr(data);
-  up_.set_data_length(len);
-  up_.set_streaming_width(len);
-  up_.set_byte_enable_ptr(nullptr);
-  up_.set_byte_enable_length(0);
-  up_.set_dmi_allowed(false);
-  up_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  return up_;
+  return reset_payload(up_, cmd, addr, data, len);
 }
 
 std::pair<sc_time, sc_time> PcixBridge::fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok) {
@@ -287,18 +290,12 @@ std::pair<sc_time, sc_time> PcixBridge::fetch(uint64_t addr, uint8_t* dst, uint3
   return {first, last};
 }
 
-sc_time PcixBridge::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
-  PciSegment& seg = *seg_[k];
-  SegState& s = st_[k];
-  const PciTxnExt* x = txn_ext(trans);
-  const JourneyId j = x ? x->journey : 0;
-  const char* what = x && *x->what ? x->what : "DMA read";
+sc_time PcixBridge::inbound_split_read(const Inbound& in, const sc_time& t0) {
+  // (The lambdas below reach the request through `in`: clang 14 cannot capture structured bindings.)
+  const auto& [k, m, seg, s, trans, x, j, what, A, N, data] = in;
   const PciDeviceInfo& info = seg.master_info(m);
   const uint32_t mmrbc = std::max<uint32_t>(info.mmrbc_bytes, 512);
   const unsigned most = std::max(1u, info.max_outstanding_splits);
-  const uint64_t A = trans.get_address();
-  const uint32_t N = trans.get_data_length();
-  uint8_t* data = trans.get_data_ptr();
   const unsigned queue = p_.split_queue_active + p_.split_queue_pending;
   const sc_time retry = seg.clocks(seg.params().master_retry_interval_clocks);
   const sc_time ret = seg.clocks(p_.completion_return_clocks);
@@ -329,21 +326,21 @@ sc_time PcixBridge::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_
     Seq& q = seqs[i];
     q.fetch_at = at;
     bool ok = true;
-    auto [first, last] = fetch(q.addr, data + (q.addr - A), q.len, at, ok);
-    if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    auto [first, last] = fetch(q.addr, in.data + (q.addr - in.addr), q.len, at, ok);
+    if (!ok) in.trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     // Split Completion streams as the data arrives: first data phase not before the first bytes
     // are back, last data phase not before the last.
-    PciBurstSpec spec = seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
-    const PciPhaseList p0 = seg.burst_clocks(spec).phases.front();
-    sc_time s_first = first + ret - seg.clocks(p0.to_first_data());
-    sc_time s_last = last + ret - seg.clocks(p0.to_first_data() + (p0.data ? p0.data - 1 : 0));
+    PciBurstSpec spec = in.seg.burst_spec(PciSegment::kBridge, PciCommand::MemWrite, q.addr, q.len, false, info.width_bits);
+    const PciPhaseList p0 = in.seg.burst_clocks(spec).phases.front();
+    sc_time s_first = first + ret - in.seg.clocks(p0.to_first_data());
+    sc_time s_last = last + ret - in.seg.clocks(p0.to_first_data() + (p0.data ? p0.data - 1 : 0));
     q.s_min = std::max(std::max(s_first, s_last), q.accept);
     q.fetched = true;
     accepted.push_back(i);
   };
   auto active_others = [&](const sc_time& t) {
     unsigned n = 0;
-    for (auto& e : s.splits)
+    for (auto& e : in.s.splits)
       if (e.fetch_start <= t && e.end > t) ++n;
     return n;
   };
@@ -403,15 +400,8 @@ sc_time PcixBridge::inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_
   return done;
 }
 
-sc_time PcixBridge::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0) {
-  PciSegment& seg = *seg_[k];
-  SegState& s = st_[k];
-  const PciTxnExt* x = txn_ext(trans);
-  const JourneyId j = x ? x->journey : 0;
-  const char* what = x && *x->what ? x->what : "DMA read";
-  const uint64_t A = trans.get_address();
-  const uint32_t N = trans.get_data_length();
-  uint8_t* data = trans.get_data_ptr();
+sc_time PcixBridge::inbound_delayed_read(const Inbound& in, const sc_time& t0) {
+  const auto& [k, m, seg, s, trans, x, j, what, A, N, data] = in;
   const uint32_t line = seg.params().cache_line_bytes;
   const sc_time retry = seg.clocks(seg.params().master_retry_interval_clocks);
   const sc_time ret = seg.clocks(p_.completion_return_clocks);
@@ -460,13 +450,7 @@ sc_time PcixBridge::inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generi
     // The master keeps retrying; each retry is a tenure on the bus.
     sc_time tp = g.end + retry;
     for (;;) {
-      PciBurstSpec spec = seg.burst_spec(m, cmd, a, take, true);
-      if (seg.contended(m, tp)) spec.latency_timer_clocks = seg.params().latency_timer_clocks;
-      PciBurstTiming bt = seg.burst_clocks(spec);
-      PciPhaseList ph = bt.phases.front();
-      const uint32_t L0 = bt.tenure_bytes.front();
-      PciSegment::Plan pl = seg.plan(m, tp, ph.total());
-      const sc_time data_start = pl.start + seg.clocks(pl.arbitration + ph.to_first_data());
+      auto [ph, L0, pl, data_start] = first_tenure(seg, m, cmd, a, take, tp);
       if (data_start < ready_first) {
         Grant r = seg.occupy_termination(m, tp, true, a, PciTermination::Retry, true, j, what);
         ++*s.c_delayed_retries;

@@ -125,9 +125,36 @@ class PcixBridge : public sc_core::sc_module, public eoi_if {
   void b_inbound(int seg, tlm::tlm_generic_payload& trans, sc_time& delay);
   void b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay);
   void b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay);
-  sc_time inbound_write(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0);
-  sc_time inbound_split_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0);
-  sc_time inbound_delayed_read(unsigned k, unsigned m, tlm::tlm_generic_payload& trans, const sc_time& t0);
+  /// One inbound (DMA) request as it arrived on segment `k`: what every inbound handler starts from.
+  struct Inbound {
+    unsigned k;                       ///< segment index (0 = A, 1 = B)
+    unsigned m;                       ///< requesting master on it (PciRequesterExt; 0 without one)
+    PciSegment& seg;                  ///< that segment
+    SegState& s;                      ///< the bridge's buffers and counters for it
+    tlm::tlm_generic_payload& trans;  ///< the master's transaction (its response status is set here)
+    const PciTxnExt* x;               ///< the master's command / journey extension (nullptr: none)
+    JourneyId j;                      ///< journey to mark (0: none)
+    const char* what;                 ///< journey stage: the master's label, else "DMA write" / "DMA read"
+    uint64_t addr;                    ///< first byte (bus address)
+    uint32_t len;                     ///< bytes (> 0)
+    uint8_t* data;                    ///< the transaction's data
+  };
+  Inbound inbound(unsigned k, tlm::tlm_generic_payload& trans);
+  /// The first tenure of a burst of `len` bytes at `addr` that master `m` (the bridge the target)
+  /// would start at or after absolute `at` on `seg`: its phases (the latency timer applied when the
+  /// bus is contended), the bytes it moves before the burst's first disconnect, where arbitration
+  /// places it (not reserved: seg.commit() does that) and when its first data phase starts.
+  struct FirstTenure {
+    PciPhaseList ph;
+    uint32_t bytes;
+    PciSegment::Plan pl;
+    sc_time data_start;
+  };
+  static FirstTenure first_tenure(const PciSegment& seg, unsigned m, PciCommand cmd, uint64_t addr, uint32_t len,
+                                  const sc_time& at);
+  sc_time inbound_write(const Inbound& in, const sc_time& t0);
+  sc_time inbound_split_read(const Inbound& in, const sc_time& t0);
+  sc_time inbound_delayed_read(const Inbound& in, const sc_time& t0);
   /// Upstream read of `len` bytes into `dst`, starting at absolute `at`. Returns {first, last}
   /// absolute times the data is at the bridge; sets `ok` false on an error response.
   std::pair<sc_time, sc_time> fetch(uint64_t addr, uint8_t* dst, uint32_t len, const sc_time& at, bool& ok);

@@ -1,4 +1,5 @@
 #include "models/bus/dma_engine.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include "core/units.h"
 #include <algorithm>
@@ -55,15 +56,8 @@ void DmaEngine::issue_burst() {
   ext_.cmd = b.cmd;
   ext_.journey = r.journeys.empty() ? 0 : r.journeys.front();
   ext_.what = r.what;
-  trans_.set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  trans_.set_address(a);
-  trans_.set_data_ptr(r.buf.data() + r.off);
-  trans_.set_data_length(static_cast<unsigned>(n));
-  trans_.set_streaming_width(static_cast<unsigned>(n));
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_byte_enable_length(0);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  reset_payload(trans_, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a, r.buf.data() + r.off,
+                static_cast<unsigned>(n));
   if (!trans_.get_extension<PciTxnExt>()) trans_.set_extension(&ext_);
   sc_time delay = SC_ZERO_TIME;
   initiator_->b_transport(trans_, delay);

@@ -1,20 +1,27 @@
 #include "models/bus/pci_dma_master.h"
+#include "models/bus/payload.h"
 #include <cstring>
 #include <stdexcept>
 
 namespace nicsim {
 
+PciDeviceInfo pci_dma_master_info(const PciDmaMasterParams& p) {
+  PciDeviceInfo i;
+  i.name = p.device_name;
+  i.width_bits = p.width_bits;
+  i.pcix_capable = p.pcix;
+  i.max_mhz = p.max_mhz;
+  i.bar_size = p.bar_size;
+  i.functions = p.functions;
+  i.mmrbc_bytes = p.mmrbc_bytes;
+  i.max_outstanding_splits = p.max_outstanding_splits;
+  return i;
+}
+
 PciDmaMaster::PciDmaMaster(sc_core::sc_module_name name, const PciDmaMasterParams& p)
     : sc_module(name), p_(p), target_("pci_target"), initiator_("dma_initiator") {
   if (p_.width_bits != 32 && p_.width_bits != 64) throw std::invalid_argument("pci-dma-master: width_bits must be 32 or 64");
-  info_.name = p_.device_name;
-  info_.width_bits = p_.width_bits;
-  info_.pcix_capable = p_.pcix;
-  info_.max_mhz = p_.max_mhz;
-  info_.bar_size = p_.bar_size;
-  info_.functions = p_.functions;
-  info_.mmrbc_bytes = p_.mmrbc_bytes;
-  info_.max_outstanding_splits = p_.max_outstanding_splits;
+  info_ = pci_dma_master_info(p_);
   for (unsigned f = 0; f < p_.functions; ++f)
     irq_.push_back(std::make_unique<sc_core::sc_port<irq_if>>(("irq_out" + std::to_string(f)).c_str()));
   bars_.assign(p_.functions, 0);
@@ -63,13 +70,8 @@ void PciDmaMaster::engine() {
     uint64_t off = 0;
     for (unsigned n = 0; n < job_.count; ++n) {
       tlm::tlm_generic_payload tr;
-      tr.set_command(job_.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-      tr.set_address(job_.addr + off);
-      tr.set_data_ptr(buf_.data());
-      tr.set_data_length(job_.bytes);
-      tr.set_streaming_width(job_.bytes);
-      tr.set_byte_enable_ptr(nullptr);
-      tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      reset_payload(tr, job_.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, job_.addr + off, buf_.data(),
+                    job_.bytes);
       const bool use_ext = job_.has_cmd || job_.journey;
       if (use_ext) {
         // Without an explicit command: MW, or the read command a driver-configured master picks

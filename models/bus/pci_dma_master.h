@@ -27,6 +27,9 @@ struct PciDmaMasterParams {
   double register_access_ns = 30.0;      ///< estimate: register file decode-to-data (a few PCI clocks of target initial latency, ≤16 allowed [S25])
 };
 
+/// The PCI facts of a master with parameters `p` (what PciDmaMaster::info() returns for it).
+PciDeviceInfo pci_dma_master_info(const PciDmaMasterParams& p);
+
 class PciDmaMaster : public sc_core::sc_module, public PciDevice {
  public:
   PciDmaMaster(sc_core::sc_module_name name, const PciDmaMasterParams& p = {});

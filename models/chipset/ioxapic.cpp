@@ -1,4 +1,5 @@
 #include "models/chipset/ioxapic.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include <cstring>
 #include <stdexcept>
@@ -62,13 +63,7 @@ void IoxApic::send(unsigned i) {
   if (r.level) data |= 1u << 15;  // trigger mode bit of the message data
   uint64_t addr = p_.message_address | (uint64_t(r.dest & 0xFF) << 12);
   tlm::tlm_generic_payload pl;
-  pl.set_command(tlm::TLM_WRITE_COMMAND);
-  pl.set_address(addr);
-  pl.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
-  pl.set_data_length(4);
-  pl.set_streaming_width(4);
-  pl.set_byte_enable_ptr(nullptr);
-  pl.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  reset_payload(pl, tlm::TLM_WRITE_COMMAND, addr, reinterpret_cast<unsigned char*>(&data), 4);
   sc_time d = ns(p_.message_ns);
   msg_out->b_transport(pl, d);
   ++c_messages_;

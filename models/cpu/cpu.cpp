@@ -1,4 +1,5 @@
 #include "models/cpu/cpu.h"
+#include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include <cstdio>
 #include <stdexcept>
@@ -130,14 +131,7 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
   tlm::tlm_generic_payload gp;
   unsigned char buf[4];
   for (int i = 0; i < 4; ++i) buf[i] = static_cast<unsigned char>(data >> (8 * i));  // little endian
-  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(buf);
-  gp.set_data_length(bytes);
-  gp.set_streaming_width(bytes);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_dmi_allowed(false);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  reset_payload(gp, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, buf, bytes);
   PciSpaceExt ext;
   if (io) gp.set_extension(&ext);
   sc_time delay = SC_ZERO_TIME;
@@ -167,14 +161,7 @@ sc_time Cpu::line_read(uint64_t addr, unsigned bytes) {
   unsigned char buf[256];
   if (bytes == 0 || bytes > sizeof buf) throw std::invalid_argument("line_fill: line size must be 1..256 bytes");
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(buf);
-  gp.set_data_length(bytes);
-  gp.set_streaming_width(bytes);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_dmi_allowed(false);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  reset_payload(gp, tlm::TLM_READ_COMMAND, addr, buf, bytes);
   sc_time delay = SC_ZERO_TIME;
   fsb_initiator->b_transport(gp, delay);
   if (gp.is_response_error()) {

@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/ether/link.h"
 #include "models/ether/pause.h"
+#include "models/ether/station_address.h"
 #include "models/device_entry.h"
 #include <algorithm>
 #include <fmt/format.h>
@@ -20,47 +21,30 @@ namespace nicsim::e1000 {
 
 ParamSchema E1000Params::schema() {
   E1000Params d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (0: exactly clock_ppm); the result is clipped to ±100 ppm",
-                 "estimate: commodity 25 MHz crystals sit within a few tens of ppm of nominal at room temperature, "
-                 "inside 802.3's ±100 ppm; DESIGN.md 'Default offsets come from the scenario seed'"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
-                 "estimate"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
-                 "estimate"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate"),
-      int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
-                "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
-      int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
-                "estimate"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
-                 "PCI 2.2 §3.1.1"),
-      string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
-      bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
-                 "speed only: count frames a tester train offers while the port drops everything in closed form "
-                 "(false: each through the per-frame path; same results)",
-                 "not a model constant: a simulation method switch (issue 11)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it"),
+      d.latency_schema("estimate"),
+      {
+        int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
+                  "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
+        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+                  "estimate"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
+                   "PCI 2.2 §3.1.1"),
+        string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
+        bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
+                   "speed only: count frames a tester train offers while the port drops everything in closed form "
+                   "(false: each through the per-frame path; same results)",
+                   "not a model constant: a simulation method switch (issue 11)"),
+      },
+  });
 }
 
 E1000Params E1000Params::from(const ParamValues& v) {
   E1000Params p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
+  p.read_timing(v);
   p.dma_read_burst_bytes = static_cast<unsigned>(v.i("dma_read_burst_bytes"));
   p.dma_write_burst_bytes = static_cast<unsigned>(v.i("dma_write_burst_bytes"));
   p.cache_line_bytes = static_cast<unsigned>(v.i("cache_line_bytes"));
@@ -83,26 +67,12 @@ PciDeviceInfo device_info(const Variant& v) {
 
 namespace {
 
-std::array<uint8_t, 6> parse_mac(const std::string& s, const std::string& who) {
-  if (std::string why = station_address_problem(s); !why.empty())
-    throw std::invalid_argument(who + ": mac_address " + why);
-  return *parse_mac_address(s);
-}
-
 bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /// DeviceEntry::check of every 8254x: the values the schema's ranges cannot rule out.
 std::vector<ParamProblem> e1000_device_check(const ParamValues& v) {
-  std::vector<ParamProblem> out;
-  // The station address (RAL0/RAH0 from the EEPROM) must be a unicast, non-zero MAC.
-  if (!v.s("mac_address").empty())
-    if (std::string why = station_address_problem(v.s("mac_address")); !why.empty()) out.push_back({"mac_address", why});
-  // PCI 2.2 §6.2.4: the Cache Line Size register holds a power-of-two count of DWORDs; a value
-  // the device does not support is treated as 0 (no MRL/MRM/MWI). The model needs a real line.
-  if (!power_of_two(v.i("cache_line_bytes")))
-    out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4: the Cache Line "
-                                                   "Size register holds 4, 8, 16, 32 or 64 DWORDs: 16..256 bytes)",
-                                                   v.i("cache_line_bytes"))});
+  // mac_address (RAL0/RAH0 from the EEPROM) and cache_line_bytes, as every NIC.
+  std::vector<ParamProblem> out = nic_param_problems(v);
   // DMA bursts: whole 64-bit data phases, in power-of-two sizes like the PCI-X MMRBC they stand
   // for (512/1024/2048/4096, PCI-X 1.0 §7.2.3 [S28]).
   for (const char* k : {"dma_read_burst_bytes", "dma_write_burst_bytes"})
@@ -1143,12 +1113,7 @@ E1000::E1000(sc_core::sc_module_name name, const Variant& v, const E1000Params& 
       status_bus64_(v.width_bits == 64) {
   if (p_.dma_read_burst_bytes == 0 || p_.dma_write_burst_bytes == 0 || p_.cache_line_bytes < kDescBytes)
     throw std::invalid_argument(std::string(this->name()) + ": DMA burst sizes must be > 0 and cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    mac_ = parse_mac(p_.mac_address, this->name());
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x02, 0xB3, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x02, 0xB3});  // Intel OUI 00:02:B3
   pci_target_socket.register_b_transport(this, &E1000::b_transport);
   pci_target_socket.register_transport_dbg(this, &E1000::transport_dbg);
   dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/e1000",
@@ -1253,11 +1218,7 @@ struct RegisterVariants {
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         E1000Params p = E1000Params::from(pv);
-        if (p.clock_ppm_spread > 0) {
-          // One draw per device instance, from the run seed (DESIGN.md "Clocks drift").
-          Rng r = sim().rng.derive(inst + ".clock_ppm");
-          p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-        }
+        p.draw_clock_offset(inst);  // one draw per device instance, from the run seed
         return std::make_unique<E1000>(inst.c_str(), *vp, p);
       };
       e.hardware_json = [](const PciDevice& dev) {

@@ -46,6 +46,7 @@
 #include "core/units.h"
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
+#include "models/ether/nic_params.h"
 #include "models/nic/e1000/moderation.h"
 #include "models/nic/e1000/regs.h"
 #include "models/nic/e1000/variants.h"
@@ -59,17 +60,20 @@
 
 namespace nicsim::e1000 {
 
-struct E1000Params {
+/// The 8254x's parameters. clock_ppm / clock_ppm_spread (25 MHz crystal) and the MAC/PHY
+/// latencies are the shared NicTimingParams (models/ether/nic_params.h), with these defaults.
+struct E1000Params : NicTimingParams {
+  E1000Params()
+      : NicTimingParams{
+            .clock_ppm = 0.0,          // crystal offset; IEEE 802.3 allows ±100 ppm (DESIGN.md "Clocks drift")
+            .clock_ppm_spread = 15.0,  // estimate: commodity crystals sit within a few tens of ppm of nominal
+            .mac_tx_latency = ns(200),  // estimate: MAC TX pipeline (packet buffer → GMII); no SDM figure,
+                                        // to calibrate with phy_* against the 28 µs 82544GC NetPIPE half-RTT
+            .phy_tx_latency = ns(100),  // estimate: 1000BASE-T PHY transmit path (GMII → MDI)
+            .phy_rx_latency = ns(300),  // estimate: 1000BASE-T PHY receive path (MDI → GMII, DSP/decoder)
+            .mac_rx_latency = ns(200),  // estimate: MAC RX pipeline (GMII → packet buffer, filters, CRC check)
+        } {}
   double clock_mhz = 25.0;  ///< reference crystal: 25 MHz (8254x datasheets, XTAL1/XTAL2)
-  double clock_ppm = 0.0;   ///< crystal offset; IEEE 802.3 allows ±100 ppm (DESIGN.md "Clocks drift")
-  /// σ of the seeded random offset added to clock_ppm by the device registry (0 = none).
-  /// estimate: commodity crystals sit within a few tens of ppm of nominal.
-  double clock_ppm_spread = 15.0;
-  sc_time mac_tx_latency = ns(200);  ///< estimate: MAC TX pipeline (packet buffer → GMII); no SDM figure,
-                                     ///< to calibrate with phy_* against the 28 µs 82544GC NetPIPE half-RTT
-  sc_time phy_tx_latency = ns(100);  ///< estimate: 1000BASE-T PHY transmit path (GMII → MDI)
-  sc_time phy_rx_latency = ns(300);  ///< estimate: 1000BASE-T PHY receive path (MDI → GMII, DSP/decoder)
-  sc_time mac_rx_latency = ns(200);  ///< estimate: MAC RX pipeline (GMII → packet buffer, filters, CRC check)
   unsigned dma_read_burst_bytes = 512;  ///< PCI-X default max memory read byte count 512 B
                                         ///< (research/e7500-p64h2-pcix.md §"PCI-X" [S28])
   unsigned dma_write_burst_bytes = 256; ///< estimate: write burst size the MAC's DMA unit issues

@@ -3,6 +3,7 @@
 #include "models/bus/pci_timing.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include "models/ether/pause.h"
 #include <algorithm>
 #include <cstring>
@@ -17,60 +18,53 @@ namespace nicsim::gem {
 
 ParamSchema GemParams::schema() {
   GemParams d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm", "offset of the PCI clock the blanking timer counts",
-                 "DESIGN.md 'Clocks drift' (the bus clock's own offset; the clock itself is the segment's)"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random offset drawn from the run seed and added to clock_ppm",
-                 "estimate: as the other NIC entries"),
-      string_param("bifcfg_reading", "gmac", {"gmac", "sungem"},
-                   "where GREG_BIFCFG's read-only M66EN bit is: gmac = 0x08 (gmac.h GM_BIF_CFG_M66EN, NetBSD "
-                   "gemreg.h GEM_PCI_BIF_CNF_M66EN), sungem = 0x04 (sungem.h GREG_BIFCFG_M66EN)",
-                   "gmac.h v1.5k4 / sungem.h 1.8 disagree; default: the two sources that agree"),
-      string_param("gcfg_bit0_reading", "infinite", {"infinite", "64B"},
-                   "GREG_CFG bit 0 set: infinite DMA bursts (bounded by TXDMALIM/RXDMALIM x 64 B) or 64-byte bursts",
-                   "sungem.h GREG_CFG_IBURST and NetBSD GEM_CONFIG_BURST_INF say infinite; gmac.h GM_GCONF_BURST_SZ "
-                   "'1: 64 bytes/burst'"),
-      string_param("tx_all_reading", "sungem", {"sungem", "gmac"},
-                   "TX_ALL pacing: sungem = TXDMA_CFG_PMODE (bit 21) set raises TX_ALL when the TX FIFO has drained, "
-                   "clear when the ring is done; gmac = GM_TX_CONF_PACED_MODE (bit 20) set raises it when the ring "
-                   "is done, clear when the FIFO has drained",
-                   "sungem.h 'TXALL irq means TX FIFO empty' (NetBSD names bit 21 too); gmac.h's bit lies inside "
-                   "the FIFO threshold field both drivers fill with 0x7ff"),
-      int_param("rx_csum_start_unit_bytes", d.rx_csum_start_unit_bytes, 1, 2, "bytes",
-                "unit of RXDMA_CFG_CSUMOFF: 2 (sungem writes (14 / 2) << 13 and hands the sum up as CHECKSUM_HW) or 1 "
-                "(gmac writes 0x22 = 34 as a byte offset; NetBSD 'cksum start offset bytes')",
-                "sungem.c v0.95 gem_init_dma; gmac.c v1.5k4 gmac_init_registers"),
-      string_param("rx_blank_time_from", "previous_rx_done", {"previous_rx_done", "first_packet"},
-                   "RXDMA_BLANK ITIME counted from the previous RX_DONE (a frame completing after it ran out raises "
-                   "RX_DONE at once) or from the first frame after it",
-                   "sungem.h/gmac.h: 'since the previous RX_DONE'; research seeds §1.4 gap"),
-      int_param("rx_fifo_bytes", d.rx_fifo_bytes, 2048, 65536, "bytes", "RX FIFO (RXDMA_FSZ x 64)",
-                "gmac.h GM_RX_FIFO_SIZE: 'The value read is 0x140, indicating a 20kbyte RX FIFO'"),
-      int_param("tx_fifo_bytes", d.tx_fifo_bytes, 2048, 65536, "bytes", "TX FIFO (TXDMA_FSZ x 64)",
-                "estimate: no source gives the GMAC's TX FIFO size"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
-                 "estimate: as the 8254x model"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
-                 "estimate: as the 8254x model"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("mif_frame_ns", to_ns(d.mif_frame), 0.0, 1e6, "ns", "one MIF (MDIO) frame",
-                 "IEEE 802.3 §22.2.2.11 MDC <= 2.5 MHz, 64-bit frame (estimate: the GMAC's MDC divider is unknown)"),
-      int_param("phy_addr", d.phy_addr, 0, 31, "", "MII address the built-in PHY answers on MDIO0",
-                "estimate: gmac.h GM_EXTERNAL_PHYAD 0 / GM_INTERNAL_PHYAD 1; gmac and sungem scan for it"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "MPC7450 RM §3.1: 32-byte cache blocks (Linux/PPC sets the PCI CLS to the L1 line)"),
-      string_param("mac_address", "", {}, "station address (empty: Apple OUI 00:03:93 + hash of the device name)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the PCI clock the blanking timer counts",
+                     "DESIGN.md 'Clocks drift' (the bus clock's own offset; the clock itself is the segment's)"),
+      {
+        string_param("bifcfg_reading", "gmac", {"gmac", "sungem"},
+                     "where GREG_BIFCFG's read-only M66EN bit is: gmac = 0x08 (gmac.h GM_BIF_CFG_M66EN, NetBSD "
+                     "gemreg.h GEM_PCI_BIF_CNF_M66EN), sungem = 0x04 (sungem.h GREG_BIFCFG_M66EN)",
+                     "gmac.h v1.5k4 / sungem.h 1.8 disagree; default: the two sources that agree"),
+        string_param("gcfg_bit0_reading", "infinite", {"infinite", "64B"},
+                     "GREG_CFG bit 0 set: infinite DMA bursts (bounded by TXDMALIM/RXDMALIM x 64 B) or 64-byte bursts",
+                     "sungem.h GREG_CFG_IBURST and NetBSD GEM_CONFIG_BURST_INF say infinite; gmac.h GM_GCONF_BURST_SZ "
+                     "'1: 64 bytes/burst'"),
+        string_param("tx_all_reading", "sungem", {"sungem", "gmac"},
+                     "TX_ALL pacing: sungem = TXDMA_CFG_PMODE (bit 21) set raises TX_ALL when the TX FIFO has drained, "
+                     "clear when the ring is done; gmac = GM_TX_CONF_PACED_MODE (bit 20) set raises it when the ring "
+                     "is done, clear when the FIFO has drained",
+                     "sungem.h 'TXALL irq means TX FIFO empty' (NetBSD names bit 21 too); gmac.h's bit lies inside "
+                     "the FIFO threshold field both drivers fill with 0x7ff"),
+        int_param("rx_csum_start_unit_bytes", d.rx_csum_start_unit_bytes, 1, 2, "bytes",
+                  "unit of RXDMA_CFG_CSUMOFF: 2 (sungem writes (14 / 2) << 13 and hands the sum up as CHECKSUM_HW) or 1 "
+                  "(gmac writes 0x22 = 34 as a byte offset; NetBSD 'cksum start offset bytes')",
+                  "sungem.c v0.95 gem_init_dma; gmac.c v1.5k4 gmac_init_registers"),
+        string_param("rx_blank_time_from", "previous_rx_done", {"previous_rx_done", "first_packet"},
+                     "RXDMA_BLANK ITIME counted from the previous RX_DONE (a frame completing after it ran out raises "
+                     "RX_DONE at once) or from the first frame after it",
+                     "sungem.h/gmac.h: 'since the previous RX_DONE'; research seeds §1.4 gap"),
+        int_param("rx_fifo_bytes", d.rx_fifo_bytes, 2048, 65536, "bytes", "RX FIFO (RXDMA_FSZ x 64)",
+                  "gmac.h GM_RX_FIFO_SIZE: 'The value read is 0x140, indicating a 20kbyte RX FIFO'"),
+        int_param("tx_fifo_bytes", d.tx_fifo_bytes, 2048, 65536, "bytes", "TX FIFO (TXDMA_FSZ x 64)",
+                  "estimate: no source gives the GMAC's TX FIFO size"),
+      },
+      d.latency_schema("estimate: as the 8254x model"),
+      {
+        real_param("mif_frame_ns", to_ns(d.mif_frame), 0.0, 1e6, "ns", "one MIF (MDIO) frame",
+                   "IEEE 802.3 §22.2.2.11 MDC <= 2.5 MHz, 64-bit frame (estimate: the GMAC's MDC divider is unknown)"),
+        int_param("phy_addr", d.phy_addr, 0, 31, "", "MII address the built-in PHY answers on MDIO0",
+                  "estimate: gmac.h GM_EXTERNAL_PHYAD 0 / GM_INTERNAL_PHYAD 1; gmac and sungem scan for it"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "MPC7450 RM §3.1: 32-byte cache blocks (Linux/PPC sets the PCI CLS to the L1 line)"),
+        string_param("mac_address", "", {}, "station address (empty: Apple OUI 00:03:93 + hash of the device name)"),
+      },
+  });
 }
 
 GemParams GemParams::from(const ParamValues& v) {
   GemParams p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
+  p.read_timing(v);
   p.bifcfg_reading = v.s("bifcfg_reading") == "sungem" ? BifcfgReading::sungem : BifcfgReading::gmac;
   p.gcfg_bit0_reading = v.s("gcfg_bit0_reading") == "64B" ? Gcfg0Reading::bytes64 : Gcfg0Reading::infinite;
   p.tx_all_reading = v.s("tx_all_reading") == "gmac" ? TxAllReading::gmac : TxAllReading::sungem;
@@ -79,10 +73,6 @@ GemParams GemParams::from(const ParamValues& v) {
       v.s("rx_blank_time_from") == "first_packet" ? RxBlankFrom::first_packet : RxBlankFrom::previous_rx_done;
   p.rx_fifo_bytes = unsigned(v.i("rx_fifo_bytes"));
   p.tx_fifo_bytes = unsigned(v.i("tx_fifo_bytes"));
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
   p.mif_frame = ns(v.r("mif_frame_ns"));
   p.phy_addr = unsigned(v.i("phy_addr"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
@@ -155,14 +145,7 @@ Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
     throw std::invalid_argument(std::string(this->name()) + ": rx_csum_start_unit_bytes must be 1 or 2");
   if (p_.rx_fifo_bytes < 2048 || p_.tx_fifo_bytes < 2048)
     throw std::invalid_argument(std::string(this->name()) + ": FIFOs must hold a full frame (>= 2048 bytes)");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x03, 0x93, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Apple OUI 00:03:93
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x03, 0x93});  // Apple OUI 00:03:93
   power_on();
   phy_reset(phy_);
   pci_target_socket.register_b_transport(this, &Gmac::b_transport);
@@ -874,22 +857,14 @@ Registrar<DeviceEntry> reg{[] {
   e.info = gmac_info();
   e.ports = 1;
   e.check = [](const ParamValues& pv) {
-    std::vector<ParamProblem> out;
-    if (!pv.s("mac_address").empty())
-      if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-        out.push_back({"mac_address", why});
-    const int64_t cl = pv.i("cache_line_bytes");
-    if (cl & (cl - 1)) out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
+    std::vector<ParamProblem> out = nic_param_problems(pv);
     for (const char* k : {"rx_fifo_bytes", "tx_fifo_bytes"})
       if (pv.i(k) % 64) out.push_back({k, fmt::format("{} bytes is not a multiple of 64 (RXDMA_FSZ/TXDMA_FSZ count 64 B units)", pv.i(k))});
     return out;
   };
   e.create = [](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
     GemParams p = GemParams::from(pv);
-    if (p.clock_ppm_spread > 0) {
-      Rng r = sim().rng.derive(inst + ".clock_ppm");
-      p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-    }
+    p.draw_clock_offset(inst);
     return std::make_unique<Gmac>(inst.c_str(), p);
   };
   e.hardware_json = [](const PciDevice& dev) {

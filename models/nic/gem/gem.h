@@ -29,6 +29,7 @@
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
 #include "models/ether/mac_tx.h"
+#include "models/ether/nic_params.h"
 #include "models/nic/gem/regs.h"
 #include <array>
 #include <deque>
@@ -49,12 +50,21 @@ enum class Gcfg0Reading { infinite, bytes64 };  ///< GREG_CFG bit 0 set = infini
 enum class TxAllReading { sungem, gmac };      ///< TXDMA_CFG pacing bit and meaning (see GemParams)
 enum class RxBlankFrom { previous_rx_done, first_packet };  ///< where RXDMA_BLANK's ITIME counts from
 
-struct GemParams {
+/// The GMAC's parameters. clock_ppm / clock_ppm_spread (of the PCI clock it counts) and the
+/// MAC/PHY latencies are the shared NicTimingParams (models/ether/nic_params.h), with these defaults.
+struct GemParams : NicTimingParams {
+  GemParams()
+      : NicTimingParams{
+            .clock_ppm = 0.0,          // offset of the PCI clock as the device counts it (802.3/PCI ±100 ppm)
+            .clock_ppm_spread = 15.0,  // σ of the seeded offset (estimate, as the other NIC entries)
+            .mac_tx_latency = ns(200),  // estimate: MAC TX pipeline, as the 8254x model
+            .phy_tx_latency = ns(100),  // estimate: 1000BASE-T PHY transmit path, as the 8254x model
+            .phy_rx_latency = ns(300),  // estimate: 1000BASE-T PHY receive path, as the 8254x model
+            .mac_rx_latency = ns(200),  // estimate: MAC RX pipeline, as the 8254x model
+        } {}
   /// Clock of the PCI bus (M66EN and RXDMA_BLANK's unit follow it). The segment sets it when its
   /// mode is resolved (bus_mode); this value holds on a bench without a segment.
   double pci_mhz = 200.0 / 3.0;
-  double clock_ppm = 0.0;           ///< offset of that clock as the device counts it (802.3/PCI ±100 ppm)
-  double clock_ppm_spread = 15.0;   ///< σ of the seeded offset (estimate, as the other NIC entries)
   BifcfgReading bifcfg_reading = BifcfgReading::gmac;
   Gcfg0Reading gcfg_bit0_reading = Gcfg0Reading::infinite;
   /// sungem: TXDMA_CFG_PMODE (bit 21) set = TX_ALL when the TX FIFO has drained, clear = when the
@@ -65,10 +75,6 @@ struct GemParams {
   RxBlankFrom rx_blank_time_from = RxBlankFrom::previous_rx_done;
   unsigned rx_fifo_bytes = 20 * 1024;  ///< gmac.h GM_RX_FIFO_SIZE: "The value read is 0x140, indicating a 20kbyte RX FIFO"
   unsigned tx_fifo_bytes = 8 * 1024;   ///< estimate: no source for the GMAC's TX FIFO (TXDMA_FSZ); ≥ 5 full frames
-  sc_time mac_tx_latency = ns(200);    ///< estimate: MAC TX pipeline, as the 8254x model
-  sc_time phy_tx_latency = ns(100);    ///< estimate: 1000BASE-T PHY transmit path, as the 8254x model
-  sc_time phy_rx_latency = ns(300);    ///< estimate: 1000BASE-T PHY receive path, as the 8254x model
-  sc_time mac_rx_latency = ns(200);    ///< estimate: MAC RX pipeline, as the 8254x model
   sc_time mif_frame = us(25.6);        ///< one MIF frame: 64 bits at the 802.3 §22.2.2.11 MDC limit 2.5 MHz (estimate)
   unsigned phy_addr = 0;               ///< estimate: MII address of the built-in PHY on MDIO0
   unsigned cache_line_bytes = 32;      ///< PCI cache line size (PowerPC 74xx: 32-byte lines)

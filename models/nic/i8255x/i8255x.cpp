@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -16,47 +17,35 @@ namespace nicsim::i8255x {
 
 ParamSchema I8255xParams::schema() {
   I8255xParams d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the 8255x's 25 MHz crystal; the CPU-Saver timer ticks from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (clipped to ±100 ppm)",
-                 "estimate: commodity crystals sit within a few tens of ppm of nominal"),
-      real_param("scb_accept_ns", to_ns(d.scb_accept), 0.0, 100000.0, "ns",
-                 "time from an SCB command write until the part accepts it (the command byte reads 0)", "estimate"),
-      real_param("mdi_cycle_ns", to_ns(d.mdi_cycle), 0.0, 1e6, "ns", "one MDI read or write frame",
-                 "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (32 preamble + 32)"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path", "estimate"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path", "estimate"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate"),
-      int_param("dma_burst_bytes", d.dma_burst_bytes, 4, 4096, "bytes", "largest DMA burst", "estimate"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      bool_param("mwi_enable", d.mwi_enable, "PCI command register Memory Write and Invalidate enable",
-                 "PCI 2.2 §3.1.1"),
-      int_param("tx_fifo_bytes", d.tx_fifo_bytes, 1024, 65536, "bytes", "transmit FIFO",
-                "82559 datasheet Product Features: 3 Kbyte transmit FIFO"),
-      int_param("rx_fifo_bytes", d.rx_fifo_bytes, 1024, 65536, "bytes", "receive FIFO",
-                "82559 datasheet Product Features: 3 Kbyte receive FIFO"),
-      string_param("mac_address", "", {}, "station address in the EEPROM (empty: derived from the device name)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the 8255x's 25 MHz crystal; the CPU-Saver timer ticks from it"),
+      {
+        real_param("scb_accept_ns", to_ns(d.scb_accept), 0.0, 100000.0, "ns",
+                   "time from an SCB command write until the part accepts it (the command byte reads 0)", "estimate"),
+        real_param("mdi_cycle_ns", to_ns(d.mdi_cycle), 0.0, 1e6, "ns", "one MDI read or write frame",
+                   "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (32 preamble + 32)"),
+      },
+      d.latency_schema("estimate"),
+      {
+        int_param("dma_burst_bytes", d.dma_burst_bytes, 4, 4096, "bytes", "largest DMA burst", "estimate"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        bool_param("mwi_enable", d.mwi_enable, "PCI command register Memory Write and Invalidate enable",
+                   "PCI 2.2 §3.1.1"),
+        int_param("tx_fifo_bytes", d.tx_fifo_bytes, 1024, 65536, "bytes", "transmit FIFO",
+                  "82559 datasheet Product Features: 3 Kbyte transmit FIFO"),
+        int_param("rx_fifo_bytes", d.rx_fifo_bytes, 1024, 65536, "bytes", "receive FIFO",
+                  "82559 datasheet Product Features: 3 Kbyte receive FIFO"),
+        string_param("mac_address", "", {}, "station address in the EEPROM (empty: derived from the device name)"),
+      },
+  });
 }
 
 I8255xParams I8255xParams::from(const ParamValues& v) {
   I8255xParams p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
+  p.read_timing(v);
   p.scb_accept = ns(v.r("scb_accept_ns"));
   p.mdi_cycle = ns(v.r("mdi_cycle_ns"));
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
   p.dma_burst_bytes = unsigned(v.i("dma_burst_bytes"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
   p.mwi_enable = v.b("mwi_enable");
@@ -157,14 +146,7 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
       space_(DmaTags::space_of(p.dma_space.empty() ? std::string(this->name()) : p.dma_space)) {
   if (p_.dma_burst_bytes < 4 || p_.cache_line_bytes < 16)
     throw std::invalid_argument(std::string(this->name()) + ": dma_burst_bytes must be >= 4, cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x90, 0x27, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Intel OUI 00:90:27
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x90, 0x27});  // Intel OUI 00:90:27
   eeprom_.words() = SerialEeprom::image(mac_, unsigned(eeprom_.words().size()));
   pci_target_socket.register_b_transport(this, &I8255x::b_transport);
   dma_ = std::make_unique<DmaEngine>(dma_initiator_socket, this->name(), "nicsim/i8255x",
@@ -793,23 +775,11 @@ struct RegisterVariants {
       e.info = device_info(v);
       e.ports = 1;
       e.link_speeds_mbps = {10, 100};  // a 10/100 MAC (OpenSDM §1: 10BASE-T / 100BASE-TX)
-      e.check = [](const ParamValues& pv) {
-        std::vector<ParamProblem> out;
-        if (!pv.s("mac_address").empty())
-          if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-            out.push_back({"mac_address", why});
-        int64_t cl = pv.i("cache_line_bytes");
-        if (cl & (cl - 1))
-          out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
-        return out;
-      };
+      e.check = nic_param_problems;  // mac_address, cache_line_bytes
       const Variant* vp = &v;
       e.create = [vp](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
         I8255xParams p = I8255xParams::from(pv);
-        if (p.clock_ppm_spread > 0) {
-          Rng r = sim().rng.derive(inst + ".clock_ppm");
-          p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-        }
+        p.draw_clock_offset(inst);
         return std::make_unique<I8255x>(inst.c_str(), *vp, p);
       };
       e.hardware_json = [](const PciDevice& dev) {

@@ -68,6 +68,7 @@
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
 #include "models/ether/mac_tx.h"
+#include "models/ether/nic_params.h"
 #include "models/nic/i8255x/cpusaver.h"
 #include "models/nic/i8255x/eeprom.h"
 #include "models/nic/i8255x/regs.h"
@@ -86,16 +87,21 @@
 
 namespace nicsim::i8255x {
 
-struct I8255xParams {
-  double clock_ppm = 0.0;         ///< crystal offset (25 MHz, 82559 DS X1/X2); IEEE 802.3 ±100 ppm
-  double clock_ppm_spread = 15.0; ///< σ of the seeded offset (estimate, like the 8254x entries)
+/// The 8255x's parameters. clock_ppm / clock_ppm_spread (25 MHz crystal) and the MAC/PHY
+/// latencies are the shared NicTimingParams (models/ether/nic_params.h), with these defaults.
+struct I8255xParams : NicTimingParams {
+  I8255xParams()
+      : NicTimingParams{
+            .clock_ppm = 0.0,          // crystal offset (25 MHz, 82559 DS X1/X2); IEEE 802.3 ±100 ppm
+            .clock_ppm_spread = 15.0,  // σ of the seeded offset (estimate, like the 8254x entries)
+            .mac_tx_latency = ns(400),  // estimate: MAC TX pipeline (FIFO → MII), 100 Mb/s nibble clock
+            .phy_tx_latency = ns(300),  // estimate: 100BASE-TX PHY transmit (4B/5B, scrambler, MLT-3)
+            .phy_rx_latency = ns(500),  // estimate: 100BASE-TX PHY receive (equaliser, descrambler)
+            .mac_rx_latency = ns(400),  // estimate: MAC RX pipeline (MII → RX FIFO, address filter)
+        } {}
   sc_time scb_accept = ns(300);   ///< estimate: SCB command accepted (command byte reads 0) after the write
   sc_time mdi_cycle = us(25.6);   ///< one MDI frame: 64 MDC cycles at 2.5 MHz (IEEE 802.3 §22.2.2.11, §22.2.4.5)
   sc_time selftest_time = us(10); ///< estimate: PORT self-test until the result is written
-  sc_time mac_tx_latency = ns(400);  ///< estimate: MAC TX pipeline (FIFO → MII), 100 Mb/s nibble clock
-  sc_time phy_tx_latency = ns(300);  ///< estimate: 100BASE-TX PHY transmit (4B/5B, scrambler, MLT-3)
-  sc_time phy_rx_latency = ns(500);  ///< estimate: 100BASE-TX PHY receive (equaliser, descrambler)
-  sc_time mac_rx_latency = ns(400);  ///< estimate: MAC RX pipeline (MII → RX FIFO, address filter)
   unsigned dma_burst_bytes = 64;     ///< estimate: largest DMA burst (configure bytes 4/5 DMA counts not modelled)
   unsigned cache_line_bytes = 64;    ///< PCI cache line size register (2.4 on P4: 64 B, research e7500-p64h2-pcix.md [S10])
   bool mwi_enable = false;           ///< PCI command register MWI enable (BIOS/driver)

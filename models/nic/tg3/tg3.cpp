@@ -2,6 +2,7 @@
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "models/ether/station_address.h"
 #include "models/ether/pause.h"
 #include <algorithm>
 #include <cstring>
@@ -16,48 +17,32 @@ namespace nicsim::tg3 {
 
 ParamSchema Tg3Params::schema() {
   Tg3Params d;
-  return {
-      real_param("clock_ppm", d.clock_ppm, -100.0, 100.0, "ppm",
-                 "offset of the BCM5701's reference crystal; the host coalescing ticks run from it",
-                 "IEEE 802.3 ±100 ppm; DESIGN.md 'Clocks drift'"),
-      real_param("clock_ppm_spread", d.clock_ppm_spread, 0.0, 100.0, "ppm",
-                 "standard deviation of a per-device random crystal offset drawn from the run seed and added to "
-                 "clock_ppm (clipped to ±100 ppm)",
-                 "estimate: commodity crystals sit within a few tens of ppm of nominal"),
-      real_param("mac_tx_latency_ns", to_ns(d.mac_tx_latency), 0.0, 100000.0, "ns", "MAC transmit pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("phy_tx_latency_ns", to_ns(d.phy_tx_latency), 0.0, 100000.0, "ns", "PHY transmit path",
-                 "estimate: as the 8254x model"),
-      real_param("phy_rx_latency_ns", to_ns(d.phy_rx_latency), 0.0, 100000.0, "ns", "PHY receive path",
-                 "estimate: as the 8254x model"),
-      real_param("mac_rx_latency_ns", to_ns(d.mac_rx_latency), 0.0, 100000.0, "ns", "MAC receive pipeline",
-                 "estimate: as the 8254x model"),
-      real_param("mi_frame_ns", to_ns(d.mi_frame), 0.0, 1e6, "ns", "one MI (MDIO) read or write frame",
-                 "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (estimate: BCM5701 divider unknown)"),
-      int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
-                "estimate: as the 8254x model; tg3 leaves the DMA_RWCTRL write boundary disabled on x86"),
-      int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
-                "research/e7500-p64h2-pcix.md [S10]"),
-      int_param("rx_buffer_bytes", d.rx_buffer_bytes, 4096, 98304, "bytes",
-                "receive frames the chip holds waiting for a std BD or the DMA engine",
-                "estimate: within the 96 KB mbuf pool (tg3.h NIC_SRAM_MBUF_POOL_SIZE 0x18000)"),
-      int_param("tx_buffer_bytes", d.tx_buffer_bytes, 2048, 98304, "bytes",
-                "send data the chip reads ahead of the MAC", "estimate: within the 96 KB mbuf pool"),
-      int_param("mmrbc_bytes", d.mmrbc_bytes, 512, 4096, "bytes",
-                "PCI-X Maximum Memory Read Byte Count as BIOS left it: the largest DMA read burst",
-                "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
-      string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
-  };
+  return concat_schemas({
+      d.clock_schema("offset of the BCM5701's reference crystal; the host coalescing ticks run from it"),
+      d.latency_schema("estimate: as the 8254x model"),
+      {
+        real_param("mi_frame_ns", to_ns(d.mi_frame), 0.0, 1e6, "ns", "one MI (MDIO) read or write frame",
+                   "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (estimate: BCM5701 divider unknown)"),
+        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+                  "estimate: as the 8254x model; tg3 leaves the DMA_RWCTRL write boundary disabled on x86"),
+        int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
+                  "research/e7500-p64h2-pcix.md [S10]"),
+        int_param("rx_buffer_bytes", d.rx_buffer_bytes, 4096, 98304, "bytes",
+                  "receive frames the chip holds waiting for a std BD or the DMA engine",
+                  "estimate: within the 96 KB mbuf pool (tg3.h NIC_SRAM_MBUF_POOL_SIZE 0x18000)"),
+        int_param("tx_buffer_bytes", d.tx_buffer_bytes, 2048, 98304, "bytes",
+                  "send data the chip reads ahead of the MAC", "estimate: within the 96 KB mbuf pool"),
+        int_param("mmrbc_bytes", d.mmrbc_bytes, 512, 4096, "bytes",
+                  "PCI-X Maximum Memory Read Byte Count as BIOS left it: the largest DMA read burst",
+                  "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
+        string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
+      },
+  });
 }
 
 Tg3Params Tg3Params::from(const ParamValues& v) {
   Tg3Params p;
-  p.clock_ppm = v.r("clock_ppm");
-  p.clock_ppm_spread = v.r("clock_ppm_spread");
-  p.mac_tx_latency = ns(v.r("mac_tx_latency_ns"));
-  p.phy_tx_latency = ns(v.r("phy_tx_latency_ns"));
-  p.phy_rx_latency = ns(v.r("phy_rx_latency_ns"));
-  p.mac_rx_latency = ns(v.r("mac_rx_latency_ns"));
+  p.read_timing(v);
   p.mi_frame = ns(v.r("mi_frame_ns"));
   p.dma_write_burst_bytes = unsigned(v.i("dma_write_burst_bytes"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
@@ -139,14 +124,7 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
       std_bds_(512) {
   if (p_.dma_write_burst_bytes < 4 || p_.cache_line_bytes < 16)
     throw std::invalid_argument(std::string(this->name()) + ": dma_write_burst_bytes must be >= 4, cache line >= 16 B");
-  if (!p_.mac_address.empty()) {
-    if (std::string why = station_address_problem(p_.mac_address); !why.empty())
-      throw std::invalid_argument(std::string(this->name()) + ": mac_address " + why);
-    mac_ = *parse_mac_address(p_.mac_address);
-  } else {
-    uint64_t h = DmaTags::space_of(this->name());
-    mac_ = {0x00, 0x10, 0x18, uint8_t(h >> 16), uint8_t(h >> 8), uint8_t(h & 0xFE)};  // Broadcom OUI 00:10:18
-  }
+  mac_ = station_address(p_.mac_address, this->name(), {0x00, 0x10, 0x18});  // Broadcom OUI 00:10:18
   // The station address the boot code leaves in the MAC address registers and the SRAM mailbox
   // (tg3_get_device_address reads NIC_SRAM_MAC_ADDR_HIGH/LOW_MBOX 0xc14/0xc18, then MAC_ADDR_0).
   regs_[MAC_ADDR_0_HIGH / 4] = uint32_t(mac_[0]) << 8 | mac_[1];
@@ -825,12 +803,7 @@ Registrar<DeviceEntry> reg{[] {
   e.info = bcm5701_info();
   e.ports = 1;
   e.check = [](const ParamValues& pv) {
-    std::vector<ParamProblem> out;
-    if (!pv.s("mac_address").empty())
-      if (std::string why = station_address_problem(pv.s("mac_address")); !why.empty())
-        out.push_back({"mac_address", why});
-    const int64_t cl = pv.i("cache_line_bytes");
-    if (cl & (cl - 1)) out.push_back({"cache_line_bytes", fmt::format("{} bytes is not a power of two (PCI 2.2 §6.2.4)", cl)});
+    std::vector<ParamProblem> out = nic_param_problems(pv);
     const int64_t m = pv.i("mmrbc_bytes");
     if (m != 512 && m != 1024 && m != 2048 && m != 4096)
       out.push_back({"mmrbc_bytes", fmt::format("{} is not a PCI-X MMRBC (512, 1024, 2048 or 4096)", m)});
@@ -838,10 +811,7 @@ Registrar<DeviceEntry> reg{[] {
   };
   e.create = [](const std::string& inst, const ParamValues& pv) -> std::unique_ptr<PciDevice> {
     Tg3Params p = Tg3Params::from(pv);
-    if (p.clock_ppm_spread > 0) {
-      Rng r = sim().rng.derive(inst + ".clock_ppm");
-      p.clock_ppm = std::clamp(p.clock_ppm + r.normal(0.0, p.clock_ppm_spread), -100.0, 100.0);
-    }
+    p.draw_clock_offset(inst);
     return std::make_unique<Tg3>(inst.c_str(), p);
   };
   e.hardware_json = [](const PciDevice& dev) {

@@ -90,6 +90,7 @@
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
 #include "models/ether/mac_tx.h"
+#include "models/ether/nic_params.h"
 #include "models/nic/tg3/coalescing.h"
 #include "models/nic/tg3/regs.h"
 #include <array>
@@ -116,13 +117,18 @@ inline constexpr unsigned kMbufBytes = 128;
 /// when the pool drains, so the value only bounds the wait when no XON follows.
 inline constexpr uint16_t kXoffPauseQuanta = 0x0680;
 
-struct Tg3Params {
-  double clock_ppm = 0.0;          ///< core clock crystal offset (IEEE 802.3 ±100 ppm); the coalescing ticks run from it
-  double clock_ppm_spread = 15.0;  ///< σ of the seeded offset (estimate, as the 8254x/8255x entries)
-  sc_time mac_tx_latency = ns(200);  ///< estimate: MAC TX pipeline, as the 8254x model (no Broadcom figure)
-  sc_time phy_tx_latency = ns(100);  ///< estimate: 1000BASE-T PHY transmit path, as the 8254x model
-  sc_time phy_rx_latency = ns(300);  ///< estimate: 1000BASE-T PHY receive path, as the 8254x model
-  sc_time mac_rx_latency = ns(200);  ///< estimate: MAC RX pipeline (filters, CRC), as the 8254x model
+/// The BCM5701's parameters. clock_ppm / clock_ppm_spread (core clock crystal) and the MAC/PHY
+/// latencies are the shared NicTimingParams (models/ether/nic_params.h), with these defaults.
+struct Tg3Params : NicTimingParams {
+  Tg3Params()
+      : NicTimingParams{
+            .clock_ppm = 0.0,          // core clock crystal offset (IEEE 802.3 ±100 ppm); the coalescing ticks run from it
+            .clock_ppm_spread = 15.0,  // σ of the seeded offset (estimate, as the 8254x/8255x entries)
+            .mac_tx_latency = ns(200),  // estimate: MAC TX pipeline, as the 8254x model (no Broadcom figure)
+            .phy_tx_latency = ns(100),  // estimate: 1000BASE-T PHY transmit path, as the 8254x model
+            .phy_rx_latency = ns(300),  // estimate: 1000BASE-T PHY receive path, as the 8254x model
+            .mac_rx_latency = ns(200),  // estimate: MAC RX pipeline (filters, CRC), as the 8254x model
+        } {}
   sc_time mi_frame = us(25.6);       ///< one MI (MDIO) frame: 64 bits at the 802.3 clause 22 MDC limit of 2.5 MHz (estimate: the BCM5701's MDC divider is not known)
   unsigned dma_write_burst_bytes = 256;  ///< estimate: write burst (tg3 leaves DMA_RWCTRL's write boundary off on x86); as the 8254x model
   unsigned cache_line_bytes = 64;    ///< PCI cache line size register (2.4.20 on P4: 64 B)
