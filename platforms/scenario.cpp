@@ -190,7 +190,7 @@ void put(toml::array& a, size_t i, const toml::node& v) {
 
 /// Number as a scenario author would write it (integers without ".0").
 std::string fmt_num(double v) {
-  if (std::floor(v) == v && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
+  if (std::floor(v) == v && std::fabs(v) < 9.2e18) return fmt::format("{}", static_cast<int64_t>(v));
   return fmt::format("{}", v);
 }
 
@@ -476,12 +476,15 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
     return error(key, n.source(),
                  fmt::format("wrong type: expected {}, got {}{}", kind_name(spec.kind), describe_node(n), hint));
   };
+  // The value as written: an integer stays an integer however large (a double would print
+  // 9223372036854775807 as 9.223372036854776e+18).
+  auto given = [&](double v) { return n.is_integer() ? std::to_string(n.as_integer()->get()) : fmt_num(v); };
   auto range = [&](double v) {
     std::string unit = spec.unit.empty() ? "" : " [" + spec.unit + "]";
     if (spec.min && v < *spec.min)
-      fail(key, n.source(), fmt::format("value {} is below the minimum {}{}", fmt_num(v), fmt_num(*spec.min), unit));
+      fail(key, n.source(), fmt::format("value {} is below the minimum {}{}", given(v), fmt_num(*spec.min), unit));
     if (spec.max && v > *spec.max)
-      fail(key, n.source(), fmt::format("value {} is above the maximum {}{}", fmt_num(v), fmt_num(*spec.max), unit));
+      fail(key, n.source(), fmt::format("value {} is above the maximum {}{}", given(v), fmt_num(*spec.max), unit));
   };
   switch (spec.kind) {
     case ParamKind::Int: {

@@ -741,3 +741,17 @@ TEST_CASE("lmbench: an unknown program or host is a scenario error with the usua
   CHECK(load_error(up, {"workload.host=\"tonny\""}) ==
         "--set: key 'workload.host': no host 'tonny' in the scenario (did you mean 'tony'?); its hosts: tony");
 }
+
+TEST_CASE("scenario: a big integer out of range is printed as the integer written (bug: 9.223372036854776e+18)",
+          "[scenario][validation]") {
+  TempDir tmp;
+  const std::string f = (tmp / "big.toml").string();
+  write_text(f, read_text(kScenario) + "\n");
+  auto r = nicsim_bin(tmp, {"run", f, "--set", "workload.upper=9223372036854775807"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("value 9223372036854775807 is above the maximum 1073741824"));
+  r = nicsim_bin(tmp, {"run", f, "--set", "workload.upper=-9223372036854775807"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("value -9223372036854775807 is below the minimum"));
+  CHECK_THAT(r.err, !Catch::Contains("e+18"));
+}
