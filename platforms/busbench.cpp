@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <sstream>
 #include <stdexcept>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -148,6 +149,19 @@ std::vector<ParamProblem> busbench_check(const Scenario& sc) {
                        fmt::format("slot '{}' holds NIC {} ({}): busbench needs an empty slot for its test master "
                                    "(or one holding a bus-master test device)",
                                    sl, n.name, n.device)});
+    // A board that fits its onboard devices itself (the PE2650's two BCM5701, onboard_nics = true)
+    // has them in those positions whether or not the scenario names them as NICs.
+    auto spec = std::find_if(plat->slots.begin(), plat->slots.end(), [&](auto& x) { return x.name == sl; });
+    if (spec != plat->slots.end() && spec->onboard && h.params.has("onboard_nics") && h.params.b("onboard_nics")) {
+      std::vector<std::string> addin;
+      for (auto& x : plat->slots)
+        if (!x.onboard) addin.push_back(x.name);
+      out.push_back({std::string("workload.") + key,
+                     fmt::format("slot '{}' is the board's onboard {} position, fitted (hosts.{}.onboard_nics = true): "
+                                 "set hosts.{}.onboard_nics = false to put the test master in its place, or use an "
+                                 "add-in slot ({})",
+                                 sl, fmt::join(spec->onboard_devices, ", "), h.name, h.name, fmt::join(addin, ", "))});
+    }
   };
   check_slot("slot");
   if (!p.s("second_slot").empty()) {

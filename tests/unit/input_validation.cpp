@@ -755,3 +755,21 @@ TEST_CASE("scenario: a big integer out of range is printed as the integer writte
   CHECK_THAT(r.err, Catch::Contains("value -9223372036854775807 is below the minimum"));
   CHECK_THAT(r.err, !Catch::Contains("e+18"));
 }
+
+TEST_CASE("busbench: the PE2650's fitted onboard BCM5701 positions are taken (bug: the test master was plugged in "
+          "over the onboard NIC)",
+          "[busbench][validation]") {
+  const std::string pe = read_text("scenarios/busbench/pe2650-slot3-pcix133.toml");
+  const std::string fitted = with("onboard_nics = false", "onboard_nics = true", pe);
+  CHECK_THAT(load_error(fitted, {"workload.slot=\"onboard-nic1\""}),
+             Catch::Contains("key 'workload.slot': slot 'onboard-nic1' is the board's onboard BCM5701 position, fitted "
+                             "(hosts.alpha.onboard_nics = true): set hosts.alpha.onboard_nics = false to put the test "
+                             "master in its place, or use an add-in slot (slot1, slot2, slot3)"));
+  CHECK_THAT(load_error(fitted, {"workload.second_slot=\"onboard-nic2\""}),
+             Catch::Contains("key 'workload.second_slot': slot 'onboard-nic2'"));
+  // Left out, the position is free (the shipped scenario's board); the riser slots always are.
+  CHECK(load_error(pe, {"workload.slot=\"onboard-nic1\""}) == "no error");
+  CHECK(load_error(fitted) == "no error");
+  // The P4DPR-6GM+ fits no onboard device by itself: its 82544GC position takes the test master.
+  CHECK(load_error(read_text("scenarios/busbench/segA-pci66.toml")) == "no error");
+}
