@@ -112,8 +112,12 @@ int run_main(int argc, char** argv) {
     if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
   if (vm.count("plots"))
     if (auto why = out_dir_problem(plots_dir); !why.empty()) return usage_error("--plots: " + why);
-  if (!(plot_interval_ms > 0) || plot_interval_ms > 1e6)
-    return usage_error(fmt::format("--plot-interval-ms must be > 0 and at most 1e6, not {}", plot_interval_ms));
+  // The series sampler wakes once per interval (RunSeries): below 1 µs it would take more events
+  // than the models themselves (a 1 ps interval stalls a run for hours); above 1e6 ms (1000 s) no
+  // shipped workload lasts long enough for a second sample.
+  if (!(plot_interval_ms >= kMinPlotIntervalMs) || plot_interval_ms > kMaxPlotIntervalMs)
+    return usage_error(fmt::format("--plot-interval-ms must be between {} (1 µs) and {:g} ms, not {:g}",
+                                   kMinPlotIntervalMs, kMaxPlotIntervalMs, plot_interval_ms));
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.

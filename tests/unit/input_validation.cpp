@@ -773,3 +773,17 @@ TEST_CASE("busbench: the PE2650's fitted onboard BCM5701 positions are taken (bu
   // The P4DPR-6GM+ fits no onboard device by itself: its 82544GC position takes the test master.
   CHECK(load_error(read_text("scenarios/busbench/segA-pci66.toml")) == "no error");
 }
+
+TEST_CASE("cli: --plot-interval-ms below 1 µs or above 1e6 ms is a usage error (bug: 1e-9 ms was accepted and the "
+          "run sampled every picosecond for hours)",
+          "[cli][validation]") {
+  TempDir tmp;
+  const std::string plots = (tmp / "plots").string();
+  for (const char* v : {"1e-9", "0.0009", "0", "-1", "2e6", "nan"}) {
+    INFO("--plot-interval-ms " << v);
+    auto r = nicsim_bin(tmp, {"run", kScenario, "--plots", plots, "--plot-interval-ms", v});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--plot-interval-ms must be between 0.001 (1 µs) and 1e+06 ms"));
+    CHECK(r.out.empty());  // nothing ran
+  }
+}
