@@ -351,7 +351,7 @@ int explain_main(int argc, char** argv) {
   if (format == "json") {
     nlohmann::json jr = nlohmann::json::array();
     for (auto& r : rows)
-      jr.push_back({{"stage", r.stage}, {"cause", r.cause}, {"where", r.where}, {"a_us", r.a_us}, {"b_us", r.b_us},
+      jr.push_back({{"stage", r.stage}, {"cause", r.cause}, {"where", r.where(an, bn)}, {"where_a", r.where_a}, {"where_b", r.where_b}, {"a_us", r.a_us}, {"b_us", r.b_us},
                     {"delta_us", r.delta_us}});
     std::cout << nlohmann::json{{"a", {{"name", an}, {"breakdown", ba.to_json()}}},
                                 {"b", {{"name", bn}, {"breakdown", bb.to_json()}}},
