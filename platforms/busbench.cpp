@@ -396,6 +396,14 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
       if (m2) jr["both"] = {{"m1_mb_s", r.both_m1}, {"m2_mb_s", r.both_m2}, {"total_mb_s", r.both_sum}};
       jrows.push_back(jr);
     }
+    // Memory Write is posted: a master is done when its last write is in the bridge's posted-write
+    // buffers, not in DRAM. A point whose transfers x size fits those buffers therefore shows a
+    // "both loaded" total above what the shared upstream link (the PE2650's IMBus, the P64H2's
+    // Hub-Link) carries; more transfers measure the link itself.
+    if (w && m2)
+      out << "  (both loaded, at the masters: posted writes still buffered in the bridges when a master ends count as "
+             "done, so with few transfers the total can exceed what the shared upstream link carries; raise "
+             "transfers to measure the link)\n";
     out << "\n";
   }
   out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → north bridge → link → PCI-X bridge → segment), {} of each, idle bus\n",
