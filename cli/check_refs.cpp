@@ -597,7 +597,12 @@ std::string junit_xml(const std::vector<RefCheck>& checks) {
                                        c->simulated ? fmt::format("{:.6g}", *c->simulated) : "-", c->error_text,
                                        c->ref.source);
       if (c->verdict == Verdict::Fail)
-        x += fmt::format("\n      <failure type=\"out_of_tolerance\" message=\"{}\">{}</failure>\n    ",
+        // The type says which failure it is: a value off its reference, or no usable value at all
+        // (evaluate_reference's error_text "missing" / "not a number").
+        x += fmt::format("\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    ",
+                         c->error_text == "missing"        ? "missing_metric"
+                         : c->error_text == "not a number" ? "not_a_number"
+                                                           : "out_of_tolerance",
                          xml_escape(c->message), xml_escape(detail));
       else if (c->verdict == Verdict::Error)
         x += fmt::format("\n      <error type=\"run_failed\" message=\"{}\">{}</error>\n    ", xml_escape(c->message),

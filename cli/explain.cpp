@@ -2,12 +2,16 @@
 // differ. Each run is a child `nicsim run` process (SystemC elaborates once per process); the
 // per-stage breakdown comes from the journeys the models wrote (core/breakdown.h).
 #include "cli/executor.h"
+#include "cli/progress.h"
+#include "cli/sim_progress.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
 #include "core/cpu_report.h"
 #include "core/transfer_report.h"
 #include "platforms/scenario.h"
+#include <atomic>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fmt/core.h>
 #include <fstream>
@@ -131,7 +135,8 @@ int explain_main(int argc, char** argv) {
       "cpu", "CPU time by context and by cost entry (a flat profile) instead of latency")(
       "transfer", "TCP transfer-time attribution per socket and NIC batch sizes instead of latency")(
       "plots", po::value<std::string>(&plots), "draw pictures of the run into DIR")(
-      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU");
+      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU")(
+      "quiet", "no progress line on stderr (shown only when stderr is a terminal)");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -207,11 +212,36 @@ int explain_main(int argc, char** argv) {
 
   std::vector<RunJob> jobs = {a};
   if (compare) jobs.push_back(b);
+  // Progress on a terminal: each run writes its progress line to a file (nicsim run
+  // --progress-file), and one line here shows them side by side until both are done.
+  const bool show_progress = !vm.count("quiet") && Progress::is_tty(stderr);
+  if (show_progress)
+    for (auto& j : jobs) j.extra_args.insert(j.extra_args.end(), {"--progress-file", (tmp / (j.label + ".progress")).string()});
   std::vector<RunResult> results(jobs.size());
   {
     InterruptGuard guard;
     std::vector<std::thread> th;
-    for (size_t i = 0; i < jobs.size(); ++i) th.emplace_back([&, i] { results[i] = run_child(jobs[i]); });
+    std::atomic<size_t> running{jobs.size()};
+    for (size_t i = 0; i < jobs.size(); ++i)
+      th.emplace_back([&, i] {
+        results[i] = run_child(jobs[i]);
+        --running;
+      });
+    if (show_progress) {
+      TerminalLine line(stderr);
+      while (running > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        std::string text;
+        for (auto& j : jobs) {
+          std::ifstream f(tmp / (j.label + ".progress"));
+          std::string l;
+          std::getline(f, l);
+          if (!l.empty()) text += (text.empty() ? "" : " | ") + (jobs.size() > 1 ? j.label + ": " : std::string()) + l;
+        }
+        if (!text.empty() && running > 0) line.show(text);
+      }
+      line.clear();
+    }
     for (auto& t : th) t.join();
   }
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -351,7 +381,7 @@ int explain_main(int argc, char** argv) {
   if (format == "json") {
     nlohmann::json jr = nlohmann::json::array();
     for (auto& r : rows)
-      jr.push_back({{"stage", r.stage}, {"cause", r.cause}, {"where", r.where}, {"a_us", r.a_us}, {"b_us", r.b_us},
+      jr.push_back({{"stage", r.stage}, {"cause", r.cause}, {"where", r.where(an, bn)}, {"where_a", r.where_a}, {"where_b", r.where_b}, {"a_us", r.a_us}, {"b_us", r.b_us},
                     {"delta_us", r.delta_us}});
     std::cout << nlohmann::json{{"a", {{"name", an}, {"breakdown", ba.to_json()}}},
                                 {"b", {{"name", bn}, {"breakdown", bb.to_json()}}},

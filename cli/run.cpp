@@ -1,7 +1,9 @@
 // `nicsim run SCENARIO`: load and validate the scenario, build its Testbed, run its workload (which
 // runs the simulation), print the workload's own output (or the result JSON) and optionally write
 // DIR/result.json.
+#include "cli/sim_progress.h"
 #include "cli/transfer_plot.h"
+#include "cli/progress.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
 #include "core/result_names.h"
@@ -27,17 +29,25 @@ namespace po = boost::program_options;
 class TeeBuf : public std::streambuf {
  public:
   TeeBuf(std::streambuf* capture, std::streambuf* echo) : capture_(capture), echo_(echo) {}
+  /// A progress line on the same terminal, cleared before each echo (may be null).
+  TerminalLine* line = nullptr;
 
  protected:
   int overflow(int c) override {
     if (c == traits_type::eof()) return traits_type::not_eof(c);
     capture_->sputc(static_cast<char>(c));
-    if (echo_) echo_->sputc(static_cast<char>(c));
+    if (echo_) {
+      if (line) line->clear();
+      echo_->sputc(static_cast<char>(c));
+    }
     return c;
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
     capture_->sputn(s, n);
-    if (echo_) echo_->sputn(s, n);
+    if (echo_) {
+      if (line) line->clear();
+      echo_->sputn(s, n);
+    }
     return n;
   }
   int sync() override { return echo_ ? echo_->pubsync() : 0; }
@@ -60,12 +70,19 @@ const char* kUsage =
     "--set PATH=VALUE uses the scenario's dotted key paths (hosts.alpha.nics.eth1.RxIntDelay=8,\n"
     "workload.upper=1024, links.0.length_m=5, seed=3); '*' matches any one segment\n"
     "(hosts.*.nics.eth1.RxIntDelay=8). VALUE is a TOML value; anything else is a bare string.\n\n"
+    "While the simulation runs, a terminal's stderr shows one progress line (simulated time\n"
+    "against the workload's length, simulated seconds per second, ETA), rewritten in place and\n"
+    "cleared at the end; nothing when stderr is not a terminal, or with --quiet.\n\n"
     "exit codes: 0 ok, 1 run failed, 2 usage or scenario error";
+
+/// --plot-interval-ms bounds (ms).
+constexpr double kMinPlotIntervalMs = 0.001, kMaxPlotIntervalMs = 1e6;
 
 int run_main(int argc, char** argv) {
   po::options_description opts("options");
   std::string scenario_path, seed_text, out_dir, format, trace_path, plots_dir;
   double plot_interval_ms = 1.0;
+  bool quiet = false;
   std::vector<std::string> sets;
   opts.add_options()
       ("scenario", po::value<std::string>(&scenario_path)->required(), "scenario file (TOML); also positional")
@@ -78,7 +95,10 @@ int run_main(int argc, char** argv) {
       ("plot-interval-ms", po::value<double>(&plot_interval_ms)->default_value(1.0),
        "with --plots: sample interval of the time series (ms)")
       ("format", po::value<std::string>(&format)->default_value("text"),
-       "text: the workload's output; json: the result JSON on stdout");
+       "text: the workload's output; json: the result JSON on stdout")
+      ("quiet", po::bool_switch(&quiet), "no progress line on stderr (shown only when stderr is a terminal)")
+      ("progress-file", po::value<std::string>(),
+       "write the progress line to FILE instead (rewritten; nicsim explain reads it for its runs)");
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -112,8 +132,12 @@ int run_main(int argc, char** argv) {
     if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
   if (vm.count("plots"))
     if (auto why = out_dir_problem(plots_dir); !why.empty()) return usage_error("--plots: " + why);
-  if (!(plot_interval_ms > 0) || plot_interval_ms > 1e6)
-    return usage_error(fmt::format("--plot-interval-ms must be > 0 and at most 1e6, not {}", plot_interval_ms));
+  // The series sampler wakes once per interval (RunSeries): below 1 µs it would take more events
+  // than the models themselves (a 1 ps interval stalls a run for hours); above 1e6 ms (1000 s) no
+  // shipped workload lasts long enough for a second sample.
+  if (!(plot_interval_ms >= kMinPlotIntervalMs) || plot_interval_ms > kMaxPlotIntervalMs)
+    return usage_error(fmt::format("--plot-interval-ms must be between {} (1 µs) and {:g} ms, not {:g}",
+                                   kMinPlotIntervalMs, kMaxPlotIntervalMs, plot_interval_ms));
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.
@@ -122,6 +146,7 @@ int run_main(int argc, char** argv) {
   const bool json_out = format == "json";
   nlohmann::json result = results_envelope(scenario.path, scenario.seed, scenario.to_json());
   std::ostringstream captured;
+  TerminalLine term_line(stderr);  // the progress line, when stderr is a terminal
   TeeBuf tee(captured.rdbuf(), json_out ? nullptr : std::cout.rdbuf());
   std::ostream out(&tee);
   // In json mode stdout carries only the result: anything models print goes to stderr.
@@ -134,7 +159,18 @@ int run_main(int argc, char** argv) {
   try {
     RunOptions ro;
     if (!plots_dir.empty()) ro.series_interval_s = plot_interval_ms * 1e-3;
+    // Progress while the simulation runs: a terminal line, or explain's progress file.
+    std::unique_ptr<SimProgress> progress;
+    if (!quiet && vm.count("progress-file")) {
+      progress = std::make_unique<SimProgress>(progress_file_writer(vm["progress-file"].as<std::string>()),
+                                               workload_length_s(scenario));
+    } else if (!quiet && Progress::is_tty(stderr)) {
+      tee.line = &term_line;
+      progress = std::make_unique<SimProgress>([&term_line](const std::string& l) { term_line.show(l); },
+                                               workload_length_s(scenario));
+    }
     rc = run_workload(scenario, out, result, ro) == 0 ? kExitOk : kExitRunFailed;
+    progress.reset();
     if (rc != kExitOk) {
       error = "the workload reported a failed run";
       // The workload's own reason (e.g. NetPIPE's time limit) belongs on stderr too, so sweep's

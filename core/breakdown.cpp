@@ -18,7 +18,29 @@ double percentile(std::vector<double> v, double p) {
 std::string label(const std::string& stage, const std::string& cause) {
   return cause.empty() ? stage : stage + " (" + cause + ")";
 }
+/// Characters on screen of UTF-8 `s` (code points; labels hold no wide characters).
+size_t display_width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+/// `s` padded with spaces to `width` display characters (fmt pads by code points only in some versions).
+std::string pad_right(const std::string& s, size_t width) {
+  const size_t w = display_width(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+std::string pad_left(const std::string& s, size_t width) {
+  const size_t w = display_width(s);
+  return w >= width ? s : std::string(width - w, ' ') + s;
+}
+constexpr size_t kStageColumn = 44;
 }  // namespace
+
+std::string GapRow::where(const std::string& a_name, const std::string& b_name) const {
+  if (where_a == where_b || where_b.empty()) return where_a;
+  if (where_a.empty()) return where_b;
+  return fmt::format("{}: {}; {}: {}", a_name, where_a, b_name, where_b);
+}
 
 Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix) {
   Breakdown out;
@@ -129,11 +151,11 @@ std::vector<GapRow> gap(const Breakdown& a, const Breakdown& b) {
     auto it = idx.find(key);
     if (it == idx.end()) {
       it = idx.emplace(key, rows.size()).first;
-      rows.push_back({s.stage, s.cause, s.where, 0, 0, 0});
+      rows.push_back({s.stage, s.cause, "", "", 0, 0, 0});
     }
     auto& r = rows[it->second];
     (is_b ? r.b_us : r.a_us) = s.mean_us;
-    if (is_b && !s.where.empty()) r.where = s.where;
+    (is_b ? r.where_b : r.where_a) = s.where;
   };
   for (auto& s : a.stages) add(s, false);
   for (auto& s : b.stages) add(s, true);
@@ -158,7 +180,7 @@ std::string gap_summary(const Breakdown& a, const Breakdown& b, const std::vecto
     if (n == 3) break;
     s += fmt::format(" {} {} {:.1f} µs{}{}.", n == 0 ? "The largest contributor is" : "Next,",
                      label(r.stage, r.cause), std::fabs(r.delta_us), r.delta_us >= 0 ? " more" : " less",
-                     r.where.empty() ? "" : " (at " + r.where + ")");
+                     r.where(a_name, b_name).empty() ? "" : " (at " + r.where(a_name, b_name) + ")");
     explained += r.delta_us;
     ++n;
   }
@@ -170,24 +192,31 @@ std::string gap_summary(const Breakdown& a, const Breakdown& b, const std::vecto
 std::string format_breakdown(const Breakdown& b) {
   std::string out = fmt::format("{} measured messages, one-way latency mean {:.2f} µs, p50 {:.2f} µs, p99 {:.2f} µs\n\n",
                                 b.journeys, b.mean_total_us, b.p50_total_us, b.p99_total_us);
-  out += fmt::format("{:<44} {:>10} {:>10} {:>10} {:>7}  {}\n", "stage (cause)", "mean µs", "p50 µs", "p99 µs",
-                     "share", "where");
+  size_t w = kStageColumn;
+  for (auto& s : b.stages) w = std::max(w, display_width(label(s.stage, s.cause)));
+  out += fmt::format("{} {} {} {} {}  {}\n", pad_right("stage (cause)", w), pad_left("mean µs", 10),
+                     pad_left("p50 µs", 10), pad_left("p99 µs", 10), pad_left("share", 7), "where");
   double sum = 0;
   for (auto& s : b.stages) {
-    out += fmt::format("{:<44} {:>10.2f} {:>10.2f} {:>10.2f} {:>6.1f}%  {}\n", label(s.stage, s.cause), s.mean_us,
-                       s.p50_us, s.p99_us, 100.0 * s.share, s.where);
+    out += fmt::format("{} {:>10.2f} {:>10.2f} {:>10.2f} {:>6.1f}%  {}\n", pad_right(label(s.stage, s.cause), w),
+                       s.mean_us, s.p50_us, s.p99_us, 100.0 * s.share, s.where);
     sum += s.mean_us;
   }
-  out += fmt::format("{:<44} {:>10.2f}\n", "total", sum);
+  out += fmt::format("{} {:>10.2f}\n", pad_right("total", w), sum);
   return out;
 }
 
 std::string format_gap(const std::vector<GapRow>& rows, const std::string& a_name, const std::string& b_name) {
-  std::string out = fmt::format("{:<44} {:>12} {:>12} {:>12}  {}\n", "stage (cause)", a_name.substr(0, 12),
-                                b_name.substr(0, 12), "delta µs", "where");
+  size_t w = kStageColumn;
+  for (auto& r : rows) w = std::max(w, display_width(label(r.stage, r.cause)));
+  // Each run's column is as wide as its name (at least 12), so a long name is not cut. Where the
+  // two runs' places differ, both are listed as "A: ...; B: ..." (the runs as explain names them).
+  const size_t wa = std::max<size_t>(12, display_width(a_name)), wb = std::max<size_t>(12, display_width(b_name));
+  std::string out = fmt::format("{} {} {} {}  {}\n", pad_right("stage (cause)", w), pad_left(a_name, wa),
+                                pad_left(b_name, wb), pad_left("delta µs", 12), "where");
   for (auto& r : rows)
-    out += fmt::format("{:<44} {:>12.2f} {:>12.2f} {:>+12.2f}  {}\n", label(r.stage, r.cause), r.a_us, r.b_us,
-                       r.delta_us, r.where);
+    out += fmt::format("{} {:>{}.2f} {:>{}.2f} {:>+12.2f}  {}\n", pad_right(label(r.stage, r.cause), w), r.a_us, wa,
+                       r.b_us, wb, r.delta_us, r.where("A", "B"));
   return out;
 }
 

@@ -36,8 +36,14 @@ struct Breakdown {
 Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix = "");
 
 struct GapRow {
-  std::string stage, cause, where;
+  std::string stage, cause;
+  /// Where the stage happened in run A and in run B (StageStats::where of each side; empty when the
+  /// side has no such stage).
+  std::string where_a, where_b;
   double a_us = 0, b_us = 0, delta_us = 0;  ///< mean per message in run A, run B, B - A
+  /// The places of both runs: one list when they agree (or one side has none), else
+  /// "<a_name>: ...; <b_name>: ...".
+  std::string where(const std::string& a_name, const std::string& b_name) const;
 };
 
 /// Per-stage difference B - A, sorted by |delta| descending (rows with |delta| < 0.005 µs dropped).
@@ -47,7 +53,9 @@ std::vector<GapRow> gap(const Breakdown& a, const Breakdown& b);
 std::string gap_summary(const Breakdown& a, const Breakdown& b, const std::vector<GapRow>& rows,
                         const std::string& a_name, const std::string& b_name);
 
-/// Text tables as printed by `nicsim explain`.
+/// Text tables as printed by `nicsim explain`. The stage column is as wide as the longest
+/// "stage (cause)" label (at least 44 characters), so long stage names do not push the numbers
+/// out of their columns.
 std::string format_breakdown(const Breakdown& b);
 std::string format_gap(const std::vector<GapRow>& rows, const std::string& a_name, const std::string& b_name);
 

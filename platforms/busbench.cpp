@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <sstream>
 #include <stdexcept>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -161,6 +162,19 @@ std::vector<ParamProblem> busbench_check(const Scenario& sc) {
                        fmt::format("slot '{}' holds NIC {} ({}): busbench needs an empty slot for its test master "
                                    "(or one holding a bus-master test device)",
                                    sl, n.name, n.device)});
+    // A board that fits its onboard devices itself (the PE2650's two BCM5701, onboard_nics = true)
+    // has them in those positions whether or not the scenario names them as NICs.
+    auto spec = std::find_if(plat->slots.begin(), plat->slots.end(), [&](auto& x) { return x.name == sl; });
+    if (spec != plat->slots.end() && spec->onboard && h.params.has("onboard_nics") && h.params.b("onboard_nics")) {
+      std::vector<std::string> addin;
+      for (auto& x : plat->slots)
+        if (!x.onboard) addin.push_back(x.name);
+      out.push_back({std::string("workload.") + key,
+                     fmt::format("slot '{}' is the board's onboard {} position, fitted (hosts.{}.onboard_nics = true): "
+                                 "set hosts.{}.onboard_nics = false to put the test master in its place, or use an "
+                                 "add-in slot ({})",
+                                 sl, fmt::join(spec->onboard_devices, ", "), h.name, h.name, fmt::join(addin, ", "))});
+    }
   };
   check_slot("slot");
   if (!p.s("second_slot").empty()) {
@@ -385,6 +399,14 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
       if (m2) jr["both"] = {{"m1_mb_s", r.both_m1}, {"m2_mb_s", r.both_m2}, {"total_mb_s", r.both_sum}};
       jrows.push_back(jr);
     }
+    // Memory Write is posted: a master is done when its last write is in the bridge's posted-write
+    // buffers, not in DRAM. A point whose transfers x size fits those buffers therefore shows a
+    // "both loaded" total above what the shared upstream link (the PE2650's IMBus, the P64H2's
+    // Hub-Link) carries; more transfers measure the link itself.
+    if (w && m2)
+      out << "  (both loaded, at the masters: posted writes still buffered in the bridges when a master ends count as "
+             "done, so with few transfers the total can exceed what the shared upstream link carries; raise "
+             "transfers to measure the link)\n";
     out << "\n";
   }
   out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → north bridge → link → PCI-X bridge → segment), {} of each, idle bus\n",

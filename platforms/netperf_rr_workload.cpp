@@ -9,6 +9,8 @@
 // sweep varies `request_bytes` instead (response_bytes 0 = the same size: netperf -r N).
 #include "core/sim_context.h"
 #include "drivers-sim/apps/netperf_rr_app.h"
+#include "drivers-sim/net/tcp_params.h"
+#include "drivers-sim/net/udp.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
 #include <fmt/format.h>
@@ -226,6 +228,22 @@ std::vector<NetperfRrSizes> invocations_or_empty(const ParamValues& p) {
   }
 }
 
+/// The largest UDP_RR message every modelled receiver can queue: udp_queue_rcv_skb ->
+/// sock_queue_rcv_skb drops a datagram when rmem_alloc + truesize >= sk->rcvbuf, and a reassembled
+/// datagram's truesize is the sum of its fragments' (ip_frag_reasm: head->truesize += fp->truesize).
+/// Each fragment of an MTU-sized frame sits in a driver receive buffer of at least a 1514-byte
+/// frame: dev_alloc_skb(1514) = 1530 bytes, SKB_DATA_ALIGN'ed to 1536, plus struct sk_buff (160, the
+/// kernel model's estimate) = 1696 bytes; the drivers' real buffers are larger (e1000 2048 + 2), so
+/// this bound refuses only sizes no driver can take, and a size between it and the receiving
+/// driver's own limit still fails at run time with Udp InErrors named.
+int udp_rr_max_bytes() {
+  const uint32_t rcvbuf = UdpSocket{}.rcvbuf;                   // sysctl_rmem_default, 65535
+  const uint32_t per_frag = TcpParams{}.mtu_bytes - 20;         // 1480 bytes of IP payload per fragment
+  constexpr uint32_t kMinFragTruesize = ((1514 + 16 + 15) & ~15u) + 160;  // 1696
+  const uint32_t frags = (rcvbuf - 1) / kMinFragTruesize;       // rmem_alloc + truesize < rcvbuf
+  return static_cast<int>(frags * per_frag) - 8;                // less the UDP header
+}
+
 /// Load-time checks: `sizes` parses; UDP_RR sizes fit a datagram and -D is TCP's;
 /// the two ends' hosts, cables and kernels (tcp_pair_problems).
 std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
@@ -253,6 +271,18 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
                                                      : "workload.response_bytes";
         out.push_back({key, fmt::format("UDP_RR: a {} B datagram exceeds UDP's 65507 B (EMSGSIZE)",
                                         std::max(sz.request_bytes, sz.response_bytes))});
+      } else if (const int big = std::max(sz.request_bytes, sz.response_bytes); big > udp_rr_max_bytes()) {
+        const char* key = !p.s("sizes").empty()                       ? "workload.sizes"
+                          : sz.request_bytes > udp_rr_max_bytes() ? "workload.request_bytes"
+                                                                  : "workload.response_bytes";
+        const int per_frag = static_cast<int>(TcpParams{}.mtu_bytes) - 20;
+        const int frags = (big + 8 + per_frag - 1) / per_frag;
+        out.push_back({key, fmt::format("UDP_RR: a {} B datagram arrives as {} fragments, whose receive buffers (at "
+                                        "least 1696 B of truesize each) exceed the socket receive buffer of {} B: "
+                                        "sock_queue_rcv_skb drops it (Udp InErrors) and UDP_RR never resends, so "
+                                        "the run would stall; the largest size any modelled receiver can take is "
+                                        "{} B",
+                                        big, frags, UdpSocket{}.rcvbuf, udp_rr_max_bytes())});
       }
     if (p.b("nodelay"))
       out.push_back({"workload.nodelay", "nodelay (netperf -D, TCP_NODELAY) applies to TCP_RR only; UDP_RR has no Nagle"});

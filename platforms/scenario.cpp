@@ -190,7 +190,7 @@ void put(toml::array& a, size_t i, const toml::node& v) {
 
 /// Number as a scenario author would write it (integers without ".0").
 std::string fmt_num(double v) {
-  if (std::floor(v) == v && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
+  if (std::floor(v) == v && std::fabs(v) < 9.2e18) return fmt::format("{}", static_cast<int64_t>(v));
   return fmt::format("{}", v);
 }
 
@@ -476,12 +476,15 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
     return error(key, n.source(),
                  fmt::format("wrong type: expected {}, got {}{}", kind_name(spec.kind), describe_node(n), hint));
   };
+  // The value as written: an integer stays an integer however large (a double would print
+  // 9223372036854775807 as 9.223372036854776e+18).
+  auto given = [&](double v) { return n.is_integer() ? std::to_string(n.as_integer()->get()) : fmt_num(v); };
   auto range = [&](double v) {
     std::string unit = spec.unit.empty() ? "" : " [" + spec.unit + "]";
     if (spec.min && v < *spec.min)
-      fail(key, n.source(), fmt::format("value {} is below the minimum {}{}", fmt_num(v), fmt_num(*spec.min), unit));
+      fail(key, n.source(), fmt::format("value {} is below the minimum {}{}", given(v), fmt_num(*spec.min), unit));
     if (spec.max && v > *spec.max)
-      fail(key, n.source(), fmt::format("value {} is above the maximum {}{}", fmt_num(v), fmt_num(*spec.max), unit));
+      fail(key, n.source(), fmt::format("value {} is above the maximum {}{}", given(v), fmt_num(*spec.max), unit));
   };
   switch (spec.kind) {
     case ParamKind::Int: {
@@ -630,6 +633,33 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
       }
     }
   }
+  // An active-backup bond without miimon keeps its first slave for good: 2.4.20 bonding.c changes
+  // current_slave only in bond_mii_monitor (and bond_release), bond_enslave makes the first slave
+  // active with its link taken as up when miimon is 0, and bond_xmit_activebackup sends on
+  // current_slave without the IS_UP (carrier) test that round-robin and XOR make. A first slave
+  // without a cable then loses every frame and the run stalls until time_limit_s.
+  for (auto& h : s.hosts)
+    for (auto& b : h.bonds) {
+      if (b.params.s("mode") != "active-backup" || b.params.i("miimon") > 0 || b.slaves.empty()) continue;
+      auto first = parse_endpoint(h.name + "." + b.slaves.front());
+      if (!first) continue;
+      bool cabled = false;
+      for (auto& l : s.links)
+        for (const std::string* e : {&l.a, &l.b})
+          if (auto ep = parse_endpoint(*e); ep && ep->host == first->host && ep->nic == first->nic && ep->port == first->port)
+            cabled = true;
+      if (cabled) continue;
+      const std::string bk = "hosts." + h.name + ".bonds." + b.name;
+      std::string others;
+      for (size_t i = 1; i < b.slaves.size(); ++i) others += (others.empty() ? "" : ", ") + b.slaves[i];
+      fail_first({{bk + ".miimon",
+                   fmt::format("active-backup bond {} has miimon = 0 and its first slave {} has no cable: without link "
+                               "monitoring 2.4.20's bonding.c keeps the first slave active for good and "
+                               "bond_xmit_activebackup sends every frame into it (only balance-rr and balance-xor skip "
+                               "a slave without carrier); set miimon (e.g. 100) so bond_mii_monitor fails over{}, or "
+                               "cable {}",
+                               b.name, b.slaves.front(), others.empty() ? "" : " to " + others, b.slaves.front())}});
+    }
   // A station address is unique on the scenario's network (two NICs with one MAC confuse every
   // peer's ARP cache and the cable's frame delivery). Compared as 48-bit values (case and
   // leading zeros do not matter); an empty mac_address is derived from the unique device name.

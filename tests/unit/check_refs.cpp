@@ -28,6 +28,12 @@ range = [60.0, 130]
 source = "seed 000: bimodal 63/125"
 )";
 
+size_t count_of(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
 std::string error_of(const std::string& text) {
   try {
     parse_ref_text(text, "scenarios/x.ref.toml");
@@ -160,6 +166,21 @@ TEST_CASE("check: a missing metric fails with the nearest metric name", "[check]
   c = run_failed_reference(r, 2, "x.toml:3:1: key 'foo': unknown\nsecond line");
   CHECK(c.verdict == Verdict::Error);
   CHECK(c.message == "nicsim run failed (exit 2): second line");
+}
+
+TEST_CASE("check: JUnit names a missing or non-numeric metric as such, not as out of tolerance (bug: every failure "
+          "was type out_of_tolerance)",
+          "[check]") {
+  Reference r = rel(28, 0.15);
+  r.metric = "one_way_us.1b";
+  std::vector<RefCheck> cs = {evaluate_reference(r, {{"one_way_us.1B", 28.0}}),
+                              evaluate_reference(r, {{"one_way_us.1b", nullptr}}),
+                              evaluate_reference(r, {{"one_way_us.1b", 40.0}})};
+  for (auto& c : cs) c.scenario = "scenarios/a.toml";
+  const std::string x = junit_xml(cs);
+  CHECK(count_of(x, "<failure type=\"missing_metric\"") == 1);
+  CHECK(count_of(x, "<failure type=\"not_a_number\"") == 1);
+  CHECK(count_of(x, "<failure type=\"out_of_tolerance\"") == 1);
 }
 
 TEST_CASE("check: the table and the JUnit XML report every reference", "[check]") {

@@ -176,6 +176,59 @@ TEST_CASE("bonding active-backup: one active slave, miimon finds its link down a
   CHECK(t.bond.current_slave() == 1);
 }
 
+namespace {
+/// The uncabled port of the scenarios: eth1 has no carrier and its BMSR link bit clear from before
+/// enslaving, eth2 has link. After ifup, 250 ms (monitor runs, if any), then four frames.
+struct FirstSlaveDown {
+  std::vector<int> on_a, on_b;
+  int current = -2;
+  FirstSlaveDown(BondMode mode, int miimon) {
+    BondParams bp;
+    bp.mode = mode;
+    bp.miimon_ms = miimon;
+    Bench t(bp, true);
+    t.a.mii = 0;
+    t.b.mii = 1;
+    t.a.netif_carrier_off();
+    auto main = [&]() -> Task<void> {
+      co_await t.ifup();
+      WaitQueue wq;
+      (void)co_await t.k.schedule_timeout(wq, 25);
+      co_await t.send(0, 4, {0, 2, 0xb3, 9, 9, 9});
+    };
+    t.k.spawn_process("p", 0, main());
+    sc_core::sc_start(ms(400));
+    on_a = t.a.sent_ids;
+    on_b = t.b.sent_ids;
+    current = t.bond.current_slave();
+  }
+};
+}  // namespace
+
+TEST_CASE("bonding active-backup, miimon 100, first slave without link from the start: enslaved with its link down "
+          "(bond_check_dev_link), the second is active (bug report: never failed over)",
+          "[bonding]") {
+  FirstSlaveDown r(BondMode::active_backup, 100);
+  CHECK(r.on_a.empty());
+  CHECK(r.on_b == std::vector<int>{0, 1, 2, 3});
+  CHECK(r.current == 1);
+}
+
+TEST_CASE("bonding balance-rr, miimon 0, first slave without link from the start: IS_UP skips it", "[bonding]") {
+  FirstSlaveDown r(BondMode::balance_rr, 0);
+  CHECK(r.on_a.empty());
+  CHECK(r.on_b == std::vector<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("bonding active-backup, miimon 0, first slave without link: 2.4.20 keeps it active for good and "
+          "bond_xmit_activebackup sends into it (the scenario loader refuses this when it has no cable)",
+          "[bonding]") {
+  FirstSlaveDown r(BondMode::active_backup, 0);
+  CHECK(r.on_a == std::vector<int>{0, 1, 2, 3});
+  CHECK(r.on_b.empty());
+  CHECK(r.current == 0);
+}
+
 TEST_CASE("bonding balance-xor: slave (h_dest 5 ^ dev_addr 5) % slave_cnt, counted back from the last enslaved",
           "[bonding]") {
   BondParams bp;

@@ -180,3 +180,24 @@ TEST_CASE("scenario bonds: a second cabled port beside a bond names the slave po
   CHECK_THAT(error_of(text), Catch::Contains("key 'links.2.a': host alpha already has a cabled port (alpha.eth1:0 in "
                                              "links.0, a slave of alpha.bond0)"));
 }
+
+TEST_CASE("scenario bonds: active-backup without miimon whose first slave has no cable is a load error (bug: the run "
+          "never failed over and stalled until time_limit_s)",
+          "[scenario][bonding]") {
+  // alpha's bond0 in active-backup, the first slave's (eth1, port 0) cable removed.
+  std::string text = edit("[[links]]\na = \"alpha.eth1\"\nb = \"beta.eth1\"\n", "");
+  text = edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"", text);
+  CHECK_THAT(error_of(text), Catch::Contains("key 'hosts.alpha.bonds.bond0.miimon'") &&
+                                 Catch::Contains("active-backup bond bond0 has miimon = 0 and its first slave eth1 has no "
+                                                 "cable") &&
+                                 Catch::Contains("set miimon (e.g. 100) so bond_mii_monitor fails over to eth1:1, or "
+                                                 "cable eth1"));
+  // With the monitor, bond_enslave finds eth1's link down and eth1:1 becomes the active slave: loads.
+  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"active-backup\"\nmiimon = 100", text)) == "(loaded)");
+  // Round-robin and XOR skip a slave without carrier (IS_UP) even without the monitor: loads.
+  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"balance-rr\"", text)) == "(loaded)");
+  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"balance-xor\"", text)) == "(loaded)");
+  // The first slave cabled, the second not: active-backup without miimon uses the first: loads.
+  std::string second = edit("[[links]]\na = \"alpha.eth1:1\"\nb = \"beta.eth1:1\"\n", "");
+  CHECK(error_of(edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"", second)) == "(loaded)");
+}

@@ -102,3 +102,21 @@ TEST_CASE("8255x drivers refuse PHY-forcing options the model would ignore", "[s
   CHECK(load_error_of("e100-82559-pci33.toml", {"hosts.beta.nics.eth0.e100_speed_duplex=4"}).empty());
   CHECK(load_error_of("e100-82559-pci33.toml", {"hosts.beta.nics.eth0.device=82559"}).empty());  // a bare part number
 }
+
+TEST_CASE("netperf_rr: UDP_RR sizes whose fragments no receive buffer can queue are refused at load (bug: they loaded "
+          "and stalled until time_limit_s with Udp InErrors)",
+          "[workload][netperf]") {
+  std::string key;
+  // 60000 B: 41 fragments of at least 1696 B truesize each, past the 65535 B rcvbuf.
+  std::string msg = load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,60000\""}, &key);
+  CHECK(key == "workload.sizes");
+  CHECK(msg.find("a 60000 B datagram arrives as 41 fragments") != std::string::npos);
+  CHECK(msg.find("the largest size any modelled receiver can take is 56232 B") != std::string::npos);
+  msg = load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"\"", "workload.request_bytes=64",
+                    "workload.response_bytes=56233"},
+                   &key);
+  CHECK(key == "workload.response_bytes");
+  CHECK(load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,56232\""}).empty());
+  // TCP_RR streams a big message in segments: no such limit.
+  CHECK(load_error({"workload.sizes=\"64,60000\""}).empty());
+}

@@ -104,6 +104,10 @@ std::vector<ParamProblem> check_params(const ParamValues& v) {
   // Later tg3 set_coalesce refuses the same pairs ("No rx interrupts will be generated if both are
   // zero", likewise tx); here every set the driver may write to the chip is checked, so a band the
   // adaptive scheme switches to later cannot stop the chip reporting.
+  // rx-usecs 0 with rx-frames N is not refused: tg3 accepts it and the chip coalesces by frame
+  // count alone (HOSTCC_RXCOL_TICKS 0 = tick timer off, as tg3 1.0 writes with RXMAX_FRAMES 1), so
+  // traffic of fewer than N frames in flight (a ping-pong, a connect) stalls as on the real chip
+  // (docs/scenarios.md says so).
   auto never = [&](const char* usecs, const char* frames, const char* what) {
     if (v.i(usecs) == 0 && v.i(frames) == 0)
       out.push_back({frames, fmt::format("{} and {} are both 0: the chip would never report a {}", usecs, frames, what)});
