@@ -168,9 +168,10 @@ int list_main(int argc, char** argv) {
       std::vector<std::string> drivers;
       for (auto& [_, t] : Registry<DriverCostTable>::instance().all())
         if (t.profile == c.cost_profile) drivers.push_back(t.driver);
-      say("      {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB\n      cost table {} (driver tables: {})\n"
-          "          [source: {}]\n", c.isa, c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
-          c.cost_profile, drivers.empty() ? "none" : join(drivers), c.source);
+      say("      {}, {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB{}\n      cost table {} (driver tables: {})\n"
+          "          [source: {}]\n", c.isa, byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes,
+          c.l1d_kb, c.l2_kb, c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", c.cost_profile,
+          drivers.empty() ? "none" : join(drivers), c.source);
     });
   }
   return kExitOk;

@@ -26,6 +26,8 @@ const Entry& find_profile(const char* what, const std::string& name) {
 const KernelProfile& kernel_profile(const std::string& name) { return find_profile<KernelProfile>("kernel", name); }
 const CpuProfile& cpu_profile(const std::string& name) { return find_profile<CpuProfile>("CPU", name); }
 
+const char* byte_order_name(ByteOrder o) { return o == ByteOrder::big ? "big-endian" : "little-endian"; }
+
 std::string describe_profiles(const ParamValues& v) {
   const KernelProfile& k = kernel_profile(v.s("kernel_profile"));
   const CpuProfile& c = cpu_profile(v.s("cpu_profile"));
@@ -36,8 +38,9 @@ std::string describe_profiles(const ParamValues& v) {
              rx_budget_name(k.rx_budget),
              k.rx_budget == RxBudget::netdev_max_backlog ? k.netdev_max_backlog : k.netdev_budget,
              k.rx_time_limit_jiffies, k.qdisc, k.tx_queue_len, irq_policy_name(k.irq_policy)) +
-         fmt::format("cpu: {} ({}, {}-{} MHz, {}-byte lines, L1d {} KB, L2 {} KB), cost table {}\n", c.name, c.isa,
-                     c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb, cost);
+         fmt::format("cpu: {} ({}, {}, {}-{} MHz, {}-byte lines, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name, c.isa,
+                     byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
+                     c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", cost);
 }
 
 std::vector<ParamProblem> profile_problems(const std::string& host, const ParamValues& v) {
