@@ -1,5 +1,7 @@
 #include "drivers-sim/kernel/profiles.h"
 #include "core/registry.h"
+#include "drivers-sim/kernel/costs.h"
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -57,9 +59,23 @@ std::vector<ParamProblem> profile_problems(const std::string& host, const ParamV
   if (v.has("cpu_profile")) {
     const CpuProfile* c = Registry<CpuProfile>::instance().find(v.s("cpu_profile"));
     if (!c) unknown("cpu_profile", "CPU", Registry<CpuProfile>::instance().names());
-    else if (v.has("cpu_mhz") && (v.r("cpu_mhz") < c->min_mhz || v.r("cpu_mhz") > c->max_mhz))
-      out.push_back({"hosts." + host + ".cpu_mhz", fmt::format("{} MHz is outside the {} CPU profile's {}-{} MHz",
-                                                               v.r("cpu_mhz"), c->name, c->min_mhz, c->max_mhz)});
+    else {
+      if (v.has("cpu_mhz") && (v.r("cpu_mhz") < c->min_mhz || v.r("cpu_mhz") > c->max_mhz))
+        out.push_back({"hosts." + host + ".cpu_mhz", fmt::format("{} MHz is outside the {} CPU profile's {}-{} MHz",
+                                                                 v.r("cpu_mhz"), c->name, c->min_mhz, c->max_mhz)});
+      // The kernel charges its paths from this table (Kernel's constructor would throw); an explicit
+      // cost_profile is checked against the same names by its schema.
+      const std::vector<std::string> tables = cost_profile_names();
+      const bool overridden = v.has("cost_profile") && !v.s("cost_profile").empty();
+      if (!overridden && std::find(tables.begin(), tables.end(), c->cost_profile) == tables.end()) {
+        std::string known;
+        for (auto& t : tables) known += (known.empty() ? "" : ", ") + t;
+        out.push_back({"hosts." + host + ".cpu_profile",
+                       fmt::format("the {} CPU profile charges the kernel's paths from cost table '{}', which this build "
+                                   "does not have (known: {}); set cost_profile to one of those for a what-if",
+                                   c->name, c->cost_profile, known)});
+      }
+    }
   }
   return out;
 }
