@@ -1,10 +1,12 @@
 // `nicsim list [platforms|devices|drivers|workloads|links] [--verbose]`: what this binary contains,
 // answered from the registries (never a hand-kept list).
 #include "cli/verbs.h"
+#include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/profiles.h"
 #include "platforms/testbed.h"
 #include <fmt/core.h>
+#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -162,9 +164,13 @@ int list_main(int argc, char** argv) {
       std::vector<std::string> drivers;
       for (auto& [_, t] : Registry<DriverCostTable>::instance().all())
         if (t.profile == c.cost_profile) drivers.push_back(t.driver);
-      say("      {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB\n      cost table {} (driver tables: {})\n"
-          "          [source: {}]\n", c.isa, c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
-          c.cost_profile, drivers.empty() ? "none" : join(drivers), c.source);
+      say("      {}, {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB{}\n      cost table {} (driver tables: {})\n"
+          "          [source: {}]\n", c.isa, byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes,
+          c.l1d_kb, c.l2_kb, c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", c.cost_profile,
+          drivers.empty() ? "none" : join(drivers), c.source);
+      const std::vector<std::string> tables = cost_profile_names();
+      if (std::find(tables.begin(), tables.end(), c.cost_profile) == tables.end())
+        say("      (cost table {} is not in this build: a host on this CPU needs cost_profile set)\n", c.cost_profile);
     });
   }
   return kExitOk;

@@ -132,8 +132,12 @@ std::vector<unsigned> ChipsetHost::attach(const std::string& slot_name, PciDevic
     dev.irq_out(fn).bind(apic.pin(pin));
     auto it = vectors_.find({&apic, pin});
     if (it == vectors_.end()) {
-      it = vectors_.emplace(std::make_pair(&apic, pin), next_vector_).first;
-      next_vector_ += spec_.vector_step;
+      if (spec_.vector_is_input) {
+        it = vectors_.emplace(std::make_pair(&apic, pin), pin).first;
+      } else {
+        it = vectors_.emplace(std::make_pair(&apic, pin), next_vector_).first;
+        next_vector_ += spec_.vector_step;
+      }
       RedirectionEntry e;
       e.vector = it->second;
       e.masked = false;

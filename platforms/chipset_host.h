@@ -74,6 +74,9 @@ struct ChipsetBoardSpec {
   uint64_t segment_io_bytes = 0x1000;
   unsigned first_vector = 0x39;   ///< Linux 2.4 i386 assign_irq_vector: 0x31 + 8 (IRQ0 took 0x31)
   unsigned vector_step = 8;       ///< Linux 2.4 assign_irq_vector() steps vectors by 8
+  /// The vector is the interrupt controller input itself (first_vector/vector_step unused): Linux/PPC
+  /// numbers an OpenPIC source's irq by the source (irq 41 = source 41 on the Power Mac G4).
+  bool vector_is_input = false;
   unsigned irq_dest_apic = 0;     ///< P4 SMP 2.4 kernels sent all IRQs to CPU0 (research e7500 §4 [S39])
   std::vector<ChipsetSlot> slots;
   std::vector<std::string> notes;  ///< extra lines for describe()

@@ -111,6 +111,9 @@ struct KernelParams {
   std::string kernel_profile = "linux-2.4.20-i386";  ///< KernelProfile name (shown; fields below)
   std::string cpu_profile = "xeon-prestonia";        ///< CpuProfile name (shown; fields below)
   std::string cost_profile = "linux-2.4.20-p4xeon";  ///< CpuProfile::cost_profile unless overridden
+  /// CpuProfile::byte_order: how the CPU lays out an integer's bytes in memory (a driver's plain
+  /// store; drivers-sim/kernel/byteorder.h). xeon-prestonia: little-endian.
+  ByteOrder byte_order = ByteOrder::little;
   /// KernelProfile::napi: NET_RX serves the per-CPU poll_list (netif_rx_schedule, dev->poll, the
   /// backlog device); false: net_rx_action drains the backlog itself (2.4 non-NAPI).
   bool napi = false;

@@ -47,6 +47,7 @@ CpuProfile xeon_prestonia() {
   c.cache_line_bytes = 64;
   c.l1d_kb = 8;    // estimate: NetBurst 8 KB L1 data cache (not in the research notes; unused by the model)
   c.l2_kb = 512;   // research/e7500-p64h2-pcix.md S3: 512K cache
+  c.byte_order = ByteOrder::little;  // IA-32 is little-endian (include/asm-i386/byteorder.h: little_endian.h)
   c.cost_profile = "linux-2.4.20-p4xeon";  // drivers-sim/kernel/costs_linux_2_4_20_p4xeon.cpp
   c.source = "research/e7500-p64h2-pcix.md §2, §5, §7, S3";
   return c;

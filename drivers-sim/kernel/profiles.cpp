@@ -1,6 +1,7 @@
 #include "drivers-sim/kernel/profiles.h"
 #include "core/registry.h"
 #include "drivers-sim/kernel/costs.h"
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -27,6 +28,8 @@ const Entry& find_profile(const char* what, const std::string& name) {
 const KernelProfile& kernel_profile(const std::string& name) { return find_profile<KernelProfile>("kernel", name); }
 const CpuProfile& cpu_profile(const std::string& name) { return find_profile<CpuProfile>("CPU", name); }
 
+const char* byte_order_name(ByteOrder o) { return o == ByteOrder::big ? "big-endian" : "little-endian"; }
+
 std::string describe_profiles(const ParamValues& v) {
   const KernelProfile& k = kernel_profile(v.s("kernel_profile"));
   const CpuProfile& c = cpu_profile(v.s("cpu_profile"));
@@ -37,8 +40,9 @@ std::string describe_profiles(const ParamValues& v) {
              rx_budget_name(k.rx_budget),
              k.rx_budget == RxBudget::netdev_max_backlog ? k.netdev_max_backlog : k.netdev_budget,
              k.rx_time_limit_jiffies, k.qdisc, k.tx_queue_len, irq_policy_name(k.irq_policy)) +
-         fmt::format("cpu: {} ({}, {}-{} MHz, {}-byte lines, L1d {} KB, L2 {} KB), cost table {}\n", c.name, c.isa,
-                     c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb, cost);
+         fmt::format("cpu: {} ({}, {}, {}-{} MHz, {}-byte lines, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name, c.isa,
+                     byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
+                     c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", cost);
 }
 
 std::vector<ParamProblem> profile_problems(const std::string& host, const ParamValues& v) {
@@ -57,9 +61,23 @@ std::vector<ParamProblem> profile_problems(const std::string& host, const ParamV
   if (v.has("cpu_profile")) {
     const CpuProfile* c = Registry<CpuProfile>::instance().find(v.s("cpu_profile"));
     if (!c) unknown("cpu_profile", "CPU", Registry<CpuProfile>::instance().names());
-    else if (v.has("cpu_mhz") && (v.r("cpu_mhz") < c->min_mhz || v.r("cpu_mhz") > c->max_mhz))
-      out.push_back({"hosts." + host + ".cpu_mhz", fmt::format("{} MHz is outside the {} CPU profile's {}-{} MHz",
-                                                               v.r("cpu_mhz"), c->name, c->min_mhz, c->max_mhz)});
+    else {
+      if (v.has("cpu_mhz") && (v.r("cpu_mhz") < c->min_mhz || v.r("cpu_mhz") > c->max_mhz))
+        out.push_back({"hosts." + host + ".cpu_mhz", fmt::format("{} MHz is outside the {} CPU profile's {}-{} MHz",
+                                                                 v.r("cpu_mhz"), c->name, c->min_mhz, c->max_mhz)});
+      // The kernel charges its paths from this table (Kernel's constructor would throw); an explicit
+      // cost_profile is checked against the registered tables above.
+      const std::vector<std::string> tables = cost_profile_names();
+      const bool overridden = v.has("cost_profile") && !v.s("cost_profile").empty();
+      if (!overridden && std::find(tables.begin(), tables.end(), c->cost_profile) == tables.end()) {
+        std::string known;
+        for (auto& t : tables) known += (known.empty() ? "" : ", ") + t;
+        out.push_back({"hosts." + host + ".cpu_profile",
+                       fmt::format("the {} CPU profile charges the kernel's paths from cost table '{}', which this build "
+                                   "does not have (known: {}); set cost_profile to one of those for a what-if",
+                                   c->name, c->cost_profile, known)});
+      }
+    }
   }
   return out;
 }

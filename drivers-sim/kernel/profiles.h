@@ -53,6 +53,12 @@ struct KernelProfile {
   std::string source;  ///< where the values come from
 };
 
+/// The order in which a CPU stores the bytes of a multi-byte integer in memory (Linux
+/// <asm/byteorder.h>: __LITTLE_ENDIAN on i386, __BIG_ENDIAN on PowerPC). Simulated memory holds
+/// bytes; a driver's plain store of an int lands in this order (drivers-sim/kernel/byteorder.h).
+enum class ByteOrder { little, big };
+const char* byte_order_name(ByteOrder o);  ///< "little-endian", "big-endian"
+
 /// A CPU as the software model sees it.
 struct CpuProfile {
   std::string name;     ///< e.g. "xeon-prestonia"
@@ -61,6 +67,8 @@ struct CpuProfile {
   double min_mhz = 0, max_mhz = 0;  ///< core clocks the profile (and its cost table) covers
   unsigned cache_line_bytes = 64;   ///< the unit a DMA write invalidates and a miss fills
   unsigned l1d_kb = 0, l2_kb = 0;   ///< cache sizes (informational: the cost table holds cache-resident work)
+  unsigned l3_kb = 0;               ///< backside L3 (0: none; informational)
+  ByteOrder byte_order = ByteOrder::little;  ///< how a plain store lays out an integer's bytes
   std::string cost_profile;         ///< CostProfile name of the kernel paths (drivers-sim/kernel/costs.h)
   std::string source;
 };

@@ -683,8 +683,8 @@ TEST_CASE("validation: a host's kernel and CPU profile names are checked against
         "linux-2.4.18-14-rh, linux-2.4.20-i386, linux-2.6.11-i386, linux-2.6.14-i386) (did you mean "
         "'linux-2.4.20-i386'?)");
   CHECK(load_error(kTwoBoxes, {"hosts.alpha.cpu_profile=xeon-prestonai"}) ==
-        "--set: key 'hosts.alpha.cpu_profile': no CPU profile 'xeon-prestonai' in this build (known: xeon-prestonia, "
-        "xeon-prestonia-ht) (did you mean 'xeon-prestonia'?)");
+        "--set: key 'hosts.alpha.cpu_profile': no CPU profile 'xeon-prestonai' in this build (known: ppc7450, "
+        "xeon-prestonia, xeon-prestonia-ht) (did you mean 'xeon-prestonia'?)");
   CHECK(load_error(kTwoBoxes, {"hosts.*.kernel_profile=linux-2.4.20-i386", "hosts.*.cpu_profile=xeon-prestonia"}) ==
         "no error");
 }

@@ -71,3 +71,44 @@ TEST_CASE("profiles: unknown names are ParamProblems with the nearest name, cpu_
   }
   CHECK(describe_profiles(ParamValues(kernel_param_schema())).find("HZ 100, no NAPI") != std::string::npos);
 }
+
+TEST_CASE("profiles: ppc7450 is the MPC7450 as the research gives it: big-endian, 32-byte lines, 32 KB L1d, 256 KB "
+          "L2, 667-867 MHz", "[kernel][profiles]") {
+  const CpuProfile& c = cpu_profile("ppc7450");
+  CHECK(c.byte_order == ByteOrder::big);
+  CHECK(c.cache_line_bytes == 32u);
+  CHECK(c.l1d_kb == 32u);
+  CHECK(c.l2_kb == 256u);
+  CHECK(c.l3_kb == 0u);
+  CHECK(c.min_mhz == 667.0);
+  CHECK(c.max_mhz == 867.0);
+  CHECK(c.cost_profile == "linux-2.4-ppc7450");
+  const KernelParams p = kernel_params_of(kernel_profile("linux-2.4.20-i386"), c);
+  CHECK(p.byte_order == ByteOrder::big);
+  CHECK(p.cache_line_bytes == 32u);
+  ParamValues v(kernel_param_schema("linux-2.4.20-i386", "ppc7450"));
+  const std::string d = describe_profiles(v);
+  CHECK(d.find("cpu: ppc7450 (PowerPC 32-bit (AltiVec), MPX bus ≤133 MHz, big-endian, 667-867 MHz, 32-byte lines, "
+               "L1d 32 KB, L2 256 KB)") != std::string::npos);
+  v.set("cpu_mhz", 1000.0);
+  auto probs = profile_problems("g4", v);
+  bool clock = false;
+  for (auto& pr : probs) clock |= pr.key == "hosts.g4.cpu_mhz";
+  CHECK(clock);
+}
+
+TEST_CASE("profiles: a CPU profile whose cost table is not in the build is a load-time problem naming it, unless "
+          "cost_profile picks one that is", "[kernel][profiles]") {
+  ParamValues v(kernel_param_schema("linux-2.4.20-i386", "ppc7450"));
+  const auto names = cost_profile_names();
+  const bool have = std::find(names.begin(), names.end(), "linux-2.4-ppc7450") != names.end();
+  bool named = false;
+  for (auto& pr : profile_problems("g4", v))
+    named |= pr.key == "hosts.g4.cpu_profile" && pr.message.find("'linux-2.4-ppc7450'") != std::string::npos &&
+             pr.message.find("cost_profile") != std::string::npos;
+  CHECK(named == !have);
+  v.set("cost_profile", std::string("linux-2.4.20-p4xeon"));
+  for (auto& pr : profile_problems("g4", v)) CHECK(pr.key != "hosts.g4.cpu_profile");
+  ParamValues x(kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia"));
+  CHECK(profile_problems("alpha", x).empty());
+}
