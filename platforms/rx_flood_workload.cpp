@@ -30,6 +30,7 @@
 #include "models/ether/traffic_gen.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
+#include "platforms/workload_counters.h"
 #include <fmt/format.h>
 #include <map>
 #include <ostream>
@@ -63,24 +64,6 @@ ParamSchema rx_flood_schema() {
   s[0].required = true;
   s[1].unit = kUnitNicEndpoint;
   return s;
-}
-
-/// The sum of the counters whose result name (core/result_names.h) is `name`.
-uint64_t result_counter(const std::string& name) {
-  uint64_t n = 0;
-  for (auto& [path, v] : sim().counters.all())
-    if (result_names()(path) == name) n += *v;
-  return n;
-}
-
-/// Result-named counters whose name starts with `prefix`, summed by name.
-std::map<std::string, uint64_t> counters_with_prefix(const std::string& prefix) {
-  std::map<std::string, uint64_t> m;
-  for (auto& [path, v] : sim().counters.all()) {
-    std::string r = result_names()(path);
-    if (r.rfind(prefix, 0) == 0) m[r] += *v;
-  }
-  return m;
 }
 
 /// A UDP/IPv4 frame of `len` bytes (no FCS) from the tester to `dst_mac`, addressed to an IP

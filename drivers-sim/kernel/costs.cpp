@@ -14,7 +14,7 @@ const char* cost_name(CostId id) {
       "dev_queue_xmit", "net_tx_action",  "wakeup",             "context_switch",
       "pipe_rw",       "irq_entry",    "irq_return",       "apic_eoi",           "softirq_entry",
       "timer_interrupt", "local_timer", "run_timer_list", "timer_callback", "spin_lock",
-      "locked_op", "add_interrupt_randomness"};
+      "locked_op", "add_interrupt_randomness", "ip_forward"};
   return names[static_cast<size_t>(id)];
 }
 

@@ -55,6 +55,7 @@ enum class CostId : unsigned {
   locked_op,           ///< one other LOCK-prefixed instruction of an SMP kernel (atomic_t, rwlock, semaphore,
                        ///< bitop, mb()); UP: none (include/asm-i386 LOCK / LOCK_PREFIX are empty without SMP)
   add_interrupt_randomness,  ///< handle_IRQ_event's entropy sample for an SA_SAMPLE_RANDOM line (drivers/char/random.c)
+  ip_forward,          ///< ip_forward + ip_forward_finish + ip_output + ip_finish_output2 (hh cache) per forwarded packet
   count_
 };
 constexpr size_t kCostCount = static_cast<size_t>(CostId::count_);

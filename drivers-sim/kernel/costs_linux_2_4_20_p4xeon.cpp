@@ -72,6 +72,14 @@ CostProfile linux_2_4_20_p4xeon_costs() {
       "lmbench lat_tcp/lat_udp scale x0.73 (was 1000; see the stack scale note above): estimate: header checks, route cache hit, ip_local_deliver; part of research §5 5-10 us/pkt stack");
   set(CostId::ip_output, 1095, 0, false,
       "lmbench lat_tcp/lat_udp scale x0.73 (was 1500; see the stack scale note above): estimate: ip_queue_xmit header + ip_output + neighbour output; part of research §5 5-10 us/pkt stack");
+  // A forwarded packet (net/ipv4/ip_forward.c ip_forward, ip_forward_finish; ip_output.c ip_output,
+  // ip_finish_output2 with the cached hardware header): the route was found by ip_rcv's cache hit,
+  // so the path is ip_decrease_ttl's incremental checksum, skb_cow's headroom check, the empty
+  // NF_HOOKs (no netfilter) and the neighbour output ip_output's entry already covers, without
+  // ip_queue_xmit's header build.
+  set(CostId::ip_forward, 1095, 0, false,
+      "estimate: ip_output's entry (the same ip_output/ip_finish_output2 neighbour output) standing in for "
+      "ip_queue_xmit's header build, which forwarding does not do, by ip_forward's TTL/checksum and skb_cow checks");
   set(CostId::tcp_v4_rcv, 2190, 0, false,
       "lmbench lat_tcp/lat_udp scale x0.73 (was 3000; see the stack scale note above): estimate: socket lookup + tcp_rcv_established fast path; Clark et al. <200 instr common path "
       "(research §5 [S42]) plus 2.4 locking/cache misses; part of research §5 5-10 us/pkt");
@@ -192,6 +200,9 @@ CostProfile linux_2_4_20_p4xeon_costs() {
   smp(CostId::tcp_transmit_skb, 3,
       "net/core/skbuff.c skb_clone: atomic_inc dataref; net/ipv4/tcp_output.c skb_set_owner_w: atomic_add "
       "wmem_alloc; its release in sock_wfree: atomic_sub");
+  smp(CostId::ip_forward, 2,
+      "net/ipv4/ip_forward.c ip_forward: skb_cow (skb_cloned's atomic_read: none); ip_output.c ip_finish_output2: "
+      "read_lock_bh + read_unlock_bh of hh->hh_lock; dst_release of the input route in kfree_skb is skb_free's");
   smp(CostId::ip_output, 3,
       "net/ipv4/ip_output.c ip_queue_xmit: dst_clone (atomic_inc); ip_finish_output2: read_lock_bh + "
       "read_unlock_bh of hh->hh_lock");

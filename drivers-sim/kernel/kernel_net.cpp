@@ -203,6 +203,9 @@ void Kernel::dev_add_pack(uint16_t type, PacketHandler handler) { ptypes_[type].
 
 Task<int> Kernel::netif_receive_skb(SkbPtr skb) {
   co_await cost(CostId::net_rx_action);
+  // 2.6 net/core/dev.c netif_receive_skb: __get_cpu_var(netdev_rx_stat).total++ (2.6 counts a
+  // non-NAPI driver's packet twice, here and in netif_rx, as the real code does; 2.4 only in netif_rx).
+  if (p_.napi) ++*percpu_[smp_processor_id()].rx_total;
   mark(skb->journey, "NET_RX softirq");
   skb->nh_off = skb->h_off = skb->data_off;
   if (skb->dev && skb->dev->master) skb->dev = skb->dev->master;  // skb_bond (2.4.20 net/core/dev.c)

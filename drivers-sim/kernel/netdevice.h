@@ -107,8 +107,12 @@ class NetDevice {
   /// running CPU runs the qdisc).
   void netif_wake_queue();
   bool netif_queue_stopped() const { return xoff_; }
+  /// __LINK_STATE_RX_SCHED: on a CPU's poll_list (netif_rx_schedule_prep fails while set).
+  bool netif_rx_scheduled() const { return rx_sched_; }
   /// Packets waiting in the qdisc (all pfifo_fast bands).
   size_t qdisc_len() const { return band_[0].size() + band_[1].size() + band_[2].size(); }
+  /// Packets the qdisc dropped (pfifo_fast full; `tc -s qdisc`'s "dropped").
+  uint64_t qdisc_drops() const { return qdisc_drops_; }
 
  private:
   friend class Kernel;

@@ -280,6 +280,11 @@ uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len) {
 
 Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
   (void)dev;
+  if (ip_forward_on_)
+    if (const Route* r = forward_route(*skb)) {
+      int rc = co_await ip_forward(std::move(skb), *r);
+      co_return rc;
+    }
   // UDP, and fragments of anything (only UDP is sent fragmented here: TCP segments fit the MSS),
   // go to UdpStack; the rest to TcpStack. Both run ip_rcv's checks on the same MIB.
   const uint8_t* d = skb->data();

@@ -43,6 +43,13 @@ class InetHost : public SockOps {
   /// the host's own addresses leave through `lo` (the local routing table: ip_route_output_slow
   /// sends a local destination via loopback_dev).
   void add_loopback(NetDevice& lo, uint32_t addr = 0x7f000001u);
+  /// A route (ip route add prefix/plen via gateway dev DEV; the gateway's MAC from a static
+  /// neighbour entry, `gw_mac`) for forwarded packets (ip_forward.cpp). Longest prefix wins.
+  void add_route(uint32_t prefix, unsigned plen, NetDevice& dev, std::function<std::array<uint8_t, 6>()> gw_mac);
+  /// sysctl net.ipv4.ip_forward (0 by default, as in Linux): received packets for another host that
+  /// match a route are forwarded (ip_forward) instead of counted as Ip.InAddrErrors.
+  void set_ip_forward(bool on) { ip_forward_on_ = on; }
+  bool ip_forward_enabled() const { return ip_forward_on_; }
 
   Kernel& kernel() const { return *k_; }
   TcpStack& stack() { return *stack_; }
@@ -92,6 +99,20 @@ class InetHost : public SockOps {
   };
 
   Task<int> ip_rcv(SkbPtr skb, NetDevice* dev);
+  struct Route {
+    uint32_t prefix = 0;
+    unsigned plen = 0;
+    NetDevice* dev = nullptr;
+    std::function<std::array<uint8_t, 6>()> mac;
+  };
+  /// The route a packet to `daddr` takes (longest prefix), nullptr when none.
+  const Route* route_for(uint32_t daddr) const;
+  /// Whether ip_rcv hands this packet to ip_forward: forwarding on, a well-formed IPv4 header whose
+  /// destination is not local, a route for it (ip_route_input's RTN_UNICAST to another host).
+  const Route* forward_route(const Skb& skb) const;
+  /// ip_rcv -> ip_route_input (cache hit) -> ip_forward -> ip_forward_finish -> ip_output ->
+  /// ip_finish_output2 -> dev_queue_xmit, the received skb itself going out (ip_forward.cpp).
+  Task<int> ip_forward(SkbPtr skb, const Route& r);
   /// Charge the paths, transmit the packets, apply timers and wakeups of `fx` (from UdpStack when
   /// `udp`: its socket ids are UDP ones).
   Task<void> apply(TcpEffects fx, bool udp = false);
@@ -112,6 +133,8 @@ class InetHost : public SockOps {
   std::unique_ptr<UdpStack> udp_;
   std::map<uint32_t, Neighbour> neigh_;
   NetDevice* lo_ = nullptr;  ///< the loopback device (add_loopback), nullptr when none
+  bool ip_forward_on_ = false;
+  std::vector<Route> routes_;
   std::map<int, std::unique_ptr<SockState>> socks_;
   std::map<int, WaitQueue> accept_wq_;  ///< per listening socket (its sk->sleep)
   std::map<int, WaitQueue> connect_wq_;

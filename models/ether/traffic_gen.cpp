@@ -28,6 +28,15 @@ void TesterPort::start(std::vector<uint8_t> frame) {
   ev_.notify(SC_ZERO_TIME);
 }
 
+void TesterPort::restart(uint64_t frames) {
+  if (!started_) throw std::logic_error(std::string(name()) + ": restart before start");
+  if (sending()) throw std::logic_error(std::string(name()) + ": restart while a burst is being sent");
+  p_.frames = frames;
+  burst_sent_ = 0;
+  t0_ = now();
+  ev_.notify(SC_ZERO_TIME);
+}
+
 sc_time TesterPort::period() const {
   if (!link_) throw std::logic_error(std::string(name()) + ": not cabled");
   return frame_time(static_cast<unsigned>(frame_.size()), link_->speed_mbps()) / p_.load;
@@ -36,7 +45,7 @@ sc_time TesterPort::period() const {
 uint64_t TesterPort::offered_by(const sc_time& t) const {
   if (!started_ || t < t0_) return 0;
   uint64_t n = static_cast<uint64_t>(std::floor((t - t0_) / period())) + 1;
-  return p_.frames ? std::min(n, p_.frames) : n;
+  return (sent_ - burst_sent_) + (p_.frames ? std::min(n, p_.frames) : n);
 }
 
 void TesterPort::run() {
@@ -46,13 +55,14 @@ void TesterPort::run() {
   f.bytes = frame_;
   // Hand the link the next `batch` frames at their own start times, then come back when the last
   // of them starts (the link keeps at most one batch queued ahead of the wire).
-  const uint64_t n = p_.frames ? std::min<uint64_t>(p_.batch, p_.frames - sent_) : p_.batch;
+  const uint64_t n = p_.frames ? std::min<uint64_t>(p_.batch, p_.frames - burst_sent_) : p_.batch;
   if (n == 0) return;
-  link_->transmit_train(f, t0_ + per * static_cast<double>(sent_), per, n);
-  const sc_time last = t0_ + per * static_cast<double>(sent_ + n - 1);
+  link_->transmit_train(f, t0_ + per * static_cast<double>(burst_sent_), per, n);
+  const sc_time last = t0_ + per * static_cast<double>(burst_sent_ + n - 1);
   sent_ += n;
+  burst_sent_ += n;
   c_sent_ += n;
-  if (p_.frames == 0 || sent_ < p_.frames) ev_.notify(last > now() ? last - now() : per);
+  if (p_.frames == 0 || burst_sent_ < p_.frames) ev_.notify(last > now() ? last - now() : per);
 }
 
 std::optional<FrameTally> TesterPort::tally() const {

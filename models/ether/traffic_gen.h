@@ -39,6 +39,12 @@ class TesterPort : public sc_core::sc_module, public EthPort {
   /// std::invalid_argument for a frame shorter than 14 bytes, std::logic_error when not cabled
   /// or already started.
   void start(std::vector<uint8_t> frame);
+  /// Start another burst of `frames` copies (0: endless) of the same frame now, as an operator
+  /// starts the next run of a test (the counters keep counting). Throws std::logic_error when never
+  /// started or when the previous burst is still being sent.
+  void restart(uint64_t frames);
+  /// Frames of the current burst not yet handed to the link.
+  bool sending() const { return started_ && (p_.frames == 0 || burst_sent_ < p_.frames); }
 
   // EthPort
   void attach_link(EthLinkEnd* end) override { link_ = end; }
@@ -66,6 +72,7 @@ class TesterPort : public sc_core::sc_module, public EthPort {
   EthLinkEnd* link_ = nullptr;
   sc_core::sc_event ev_;
   uint64_t sent_ = 0, received_ = 0;
+  uint64_t burst_sent_ = 0;  ///< frames of the current burst handed to the link
   uint64_t &c_sent_, &c_received_;  ///< counters "<name>.frames_sent", "<name>.frames_received"
 };
 
