@@ -19,6 +19,7 @@ const std::map<std::string, std::string> kShort = {
     {"tcp_stream", "--set workload.duration_s=0.05"},
     {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
     {"rx_flood", "--set workload.duration_s=0.002"},
+    {"forwarding", "--set workload.packets=2000 --set workload.runs=1 --set workload.average_last=1"},
     {"busbench", "--set workload.sizes=64,1518 --set workload.transfers=4 --set workload.mmio_accesses=4"},
     {"lmbench", "--set workload.iterations=20 --set workload.tries=1"},
 };
@@ -45,8 +46,9 @@ TEST_CASE("accounting: every shipped scenario ends with every frame accounted fo
     CHECK(a["balanced"] == true);
     CHECK(a["problems"].empty());
     // Both directions of every scenario link, and of the links a workload cables itself
-    // (rx_flood's testers and switch: Testbed::cable_equipment, cable_equipment_pair).
-    const size_t workload_links = sc.workload.type == "rx_flood" ? 1 : 0;
+    // (rx_flood's and forwarding's testers, rx_flood's switch: Testbed::cable_equipment,
+    // cable_equipment_pair).
+    const size_t workload_links = sc.workload.type == "rx_flood" || sc.workload.type == "forwarding" ? 1 : 0;
     if (workload_links)
       REQUIRE(a["directions"].size() > 2 * sc.links.size());
     else
