@@ -34,7 +34,7 @@ TEST_CASE("forwarding: two flows through a 2.6.14 / e1000-6.2.15 router, forward
   // The router forwarded at least what the two sinks counted over both runs.
   const double sunk = (m["run1.forwarded_kpps"].get<double>() + m["run2.forwarded_kpps"].get<double>()) * 1e3 *
                       5000 / (offered * 1e3);
-  CHECK(double(sim().counters.get("router.Ip.ForwDatagrams")) >= sunk - 1);
+  CHECK(double(sim().counters.get("router.netstat.Ip.ForwDatagrams")) >= sunk - 1);
   CHECK(m.contains("drops.rx_fifo.router.eth0"));
   CHECK(m.contains("drops.qdisc.router.eth0:1"));
   REQUIRE(result.contains("accounting"));
