@@ -31,6 +31,7 @@
 #include "models/ether/traffic_gen.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
+#include "platforms/tester_frame.h"
 #include "platforms/workload_counters.h"
 #include <fmt/format.h>
 #include <numeric>
@@ -73,26 +74,9 @@ std::string result_name_of(const NicEndpoint& ep) {
 /// The flow entering router port `in`: from its tester to the router's station address, UDP to
 /// 198.18.<out>.2 (the network behind the other port `out`).
 std::vector<uint8_t> flow_frame(unsigned len, const std::array<uint8_t, 6>& router_mac, unsigned in, unsigned out) {
-  std::vector<uint8_t> f(len, 0);
-  EthHeader eh;
-  eh.dst = router_mac;
-  eh.src = {0x00, 0x10, 0x94, 0x00, 0x00, static_cast<uint8_t>(in + 1)};
-  eh.ethertype = kEtherTypeIpv4;
-  put_eth_header(f.data(), eh);
-  Ipv4Header ip;
-  ip.tot_len = static_cast<uint16_t>(len - kEthHeaderBytes);
-  ip.protocol = kIpProtoUdp;
-  ip.frag_off = 0;
-  ip.ttl = 64;
-  ip.saddr = (198u << 24) | (18u << 16) | (in << 8) | 2u;
-  ip.daddr = (198u << 24) | (18u << 16) | (out << 8) | 2u;
-  put_ipv4_header(f.data() + kEthHeaderBytes, ip);
-  uint8_t* udp = f.data() + kEthHeaderBytes + kIpv4HeaderBytes;
-  const uint16_t ulen = static_cast<uint16_t>(ip.tot_len - kIpv4HeaderBytes);
-  udp[0] = 0x00, udp[1] = 0x09;  // pktgen's default ports: 9 (discard) both ways
-  udp[2] = 0x00, udp[3] = 0x09;
-  udp[4] = static_cast<uint8_t>(ulen >> 8), udp[5] = static_cast<uint8_t>(ulen);
-  return f;
+  // pktgen's default ports: 9 (discard) both ways
+  return tester_udp_frame(len, router_mac, in, (198u << 24) | (18u << 16) | (in << 8) | 2u,
+                          (198u << 24) | (18u << 16) | (out << 8) | 2u, 9, 9);
 }
 
 int run_forwarding(Testbed& tb, std::ostream& out, nlohmann::json& results) {

@@ -30,6 +30,7 @@
 #include "models/ether/traffic_gen.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
+#include "platforms/tester_frame.h"
 #include "platforms/workload_counters.h"
 #include <fmt/format.h>
 #include <map>
@@ -66,29 +67,12 @@ ParamSchema rx_flood_schema() {
   return s;
 }
 
-/// A UDP/IPv4 frame of `len` bytes (no FCS) from the tester to `dst_mac`, addressed to an IP
-/// address no testbed host has (testbed hosts are 10.0.x.y, platforms/host_software.h).
+/// The tester's frame to `dst_mac` (platforms/tester_frame.h), addressed to an IP address no testbed
+/// host has (testbed hosts are 10.0.x.y, platforms/host_software.h): 198.18.0.<port + 1> to
+/// 198.19.0.1, UDP 49184 to 9 (discard).
 std::vector<uint8_t> flood_frame(unsigned len, const std::array<uint8_t, 6>& dst_mac, unsigned port_index) {
-  std::vector<uint8_t> f(len, 0);
-  EthHeader eh;
-  eh.dst = dst_mac;
-  eh.src = {0x00, 0x10, 0x94, 0x00, 0x00, static_cast<uint8_t>(port_index + 1)};  // a tester's OUI-style address
-  eh.ethertype = kEtherTypeIpv4;
-  put_eth_header(f.data(), eh);
-  Ipv4Header ip;
-  ip.tot_len = static_cast<uint16_t>(len - kEthHeaderBytes);
-  ip.protocol = 17;  // UDP
-  ip.frag_off = 0;
-  ip.saddr = (198u << 24) | (18u << 16) | (port_index + 1);  // RFC 2544 Appendix C: 198.18.0.0/15 for tests
-  ip.daddr = (198u << 24) | (19u << 16) | 1u;
-  put_ipv4_header(f.data() + kEthHeaderBytes, ip);
-  uint8_t* udp = f.data() + kEthHeaderBytes + kIpv4HeaderBytes;
-  const uint16_t ulen = static_cast<uint16_t>(ip.tot_len - kIpv4HeaderBytes);
-  udp[0] = 0xc0, udp[1] = 0x20;  // source port 49184
-  udp[2] = 0x00, udp[3] = 0x09;  // discard
-  udp[4] = static_cast<uint8_t>(ulen >> 8), udp[5] = static_cast<uint8_t>(ulen);
-  // checksum 0: none (RFC 768, allowed over IPv4)
-  return f;
+  return tester_udp_frame(len, dst_mac, port_index, (198u << 24) | (18u << 16) | (port_index + 1),
+                          (198u << 24) | (19u << 16) | 1u, 49184, 9);
 }
 
 int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
