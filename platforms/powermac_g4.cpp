@@ -126,8 +126,8 @@ ChipsetBoardSpec powermac_g4_board(const ParamValues& v) {
       "internal PCI bus: 33 or 66 MHz is not established; default 66 MHz / 32-bit (estimate argued in "
       "platforms/powermac_g4.cpp); the GMAC reads M66EN from its bus and RXDMA_BLANK counts its clock",
       "OpenPIC (KeyLargo MPIC) as the level-triggered I/OxAPIC rule: in service until EOI, delivered again at EOI "
-      "while asserted; irq = source; slot sources 56-59 are estimates; the IACK/EOI register accesses of the "
-      "interrupt path are the kernel profile's",
+      "while asserted; irq = source; slot sources 56-59 are estimates; the IACK/EOI/mask register accesses of the "
+      "interrupt path are the cost table's (linux-2.4-ppc7450 irq_entry, apic_eoi)",
       "not modelled: AGP (pci@f0000000), KeyLargo's other I/O, FireWire, the L3 cache, UniNorth's GMAC clock gate",
       "no UniNorth datasheet timing was found: system controller, port and host bridge constants are estimates "
       "(models/chipset/uninorth.cpp)"};
@@ -231,11 +231,8 @@ static Registrar<PlatformEntry> reg{PlatformEntry{
       std::string d = describe_powermac_g4(params);
       try {
         d += describe_profiles(params);
-      } catch (const std::invalid_argument& e) {
-        d += std::string("profiles: ") + e.what();
-        if (!Registry<KernelProfile>::instance().find(kPowerMacKernelProfile))
-          d += fmt::format("; {}, the board's kernel profile, comes with seed 001's software half", kPowerMacKernelProfile);
-        d += "\n";
+      } catch (const std::invalid_argument& e) {  // a scenario naming an unknown profile
+        d += std::string("profiles: ") + e.what() + "\n";
       }
       return d;
     },

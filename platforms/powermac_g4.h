@@ -15,8 +15,9 @@ namespace nicsim {
 inline constexpr const char* kPowerMacG4Name = "powermac-g4";
 /// The part at the built-in Ethernet position (a DeviceEntry name: models/nic/gem).
 inline constexpr const char* kPowerMacOnboardNic = "GMAC";
-/// The board's kernel and CPU profiles (drivers-sim/kernel/profile_*.cpp): Linux 2.4 on PowerPC of
-/// the 2.4.13-2.4.16 era (registered with seed 001's software half) and the MPC7450.
+/// The board's kernel and CPU profiles: Linux 2.4.16 on PowerPC, the 2.4.13-2.4.16 era
+/// (drivers-sim/kernel/profile_linux_2_4_16_ppc.cpp), and the MPC7450 (profile_ppc7450.cpp, cost
+/// table linux-2.4-ppc7450 in costs_linux_2_4_ppc7450.cpp).
 inline constexpr const char* kPowerMacKernelProfile = "linux-2.4.16-ppc";
 inline constexpr const char* kPowerMacCpuProfile = "ppc7450";
 /// OpenPIC source of the built-in Ethernet: research seeds §1.1 ("41: ... OpenPIC Level eth0").

@@ -1,7 +1,6 @@
 // The CPU profile of seed 001's Power Mac G4s: a Motorola MPC7450-class PowerPC ("G4", 2001).
-// Its cost table "linux-2.4-ppc7450" belongs to the PowerPC Linux 2.4 kernel profile (seed 001's
-// software half); until a build registers it, a host on this profile is refused at load time with
-// that name (profile_problems).
+// Its cost table is "linux-2.4-ppc7450" (costs_linux_2_4_ppc7450.cpp), the paths of the PowerPC
+// Linux 2.4 kernel profile linux-2.4.16-ppc (profile_linux_2_4_16_ppc.cpp).
 //
 // Sources:
 //  [FS]  Motorola MPC7450/MPC7451 fact sheet: separate 32 KB L1 instruction and data caches, 8-way;

@@ -112,3 +112,33 @@ TEST_CASE("profiles: a CPU profile whose cost table is not in the build is a loa
   ParamValues x(kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia"));
   CHECK(profile_problems("alpha", x).empty());
 }
+
+TEST_CASE("profiles: linux-2.4.16-ppc is Linux 2.4.16 on PowerPC as its tree has it: HZ 100, non-NAPI, backlog 300, "
+          "txqueuelen 100, IRQs to CPU0, and a powermac-g4 host's profiles resolve with no problem",
+          "[kernel][profiles]") {
+  const KernelProfile& k = kernel_profile("linux-2.4.16-ppc");
+  CHECK(k.version == "2.4.16");
+  CHECK(k.arch == "ppc");
+  CHECK(k.hz == 100u);                       // include/asm-ppc/param.h
+  CHECK_FALSE(k.napi);                       // net/core/dev.c 2.4.16: no poll_list
+  CHECK(k.rx_budget == RxBudget::netdev_max_backlog);
+  CHECK(k.netdev_max_backlog == 300u);
+  CHECK(k.rx_time_limit_jiffies == 1u);
+  CHECK(k.tx_queue_len == 100u);             // drivers/net/net_init.c ether_setup
+  CHECK(k.qdisc == "pfifo_fast");
+  CHECK(k.irq_policy == IrqPolicy::single_cpu);  // open_pic.c openpic_init: openpic_mapirq(i, 1<<0)
+  CHECK(k.copy_routine.find("__copy_tofrom_user") != std::string::npos);
+  CHECK(k.csum_routine.find("arch/ppc/lib/checksum.S") != std::string::npos);
+  const KernelParams p = kernel_params_of(k, cpu_profile("ppc7450"));
+  CHECK(p.cost_profile == "linux-2.4-ppc7450");
+  CHECK(p.byte_order == ByteOrder::big);
+  CHECK(p.cache_line_bytes == 32u);
+  ParamValues v(kernel_param_schema("linux-2.4.16-ppc", "ppc7450"));
+  v.set("cpu_mhz", 733.0);
+  for (auto& pr : profile_problems("g4", v)) FAIL(pr.key << ": " << pr.message);
+  const std::string d = describe_profiles(v);
+  INFO(d);
+  CHECK(d.find("kernel: linux-2.4.16-ppc (Linux 2.4.16 ppc, HZ 100, no NAPI, NET_RX budget netdev_max_backlog = 300, "
+               "1 jiffy limit, pfifo_fast txqueuelen 100, IRQs single_cpu)") != std::string::npos);
+  CHECK(d.find("cost table linux-2.4-ppc7450") != std::string::npos);
+}
