@@ -52,12 +52,14 @@
 //                 after the handlers and only then lets the controller deliver the line again
 //                 (cpu.eoi), which is what the unmask does here (the EOI itself went early, in the
 //                 ack, while the source was masked).
-//   One read of a KeyLargo register (pci@f2000000, the 33 MHz slot bus): the CPU's MPX address and
-//   data tenures, UniNorth's decode, the host bridge's outbound request and completion
-//   (outbound_request_clocks 6 + completion_return_clocks 4 of the 33 MHz bus, uninorth.cpp) and
-//   the PCI read itself (~8 clocks with a medium-decode target): ~0.6 us, inside research §1.1's
-//   0.3-1.0 us [EST]; 440 cycles at 733 MHz. A posted write: ~40 cycles (the store's MPX tenure and
-//   eieio). These are fixed times, charged as cycles at 733 MHz: at 867 MHz they are 15 % short.
+//   One read of a KeyLargo register (KeyLargo sits on the 33 MHz slot bus behind the f2000000 host
+//   bridge): what the platform's own models take for a CPU read of a register of a device on that
+//   bus -- the MPX address and data tenures, UniNorth's decode, the on-die port, the host bridge's
+//   outbound request and completion and the PCI read itself -- 686 ns (tests/unit/
+//   platform_powermac_g4.cpp, "a CPU read of a register on the 33 MHz slot bus"), inside research
+//   §1.1's 0.3-1.0 us [EST]: 503 cycles at 733 MHz. A posted write: ~40 cycles (the store's MPX
+//   tenure and eieio). These are fixed times charged as cycles at 733 MHz: at 867 MHz they are
+//   15 % short, at 667 MHz 10 % long.
 //   The decrementer (PowerPC's timer interrupt) does not go through the OpenPIC; the model's tick
 //   lines go through do_IRQ's entries all the same (100 Hz x ~4 us: 0.04 % of a CPU).
 //
@@ -70,8 +72,9 @@
 namespace nicsim {
 namespace {
 
-/// Cycles at 733 MHz of one uncached read of an OpenPIC register (see the calibration block).
-constexpr double kOpenPicReadCycles = 440;
+/// Cycles at 733 MHz of one uncached read of an OpenPIC register: the platform model's 686 ns for a
+/// CPU read of a register on the 33 MHz slot bus (see the calibration block).
+constexpr double kOpenPicReadCycles = 503;
 /// Cycles of one posted write to an OpenPIC register plus its eieio.
 constexpr double kOpenPicWriteCycles = 40;
 
@@ -149,14 +152,15 @@ CostProfile linux_2_4_ppc7450() {
   set(CostId::irq_entry, 260 + 4 * kOpenPicReadCycles + 2 * kOpenPicWriteCycles, 0, false,
       "estimate: exception entry + do_IRQ/ppc_irq_dispatch_handler (~260 cycles, cf. syscall_entry) + the OpenPIC "
       "accesses of 2.4.16 arch/ppc/kernel/open_pic.c: openpic_irq's IACK read, openpic_ack_irq = openpic_disable_irq "
-      "(read, write, read-back) + openpic_eoi (write, read-back): 4 reads x 440 + 2 writes x 40 cycles (a KeyLargo "
-      "register read ~0.6 us through UniNorth and the 33 MHz slot bus; research seeds §1.1: 0.3-1.0 us)");
+      "(read, write, read-back) + openpic_eoi (write, read-back): 4 reads x 503 + 2 writes x 40 cycles (a register read on the "
+      "33 MHz slot bus, KeyLargo's, takes 686 ns through the platform's UniNorth models; research seeds §1.1: "
+      "0.3-1.0 us)");
   set(CostId::irq_return, 150, 0, false,
       "estimate: arch/ppc entry.S ret_from_intr/ret_from_except (need_resched, sigpending, restore, rfi), as "
       "syscall_exit plus the interrupted-context checks");
   set(CostId::apic_eoi, 2 * kOpenPicReadCycles + kOpenPicWriteCycles, 0, false,
       "estimate: the level interrupt's end on OpenPIC, 2.4.16 open_pic.c openpic_end_irq -> openpic_enable_irq "
-      "(read, write, read-back until MASK clears): 2 reads x 440 + 1 write x 40 cycles; the EOI write itself is "
+      "(read, write, read-back until MASK clears): 2 reads x 503 + 1 write x 40 cycles; the EOI write itself is "
       "in irq_entry (openpic_ack_irq)");
   set(CostId::timer_interrupt, 1000, 0, false,
       "estimate: arch/ppc/kernel/time.c timer_interrupt: decrementer reload (mtdec), do_timer, timebase-based "

@@ -4,6 +4,7 @@
 // and workload/platform combinations the models cannot run (load-time scenario errors).
 #include "cli/sweep.h"
 #include "cli/verbs.h"
+#include "drivers-sim/kernel/costs.h"
 #include "models/ether/frame.h"
 #include "platforms/busbench.h"
 #include "platforms/scenario.h"
@@ -680,7 +681,7 @@ TEST_CASE("validation: a host's kernel and CPU profile names are checked against
           "[validation][profiles]") {
   CHECK(load_error(kTwoBoxes, {"hosts.beta.kernel_profile=linux-2.4.20-i368"}) ==
         "--set: key 'hosts.beta.kernel_profile': no kernel profile 'linux-2.4.20-i368' in this build (known: "
-        "linux-2.4.18-14-rh, linux-2.4.20-i386, linux-2.6.11-i386, linux-2.6.14-i386) (did you mean "
+        "linux-2.4.16-ppc, linux-2.4.18-14-rh, linux-2.4.20-i386, linux-2.6.11-i386, linux-2.6.14-i386) (did you mean "
         "'linux-2.4.20-i386'?)");
   CHECK(load_error(kTwoBoxes, {"hosts.alpha.cpu_profile=xeon-prestonai"}) ==
         "--set: key 'hosts.alpha.cpu_profile': no CPU profile 'xeon-prestonai' in this build (known: ppc7450, "
@@ -693,9 +694,12 @@ TEST_CASE("validation: a host's cost_profile is checked against the registered c
           "[validation][profiles]") {
   // The cost tables register from their own files (drivers-sim/kernel/costs_*.cpp): a check, not a
   // fixed choice list, so a new table needs no edit here.
+  std::string known;
+  for (auto& n : cost_profile_names()) known += (known.empty() ? "" : ", ") + n;
+  CHECK(known.find("linux-2.4.20-p4xeon, linux-2.6-p4xeon") != std::string::npos);
   CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=linux-2.4.20-p4xoen"}) ==
-        "--set: key 'hosts.beta.cost_profile': no cost profile 'linux-2.4.20-p4xoen' in this build (known: "
-        "linux-2.4.20-p4xeon, linux-2.6-p4xeon) (did you mean 'linux-2.4.20-p4xeon'?)");
+        "--set: key 'hosts.beta.cost_profile': no cost profile 'linux-2.4.20-p4xoen' in this build (known: " + known +
+            ") (did you mean 'linux-2.4.20-p4xeon'?)");
   CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=linux-2.6-p4xeon"}) == "no error");
   CHECK(load_error(kTwoBoxes, {"hosts.beta.cost_profile=\"\""}) == "no error");
 }
