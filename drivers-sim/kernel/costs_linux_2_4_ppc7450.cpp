@@ -32,10 +32,11 @@
 //      refill is taken as twice the 750's.
 //      [L4] J. LeVasseur, "L4Ka::Pistachio PowerPC Performance", l4ka.org/projects/pistachio/
 //           powerpc/perf.php (initial Pistachio release, 2003).
-//  (c) Memory-bound rates and device-register reads: from the platform model's own bus and DRAM
-//      constants (platforms/powermac_g4.cpp, models/chipset/uninorth.cpp: 133 MHz x 64-bit MPX bus
-//      and PC133 SDRAM, 1067 MB/s peak each, 32-byte lines) and research seeds-001-004 §1.1's
-//      estimate for a PIO read through UniNorth (0.3-1.0 us).
+//  (c) Memory-bound rates and device-register reads: from what the platform's own models take
+//      (platforms/powermac_g4.cpp, models/chipset/uninorth.cpp: 133 MHz x 64-bit MPX bus and PC133
+//      SDRAM, 1067 MB/s peak each, 32-byte lines) for a CPU line fill and a CPU register read, both
+//      measured by tests/unit/platform_powermac_g4.cpp and pinned there to the entries; research
+//      seeds-001-004 §1.1's estimate for a PIO read through UniNorth (0.3-1.0 us) bounds the latter.
 //
 // The interrupt controller (KeyLargo's OpenPIC). The platform models it as an interrupt router
 // with the level rule (uninorth.h openpic_params: IoxApic) and does no register access of its
@@ -122,14 +123,19 @@ CostProfile linux_2_4_ppc7450() {
   set(CostId::copy_user_cached, 40, 0.8, false,
       "estimate: arch/ppc/lib/string.S __copy_tofrom_user line loop (dcbt + dcbz + 8 lwz/stw per 32 B) through one "
       "load/store unit, ~0.8 cycles/B cache-resident; per call (alignment prologue, exception-table setup) estimate");
-  // The source out of cache (just DMA'd): each 32-byte line a read on the MPX bus through UniNorth
-  // to PC133 SDRAM (1067 MB/s peak; address tenure + CL3 access + 4 data beats ~120-140 ns per
-  // line), with the dcbt one line ahead keeping about two line reads in flight: ~450 MB/s, the
-  // destination allocated by dcbz without a read. 733e6 / 450e6 = 1.63 cycles/B at 733 MHz.
-  set(CostId::copy_user_uncached, 40, 1.63, true,
-      "estimate: __copy_tofrom_user with the source out of cache: ~2 32-byte line reads in flight (dcbt one line "
-      "ahead) over the 133 MHz MPX bus to PC133 SDRAM (~130 ns each, uninorth.cpp / powermac_g4.cpp constants) "
-      "~450 MB/s, 1.63 cycles/B at 733 MHz; dcbz spares the destination read");
+  // The source out of cache (just DMA'd). __copy_tofrom_user's line loop issues the dcbt of line
+  // n+1 before it loads line n (prefetched one iteration earlier), so two 32-byte line reads are in
+  // flight and one line takes (L + W) / 2: L the line fill on the MPX bus through UniNorth to PC133
+  // SDRAM, W the line's own work (0.8 cycles/B x 32 B = 35 ns at 733 MHz). L from the platform's own
+  // models: 135 ns for the next line in an open SDRAM row (tests/unit/platform_powermac_g4.cpp, "a
+  // CPU line fill from SDRAM"; 157.5 ns for a first line, 180 ns in another row). (135 + 35) / 2 =
+  // 85 ns per 32 B = 376 MB/s = 1.95 cycles/B at 733 MHz; dcbz spares the destination read. The
+  // 2.4.16 kernel leaves the 7450's L2 prefetch engines (MSSCR0) as the firmware set them: none assumed.
+  set(CostId::copy_user_uncached, 40, 1.95, true,
+      "estimate: __copy_tofrom_user with the source out of cache: dcbt one line ahead keeps two 32-byte line "
+      "fills in flight, (L + W) / 2 per line with L = 135 ns (the platform model's SDRAM line fill, next line in "
+      "an open row) and W = 35 ns (the cached work): 376 MB/s, 1.95 cycles/B at 733 MHz; dcbz spares the "
+      "destination read");
   // csum_partial (LH@2.4.16:arch/ppc/lib/checksum.S): lwzu + adde per 32-bit word in a bdnz loop;
   // the adde chain through XER[CA] gives one word per clock at best: ~0.3 cycles/B cache-resident.
   set(CostId::csum_partial, 30, 0.3, false,

@@ -8,6 +8,7 @@
 #include "e7500_test_bench.h"
 #include "models/chipset/uninorth.h"
 #include "models/nic/gem/gem.h"
+#include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/profiles.h"
 #include "platforms/chipset_host.h"
 #include "platforms/powermac_g4.h"
@@ -158,6 +159,45 @@ TEST_CASE("powermac-g4: a CPU read of a register on the 33 MHz slot bus, KeyLarg
   });
   INFO("CPU MMIO read on the slot bus: " << to_ns(t_read) << " ns");
   CHECK(to_ns(t_read) == Approx(503.0 / 733 * 1000).epsilon(0.02));
+}
+
+TEST_CASE("powermac-g4: a CPU line fill from SDRAM takes what linux-2.4-ppc7450's out-of-cache copy rate assumes",
+          "[platform][powermac][ppc]") {
+  // copy_user_uncached (drivers-sim/kernel/costs_linux_2_4_ppc7450.cpp): __copy_tofrom_user's dcbt of
+  // line n+1 before the loads of line n keeps two 32-byte line fills in flight, so a line takes
+  // (L + W) / 2, L the fill of the next line in an open SDRAM row through the platform's models (the
+  // MPX bus, UniNorth, PC133), W the line's cache-resident work (copy_user_cached's per-byte cycles).
+  HostBench<ChipsetHost> b(g4(), "g4");
+  std::vector<sc_time> fills;
+  b.run([&](TestCpu& c) {
+    sc_core::wait(us(1));
+    for (uint64_t a : {0x100000ull, 0x100020ull, 0x180040ull}) {  // a first line, the next, another row
+      unsigned char buf[32];
+      tlm::tlm_generic_payload tr;
+      tr.set_command(tlm::TLM_READ_COMMAND);
+      tr.set_address(a);
+      tr.set_data_ptr(buf);
+      tr.set_data_length(32);
+      tr.set_streaming_width(32);
+      tr.set_byte_enable_ptr(nullptr);
+      tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_time d = SC_ZERO_TIME;
+      c.fsb->b_transport(tr, d);
+      REQUIRE(tr.is_response_ok());
+      fills.push_back(d);
+      sc_core::wait(d + us(1));
+    }
+  });
+  REQUIRE(fills.size() == 3u);
+  INFO("line fills " << to_ns(fills[0]) << " / " << to_ns(fills[1]) << " / " << to_ns(fills[2]) << " ns");
+  CHECK(fills[1] < fills[0]);  // the open row
+  CHECK(fills[2] > fills[0]);  // another row: precharge first
+  const CostProfile& g = cost_profile("linux-2.4-ppc7450");
+  const double w_ns = g.at(CostId::copy_user_cached).cycles_per_byte * 32 / g.ref_mhz * 1000;
+  const double line_ns = (to_ns(fills[1]) + w_ns) / 2;
+  const double table_ns = g.at(CostId::copy_user_uncached).cycles_per_byte * 32 / g.ref_mhz * 1000;
+  INFO("a line per " << line_ns << " ns, the table's " << table_ns << " ns");
+  CHECK(table_ns == Approx(line_ns).epsilon(0.02));
 }
 
 TEST_CASE("powermac-g4: internal_pci_mhz = 33 clears M66EN and halves the GMAC's clock", "[platform][powermac]") {
