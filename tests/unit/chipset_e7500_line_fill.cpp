@@ -13,18 +13,9 @@ namespace {
 
 /// A 64-byte cacheable read on the FSB (one P4 line fill); returns the CPU's wait (annotated delay).
 sc_time line_read(TestCpu& c, uint64_t addr) {
-  unsigned char buf[64];
-  tlm::tlm_generic_payload tr;
-  tr.set_command(tlm::TLM_READ_COMMAND);
-  tr.set_address(addr);
-  tr.set_data_ptr(buf);
-  tr.set_data_length(64);
-  tr.set_streaming_width(64);
-  tr.set_byte_enable_ptr(nullptr);
-  tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time d = SC_ZERO_TIME;
-  c.fsb->b_transport(tr, d);
-  REQUIRE(tr.get_response_status() == tlm::TLM_OK_RESPONSE);
+  tlm::tlm_response_status st = tlm::TLM_INCOMPLETE_RESPONSE;
+  const sc_time d = c.line_read(addr, 64, &st);
+  REQUIRE(st == tlm::TLM_OK_RESPONSE);
   return d;
 }
 

@@ -31,12 +31,23 @@ struct TestCpu : sc_core::sc_module, apic_msg_if {
   }
   /// A 32-bit CPU access; returns the time the CPU is held (annotated delay), does not wait.
   sc_time access(bool write, uint64_t addr, uint32_t& val, tlm::tlm_response_status* st = nullptr) {
+    return transport(write, addr, reinterpret_cast<unsigned char*>(&val), 4, st);
+  }
+  /// A cacheable read of one cache line of `bytes` (a line fill) on the FSB; returns the CPU's wait
+  /// (annotated delay), does not wait.
+  sc_time line_read(uint64_t addr, unsigned bytes, tlm::tlm_response_status* st = nullptr) {
+    std::vector<unsigned char> buf(bytes);
+    return transport(false, addr, buf.data(), bytes, st);
+  }
+
+ private:
+  sc_time transport(bool write, uint64_t addr, unsigned char* data, unsigned len, tlm::tlm_response_status* st) {
     tlm::tlm_generic_payload tr;
     tr.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     tr.set_address(addr);
-    tr.set_data_ptr(reinterpret_cast<unsigned char*>(&val));
-    tr.set_data_length(4);
-    tr.set_streaming_width(4);
+    tr.set_data_ptr(data);
+    tr.set_data_length(len);
+    tr.set_streaming_width(len);
     tr.set_byte_enable_ptr(nullptr);
     tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_time d = SC_ZERO_TIME;

@@ -172,18 +172,9 @@ TEST_CASE("powermac-g4: a CPU line fill from SDRAM takes what linux-2.4-ppc7450'
   b.run([&](TestCpu& c) {
     sc_core::wait(us(1));
     for (uint64_t a : {0x100000ull, 0x100020ull, 0x180040ull}) {  // a first line, the next, another row
-      unsigned char buf[32];
-      tlm::tlm_generic_payload tr;
-      tr.set_command(tlm::TLM_READ_COMMAND);
-      tr.set_address(a);
-      tr.set_data_ptr(buf);
-      tr.set_data_length(32);
-      tr.set_streaming_width(32);
-      tr.set_byte_enable_ptr(nullptr);
-      tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_time d = SC_ZERO_TIME;
-      c.fsb->b_transport(tr, d);
-      REQUIRE(tr.is_response_ok());
+      tlm::tlm_response_status st = tlm::TLM_INCOMPLETE_RESPONSE;
+      const sc_time d = c.line_read(a, 32, &st);
+      REQUIRE(st == tlm::TLM_OK_RESPONSE);
       fills.push_back(d);
       sc_core::wait(d + us(1));
     }
