@@ -78,11 +78,13 @@ struct ChipsetBoardSpec {
   /// numbers an OpenPIC source's irq by the source (irq 41 = source 41 on the Power Mac G4).
   bool vector_is_input = false;
   unsigned irq_dest_apic = 0;     ///< P4 SMP 2.4 kernels sent all IRQs to CPU0 (research e7500 §4 [S39])
+  /// The interrupt controller of the device lines, by its hardware name (IrqIntrospection).
+  std::string irq_chip = "IO-APIC";
   std::vector<ChipsetSlot> slots;
   std::vector<std::string> notes;  ///< extra lines for describe()
 };
 
-class ChipsetHost : public HostHw, public SlotIntrospection {
+class ChipsetHost : public HostHw, public SlotIntrospection, public IrqIntrospection {
  public:
   /// Build the host's modules under an sc_module named `host_name` (before sc_start). Throws
   /// std::invalid_argument for an inconsistent spec (DRAM over the PCI hole, a bridge on a port the
@@ -107,6 +109,8 @@ class ChipsetHost : public HostHw, public SlotIntrospection {
   PciDevice* device_in(const std::string& slot) const override;
   std::string slot_bus(const std::string& slot) const override;
   bool same_segment(const std::string& a, const std::string& b) const override;
+  // IrqIntrospection
+  std::string irq_chip() const override { return spec_.irq_chip; }
 
   HostBridge& north();
   Dram& dram();

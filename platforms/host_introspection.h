@@ -17,4 +17,12 @@ struct SlotIntrospection {
   virtual bool same_segment(const std::string& a, const std::string& b) const = 0;
 };
 
+/// The host's interrupt controller, for the kernel's /proc/interrupts.
+struct IrqIntrospection {
+  virtual ~IrqIntrospection() = default;
+  /// The controller the device lines go through, by its hardware name ("OpenPIC", "IO-APIC"); the
+  /// kernel's PIC driver turns it into its typename column (platforms/proc_interrupts.h).
+  virtual std::string irq_chip() const = 0;
+};
+
 }  // namespace nicsim

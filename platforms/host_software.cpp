@@ -313,4 +313,35 @@ TestbedSoftware& build_software(Testbed& tb) {
   return *sw;
 }
 
+ParamSchema tcp_pair_schema(ParamSchema s) {
+  for (size_t i = 0; i < 2 && i < s.size(); ++i) {
+    s[i].unit = kUnitNicEndpoint;
+    s[i].required = true;
+  }
+  return s;
+}
+
+std::string dotted_quad(uint32_t ip) {
+  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+}
+
+TcpPairEnds tcp_pair_ends(TestbedSoftware& sw, const ParamValues& p, const std::string& workload) {
+  auto tx_ep = *parse_endpoint(p.s("transmitter"));
+  auto rx_ep = *parse_endpoint(p.s("receiver"));
+  if (tx_ep.host == rx_ep.host)
+    throw std::runtime_error(workload + ": transmitter and receiver must be on different hosts");
+  TcpPairEnds e;
+  e.tx_ip = sw.cabled_ip(p.s("transmitter"), workload, "transmitter");
+  e.rx_ip = sw.cabled_ip(p.s("receiver"), workload, "receiver");
+  e.tx = &sw.host(tx_ep.host);
+  e.rx = &sw.host(rx_ep.host);
+  auto devname = [](HostSoftware& hs, const NicEndpoint& ep) {
+    const std::string nd = ep.port == 0 ? ep.nic : fmt::format("{}:{}", ep.nic, ep.port);
+    return hs.netdevs.count(nd) ? hs.netdevs.at(nd)->name() : nd;
+  };
+  e.tx_dev = devname(*e.tx, tx_ep);
+  e.rx_dev = devname(*e.rx, rx_ep);
+  return e;
+}
+
 }  // namespace nicsim

@@ -97,4 +97,24 @@ std::string interface_of(const Scenario& s, const std::string& port_endpoint);
 /// The canonical "host.nic:port" form of an endpoint.
 std::string canonical_endpoint(const std::string& endpoint);
 
+/// `s` with its first two parameters (`transmitter`, `receiver`) made required NIC endpoints
+/// (kUnitNicEndpoint), the schema of a workload between two NICs.
+ParamSchema tcp_pair_schema(ParamSchema s);
+
+/// An IPv4 address (host order) in dotted-quad form, "10.0.1.2" (inet_ntoa).
+std::string dotted_quad(uint32_t ip);
+
+/// The two ends of a workload's TCP connection (parameters `transmitter` and `receiver`, NIC
+/// endpoints): their hosts' software, the Linux device names of the endpoints ("eth1", "bond0")
+/// and the cabled IPv4 addresses.
+struct TcpPairEnds {
+  HostSoftware* tx = nullptr;
+  HostSoftware* rx = nullptr;
+  std::string tx_dev, rx_dev;
+  uint32_t tx_ip = 0, rx_ip = 0;
+};
+/// Resolve `transmitter`/`receiver` of `p` on `sw`. Throws std::runtime_error naming `workload`
+/// when both are on one host or an end is not cabled (TestbedSoftware::cabled_ip).
+TcpPairEnds tcp_pair_ends(TestbedSoftware& sw, const ParamValues& p, const std::string& workload);
+
 }  // namespace nicsim

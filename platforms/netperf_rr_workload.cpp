@@ -60,10 +60,6 @@ ParamSchema netperf_rr_schema() {
   };
 }
 
-std::string dotted(uint32_t ip) {
-  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
-}
-
 /// The invocations a scenario asks for: one per `sizes` entry (-r N,N), else one with
 /// request_bytes/response_bytes. Throws std::invalid_argument naming a bad `sizes` entry.
 std::vector<NetperfRrSizes> invocations(const ParamValues& p) {
@@ -136,7 +132,7 @@ int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   auto side = [](HostSoftware& hs) {
     return NetperfRrHost{hs.kernel.get(), hs.inet.get(), [h = &hs] { return h->wait_network_up(); }};
   };
-  const std::string host = dotted(rx_ip);
+  const std::string host = dotted_quad(rx_ip);
   auto print_run = [&](size_t i) {
     const NetperfRrRun& r = runs[i];
     if (!r.error.empty()) return;
@@ -294,14 +290,7 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
 Registrar<WorkloadEntry> netperf_rr_reg{WorkloadEntry{
     "netperf_rr",
     "netperf 2.2 TCP_RR / UDP_RR: request/response transactions (one in flight) between two NICs; rate and RTT per size",
-    [] {
-      auto s = netperf_rr_schema();
-      s[0].unit = kUnitNicEndpoint;
-      s[0].required = true;
-      s[1].unit = kUnitNicEndpoint;
-      s[1].required = true;
-      return s;
-    }(),
+    tcp_pair_schema(netperf_rr_schema()),
     run_netperf_rr, netperf_rr_check}};
 
 }  // namespace

@@ -138,14 +138,7 @@ std::vector<ParamProblem> netpipe_check(const Scenario& s) {
 
 Registrar<WorkloadEntry> netpipe_reg{WorkloadEntry{
     "netpipe", "NetPIPE 2.4 TCP ping-pong (latency and bandwidth vs message size) between two NICs",
-    [] {
-      auto s = netpipe_schema();
-      s[0].unit = kUnitNicEndpoint;
-      s[0].required = true;
-      s[1].unit = kUnitNicEndpoint;
-      s[1].required = true;
-      return s;
-    }(),
+    tcp_pair_schema(netpipe_schema()),
     run_netpipe, netpipe_check}};
 
 }  // namespace

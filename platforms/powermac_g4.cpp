@@ -97,6 +97,7 @@ ChipsetBoardSpec powermac_g4_board(const ParamValues& v) {
   s.mmio_base = 0x80000000;
   s.segment_window_bytes = 0x02000000;
   s.vector_is_input = true;  // Linux/PPC: irq = OpenPIC source number (the seed's "41: ... OpenPIC")
+  s.irq_chip = "OpenPIC";     // KeyLargo's MPIC, an OpenPIC (models/chipset/uninorth.cpp openpic_params)
   s.irq_dest_apic = 0;
 
   ChipsetSlot gmac;

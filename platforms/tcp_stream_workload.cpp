@@ -5,6 +5,7 @@
 #include "drivers-sim/apps/tcp_stream_app.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
+#include "platforms/workload_counters.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <ostream>
@@ -36,51 +37,13 @@ ParamSchema tcp_stream_schema() {
   };
 }
 
-/// Busy time (process + softirq + hardirq) summed over the host's CPUs.
-sc_core::sc_time busy_time(Kernel& k) {
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  for (unsigned c = 0; c < k.num_cpus(); ++c)
-    for (auto l : {ExecLevel::Process, ExecLevel::Softirq, ExecLevel::Hardirq}) t += k.cpu(c).busy(l);
-  return t;
-}
-
-/// Interrupts the host took so far on lines whose /proc/interrupts label names `devname`.
-uint64_t dev_interrupts(const std::string& host, const std::string& devname) {
-  uint64_t n = 0;
-  const std::string prefix = host + ".interrupts.CPU";
-  for (auto& [path, v] : sim().counters.all()) {
-    if (path.rfind(prefix, 0) != 0) continue;
-    auto dot = path.find('.', prefix.size());
-    if (dot == std::string::npos) continue;
-    std::string label = path.substr(dot + 1);
-    for (size_t pos = 0; pos <= label.size();) {
-      size_t end = label.find(", ", pos);
-      if (end == std::string::npos) end = label.size();
-      if (label.compare(pos, end - pos, devname) == 0) {
-        n += *v;
-        break;
-      }
-      pos = end + 2;
-    }
-  }
-  return n;
-}
-
-std::string dotted(uint32_t ip) {
-  return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
-}
-
 int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   const ParamValues& p = tb.scenario().workload.params;
   TestbedSoftware& sw = build_software(tb);
-  auto tx_ep = *parse_endpoint(p.s("transmitter"));
-  auto rx_ep = *parse_endpoint(p.s("receiver"));
-  if (tx_ep.host == rx_ep.host) throw std::runtime_error("tcp_stream: transmitter and receiver must be on different hosts");
-  for (const char* k : {"transmitter", "receiver"}) sw.cabled_ip(p.s(k), "tcp_stream", k);
-  HostSoftware& txh = sw.host(tx_ep.host);
-  HostSoftware& rxh = sw.host(rx_ep.host);
-  const std::string rx_netdev = rx_ep.port == 0 ? rx_ep.nic : fmt::format("{}:{}", rx_ep.nic, rx_ep.port);
-  const std::string rx_devname = rxh.netdevs.count(rx_netdev) ? rxh.netdevs.at(rx_netdev)->name() : rx_netdev;
+  const TcpPairEnds ends = tcp_pair_ends(sw, p, "tcp_stream");
+  HostSoftware& txh = *ends.tx;
+  HostSoftware& rxh = *ends.rx;
+  const std::string& rx_devname = ends.rx_dev;
   const double duration_s = p.r("duration_s");
   const double interim_s = p.r("interim_interval_s");
 
@@ -98,7 +61,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   }
   tx.message_bytes = static_cast<size_t>(p.i("send_size_bytes"));
   rx.message_bytes = static_cast<size_t>(p.i("recv_size_bytes"));
-  const uint32_t rx_ip = sw.cabled_ip(p.s("receiver"), "tcp_stream", "receiver");
+  const uint32_t rx_ip = ends.rx_ip;
   tx.peer_ip = rx_ip;
 
   sc_core::sc_time tx_busy0, rx_busy0, tx_busy1, rx_busy1;
@@ -121,9 +84,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   sc_core::sc_start(sec(1.0 + duration_s + p.r("drain_limit_s")));
 
   for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
-  std::string err = !tx.error.empty() ? "sender: " + tx.error : !rx.error.empty() ? "receiver: " + rx.error : "";
-  if (err.empty() && !ch.finished)
-    err = fmt::format("the receiver had not read every byte drain_limit_s = {} s after the send loop", p.r("drain_limit_s"));
+  const std::string err = tcp_stream_error(tx, rx, ch, p.r("drain_limit_s"), "sender");
   if (!err.empty()) {
     results["workload_error"] = err;
     out << "tcp_stream: " << err << "\n";
@@ -139,7 +100,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   // Interim results: the receiver's reads per bin, printed (with interim_output) between netperf's
   // banner and its result block, as netperf -D does while the test runs.
   const std::vector<double> interim = interim_mbps(ch.interim_bytes, interim_s, elapsed_s);
-  out << fmt::format("TCP STREAM TEST to {}\n", dotted(rx_ip));
+  out << fmt::format("TCP STREAM TEST to {}\n", dotted_quad(rx_ip));
   if (p.b("interim_output"))
     for (size_t i = 0; i < interim.size(); ++i) {
       const double t0 = static_cast<double>(i) * interim_s;
@@ -176,14 +137,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
 
 Registrar<WorkloadEntry> tcp_stream_reg{WorkloadEntry{
     "tcp_stream", "netperf 2.2 TCP_STREAM: one-connection bulk TCP transfer for a fixed time between two NICs",
-    [] {
-      auto s = tcp_stream_schema();
-      s[0].unit = kUnitNicEndpoint;
-      s[0].required = true;
-      s[1].unit = kUnitNicEndpoint;
-      s[1].required = true;
-      return s;
-    }(),
+    tcp_pair_schema(tcp_stream_schema()),
     run_tcp_stream,
     [](const Scenario& s) { return tcp_pair_problems(s, "netperf TCP_STREAM"); }}};
 

@@ -48,6 +48,15 @@ std::vector<double> interim_mbps(const std::vector<uint64_t>& bytes, double inte
   return r;
 }
 
+std::string tcp_stream_error(const TcpStreamSide& tx, const TcpStreamSide& rx, const TcpStreamChannel& ch,
+                             double drain_limit_s, const std::string& tx_label) {
+  if (!tx.error.empty()) return tx_label + ": " + tx.error;
+  if (!rx.error.empty()) return "receiver: " + rx.error;
+  if (!ch.finished)
+    return fmt::format("the receiver had not read every byte drain_limit_s = {} s after the send loop", drain_limit_s);
+  return "";
+}
+
 Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
   Kernel& k = *side->kernel;
   InetHost& inet = *side->inet;
@@ -60,6 +69,7 @@ Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
     // system defaults (-s/-S not given), read back with getsockopt for the report.
     Socket& s = inet.tcp_socket("netperf", false);
     side->socket_buffer_bytes = inet.tcp_sock(s).tp.sndbuf;
+    side->other_buffer_bytes = inet.tcp_sock(s).tp.rcvbuf;
     int rc = co_await inet.connect(s, side->peer_ip, side->port);
     if (rc != 0) {
       side->error = fmt::format("connect failed: {}", rc);
@@ -69,7 +79,8 @@ Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
     ch.start = sc_core::sc_time_stamp();
     if (ch.on_start) ch.on_start();
     const sc_core::sc_time stop = ch.start + sc_core::sc_time(side->duration_s, sc_core::SC_SEC);
-    while (sc_core::sc_time_stamp() < stop) {
+    while ((side->duration_s <= 0 || sc_core::sc_time_stamp() < stop) &&
+           (side->max_writes == 0 || ch.writes < side->max_writes)) {
       long n = co_await k.sys_write(s, side->message_bytes);
       if (n <= 0) {
         side->error = fmt::format("write of {} bytes returned {}", side->message_bytes, n);
@@ -78,11 +89,14 @@ Task<void> tcp_stream_main(TcpStreamSide* side, long start_delay_jiffies) {
       ch.bytes_sent += static_cast<uint64_t>(n);
       ++ch.writes;
     }
+    ch.sender_end = sc_core::sc_time_stamp();
     ch.sender_done = true;
+    if (ch.on_sender_done) ch.on_sender_done();
     check_finished(ch);
   } else {
     Socket* s = co_await inet.listen_accept(side->port, "netserver", false);
     side->socket_buffer_bytes = inet.tcp_sock(*s).tp.rcvbuf;
+    side->other_buffer_bytes = inet.tcp_sock(*s).tp.sndbuf;
     while (!ch.finished) {
       long n = co_await k.sys_read(*s, side->message_bytes);
       if (n <= 0) {

@@ -484,6 +484,17 @@ uint64_t Kernel::irq_count(unsigned cpu, unsigned vector) const {
   return *it->second.counts[cpu];
 }
 
+std::vector<Kernel::IrqRow> Kernel::irq_rows() const {
+  std::vector<IrqRow> rows;
+  for (const auto& [v, l] : irq_lines_) {
+    if (l.actions.empty()) continue;
+    IrqRow r{v, l.label, l.internal, {}};
+    for (unsigned c = 0; c < num_cpus(); ++c) r.counts.push_back(irq_count(c, v));
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 ExecContext* Kernel::interrupt(Cpu& cpu, const IrqStamp& st) {
   unsigned c = cpu.index();
   IrqLine& l = line(st.vector);
@@ -954,7 +965,13 @@ Task<void> Kernel::local_timer_irq(unsigned c) {
   co_await cost(CostId::local_timer);
   PerCpu& q = percpu_[c];
   Process* cur = q.current;  // update_process_times: the idle task (pid 0) is not charged
-  if (cur && --cur->counter_ <= 0) {
+  if (!cur) co_return;
+  // update_one_process(p, user_tick, system): user_mode(regs) of the tick is true only when it
+  // interrupted the process itself outside a system call; this handler is the top of the CPU's
+  // interrupt stack, so anything below it (another hardirq, a softirq) means kernel mode.
+  const bool user_tick = !cur->in_kernel_ && q.cpu->irq_stack().size() <= 1;
+  ++(user_tick ? cur->utime_ticks_ : cur->stime_ticks_);
+  if (--cur->counter_ <= 0) {
     cur->counter_ = 0;
     q.need_resched = true;
   }

@@ -259,6 +259,13 @@ class Process : public ExecContext {
   int counter() const { return counter_; }
   PState pstate() const { return pstate_; }
   bool in_kernel() const { return in_kernel_; }
+  /// CPU time charged to it by the tick, in jiffies (task_struct times.tms_utime / tms_stime, what
+  /// getrusage(RUSAGE_SELF) and times() return, × 1/HZ s). Linux 2.4 kernel/timer.c
+  /// update_process_times(user_tick): the task current at each timer tick gets the whole tick, as
+  /// user time when the tick interrupted user mode, else as system time; work done while another
+  /// task (or the idle task) was current is not charged to it.
+  uint64_t utime_ticks() const { return utime_ticks_; }
+  uint64_t stime_ticks() const { return stime_ticks_; }
   uint64_t nvcsw() const { return nvcsw_; }    ///< voluntary switches (slept)
   uint64_t nivcsw() const { return nivcsw_; }  ///< involuntary switches (preempted)
   bool exited() const { return pstate_ == PState::Zombie; }
@@ -284,6 +291,7 @@ class Process : public ExecContext {
   WaitQueue* waiting_on_ = nullptr;
   JourneyId wake_journey_ = 0;
   uint64_t nvcsw_ = 0, nivcsw_ = 0;
+  uint64_t utime_ticks_ = 0, stime_ticks_ = 0;
   Task<void> main_;
 };
 
@@ -446,6 +454,15 @@ class Kernel : public CpuSoftware {
   void free_irq(unsigned vector, const std::string& devname);
   /// Interrupts of `vector` taken by `cpu` so far (/proc/interrupts).
   uint64_t irq_count(unsigned cpu, unsigned vector) const;
+  /// One row of /proc/interrupts: a line with at least one handler.
+  struct IrqRow {
+    unsigned vector = 0;          ///< the line's vector (= irq on Linux/PPC, KernelParams docs)
+    std::string label;            ///< the handlers' names, "eth0" or "eth1, eth2"
+    bool internal = false;        ///< the kernel's own line (timer, LOC, IPI)
+    std::vector<uint64_t> counts; ///< interrupts taken per CPU so far
+  };
+  /// Every line with a handler, by vector (get_irq_list's walk over irq_desc[]).
+  std::vector<IrqRow> irq_rows() const;
   /// open_softirq(): install the action for softirq `nr` (NET_TX/NET_RX/HI are the kernel's).
   void open_softirq(unsigned nr, SoftirqAction action);
   /// raise_softirq(): mark `nr` pending on the running CPU (cpu_raise_softirq); outside interrupt
