@@ -50,6 +50,48 @@ TEST_CASE("gem TX: descriptor fetch, one data burst, TX_ALL when the ring is don
   CHECK(r.irqs[0] == r.in_fifo);
 }
 
+namespace {
+/// One 1000-byte frame kicked at 1 µs, GREG_STAT read (cleared) at `read_at`, GREG_STAT2 looked at
+/// after the frame has left; returns the interrupt assertions and that last GREG_STAT2.
+std::pair<std::vector<sc_time>, uint32_t> tx_all_read_once(uint32_t extra, sc_time read_at) {
+  Bench b;
+  const EthFrame f = make_frame(kPeerMac, 1000, 7);
+  uint32_t stat2 = 0;
+  run([&] {
+    b.setup(~GREG_STAT_TXALL, 1, extra);
+    b.put_tx(0, f.bytes);
+    wait_until(us(1));
+    b.w(TXDMA_KICK, 1);
+    wait_until(read_at);
+    (void)b.r(GREG_STAT);
+    wait_until(us(60));
+    stat2 = b.r(GREG_STAT2);
+  }, us(70));
+  CHECK(b.peer.rx.size() == 1u);
+  return {b.irq.assertions(), stat2};
+}
+}  // namespace
+
+TEST_CASE("gem TX: TX_ALL is one event per drain: read off while the ring stays done it does not come back when the "
+          "frame leaves the MAC", "[gem][tx]") {
+  // Regression (gmac driver test): with PMODE clear TX_ALL latched at the ring's end and again when
+  // the frame left the MAC (tx_check_all re-latched the still-true condition after GREG_STAT's
+  // read), two interrupts for one frame. A level condition would interrupt without end on an idle
+  // ring, which both drivers leave unmasked.
+  auto [irqs, stat2] = tx_all_read_once(0, us(8));  // the frame is in the FIFO at ~5.1 us, on the wire until ~14 us
+  REQUIRE(irqs.size() == 1u);
+  CHECK((stat2 & GREG_STAT_TXALL) == 0u);
+  CHECK(sim().counters.get("nic.tx_all") == 1u);
+}
+
+TEST_CASE("gem TX: TX_ALL with PMODE set is one event when the FIFO has drained, not repeated after its read",
+          "[gem][tx]") {
+  auto [irqs, stat2] = tx_all_read_once(TXDMA_CFG_PMODE, us(30));
+  REQUIRE(irqs.size() == 1u);
+  CHECK((stat2 & GREG_STAT_TXALL) == 0u);
+  CHECK(sim().counters.get("nic.tx_all") == 1u);
+}
+
 TEST_CASE("gem TX: TXDMA_CFG_PMODE set: TX_ALL when the TX FIFO has drained (sungem reading)", "[gem][tx]") {
   TxRun r = tx_one({}, TXDMA_CFG_PMODE);
   REQUIRE(r.irqs.size() == 1);
@@ -152,6 +194,32 @@ TEST_CASE("gem RX: gmac's first kick of NRX on a ring of NRX leaves the whole ri
   }, us(70));
   CHECK(b.nic->peek(RXDMA_DONE) == 6u);
   CHECK(sim().counters.get("nic.rx_nobuf") == 0u);
+}
+
+TEST_CASE("gem RX: gmac's later kicks (last & ~3, behind RXDMA_DONE) leave the ring to the descriptor before KICK, "
+          "across the wrap", "[gem][rx]") {
+  // gmac v1.5k4 gmac_receive writes GM_RX_KICK = last & 0xfffffffc after each pass; gmac.h GM_RX_KICK:
+  // "The last valid RX descriptor is the one right before the value of the register". After 5
+  // frames gmac writes 4 (last = 4) while RXDMA_DONE is 5: descriptors 5..63 and 0..3 are valid.
+  Bench b;
+  run([&] {
+    b.setup(~GREG_STAT_RXDONE, 1, 0, 64, 64);
+    b.post_rx(64, 64);
+    for (unsigned i = 0; i < 5; ++i) b.peer.send(make_frame(b.nic->mac_address(), 100, uint8_t(i)), us(5 + 3 * i));
+    wait_until(us(40));
+    CHECK(b.nic->peek(RXDMA_DONE) == 5u);
+    b.w16(RXDMA_KICK, 4);
+    for (unsigned i = 0; i < 70; ++i) b.peer.send(make_frame(b.nic->mac_address(), 100, uint8_t(i)), us(50 + 3 * i));
+    wait_until(us(300));
+    // 59 + 4 = 63 frames used 5..63 and 0..3; DONE stops at KICK (the ring has no valid descriptor left).
+    CHECK(b.nic->peek(RXDMA_DONE) == 4u);
+    CHECK(sim().counters.get("nic.rx_nobuf") == 1u);
+    CHECK(b.nic->rx_fifo_used() == 7u * 104u);
+    b.w16(RXDMA_KICK, 0);  // gmac after handling 5..63, 0..3: last = 3
+    wait_until(us(340));
+  }, us(350));
+  CHECK(b.nic->peek(RXDMA_DONE) == 11u);
+  CHECK(b.nic->rx_fifo_used() == 0u);
 }
 
 namespace {

@@ -228,11 +228,13 @@ void Gmac::power_on() {
   regw(MIF_CFG) = MIF_CFG_MDI0;
   stat_latched_ = txstat_ = rxstat_ = cstat_ = 0;
   tx_kick_ = tx_done_ = tx_fetch_ = 0;
+  tx_all_armed_ = false;
   rx_kick_ = rx_done_ = 0;
 }
 
 void Gmac::reset_tx() {  // GREG_SWRST_TXRST: the TX DMA and TX MAC back to reset
   tx_kick_ = tx_done_ = tx_fetch_ = 0;
+  tx_all_armed_ = false;
   txd_.clear();
   stat_latched_ &= ~(GREG_STAT_TXINTME | GREG_STAT_TXALL | GREG_STAT_TXDONE);
   txstat_ = 0;
@@ -588,6 +590,7 @@ void Gmac::tx_frame_in_fifo(unsigned last_plus_one, bool intme, std::vector<uint
   const size_t n = f.bytes.size();
   tx_fifo_used_ += n;
   ++tx_fifo_frames_;
+  tx_all_armed_ = true;
   count(c_tx_frames_);
   count(c_tx_octets_, n + kEthFcsBytes);
   if (j) sim().journeys.mark(j, now(), "MAC TX", name(), "");
@@ -608,12 +611,18 @@ void Gmac::tx_mac_done(size_t bytes) {
 
 void Gmac::tx_check_all() {
   // TX_ALL: every descriptor up to KICK has been moved (ring done), and with the FIFO-empty
-  // meaning also every frame has left the FIFO.
+  // meaning also every frame has left the FIFO. An event, once per drain (sungem.h "All TX frames
+  // transferred", a read-to-clear bit 0-6): after GREG_STAT's read it comes back only when more
+  // frames have been moved and the ring (FIFO) drains again, not while the ring stays done (both
+  // drivers leave TX_ALL unmasked with an idle ring; a condition that re-latched would interrupt
+  // without end).
+  if (!tx_all_armed_) return;
   const unsigned n = tx_ring_entries();
   const bool ring_done = tx_done_ == tx_kick_ % n && txd_.empty() && !tx_data_busy_;
   if (!ring_done) return;
   if (tx_all_on_fifo_empty() && tx_fifo_frames_ > 0) return;
-  if (stat_latched_ & GREG_STAT_TXALL) return;
+  tx_all_armed_ = false;
+  if (stat_latched_ & GREG_STAT_TXALL) return;  // still latched: the drains merge
   count(c_tx_all_);
   latch(GREG_STAT_TXALL);
 }

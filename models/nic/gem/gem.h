@@ -203,6 +203,9 @@ class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
   bool tx_fetch_busy_ = false, tx_data_busy_ = false;
   size_t tx_fifo_used_ = 0;
   unsigned tx_fifo_frames_ = 0;
+  /// A frame has moved into the TX FIFO since the last TX_ALL: TX_ALL ("All TX frames
+  /// transferred") is the event of the ring (or FIFO) draining, latched once per drain.
+  bool tx_all_armed_ = false;
 
   // RX
   unsigned rx_kick_ = 0, rx_done_ = 0;  ///< RXDMA_KICK (rounded to 4), RXDMA_DONE
