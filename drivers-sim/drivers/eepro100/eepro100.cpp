@@ -2,6 +2,7 @@
 // handler, receive and refill, TX reclaim and the media timer (see eepro100.h for what is modelled
 // and the sources).
 #include "drivers-sim/drivers/eepro100/eepro100.h"
+#include "drivers-sim/kernel/irqflags.h"
 #include "drivers-sim/kernel/rx_journey.h"
 #include "core/sim_context.h"
 #include "models/bus/pci.h"
@@ -87,19 +88,6 @@ Task<void> Speedo::wait_for_cmd_done() {
     const uint8_t c = co_await scb_inb(SCBCmd);
     if (!c || --wait < 0) break;
   }
-}
-
-bool Speedo::irq_save() {
-  Cpu* c = Cpu::running_cpu_or_null();
-  ExecContext* x = c ? c->running() : nullptr;
-  if (!x) return false;
-  const bool was = x->irqs_enabled;
-  x->irqs_enabled = false;
-  return was;
-}
-void Speedo::irq_restore(bool was) {
-  Cpu* c = Cpu::running_cpu_or_null();
-  if (ExecContext* x = c ? c->running() : nullptr) x->irqs_enabled = was;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,7 +310,7 @@ Task<void> Speedo::speedo_resume() {
 Task<void> Speedo::queue_command(uint32_t cmd_status, const uint8_t* params, size_t n) {
   // set_rx_mode's pattern for a non-transmit command: the next TxFD, clear_suspend on the previous
   // command, CU Resume, all under spin_lock_irqsave.
-  const bool was = irq_save();
+  const bool was = local_irq_save();
   const unsigned entry = cur_tx_++ % TX_RING_SIZE;
   const uint64_t last = last_cmd_;
   last_cmd_ = txfd(entry);
@@ -336,7 +324,7 @@ Task<void> Speedo::queue_command(uint32_t cmd_status, const uint8_t* params, siz
     netif_stop_queue();
     tx_full_ = true;
   }
-  irq_restore(was);
+  local_irq_restore(was);
 }
 
 Task<void> Speedo::set_rx_mode() {
@@ -420,12 +408,12 @@ Task<int> Speedo::stop() {
 
 Task<int> Speedo::hard_start_xmit(SkbPtr& skb) {
   Kernel& k = kernel();
-  const bool was = irq_save();  // spin_lock_irqsave(&sp->lock)
+  const bool was = local_irq_save();  // spin_lock_irqsave(&sp->lock)
   co_await k.cost(costs_[Path::speedo_start_xmit]);
   if (int(cur_tx_ - dirty_tx_) >= int(TX_QUEUE_LIMIT)) {  // "incorrect tbusy state, fixed"
     netif_stop_queue();
     tx_full_ = true;
-    irq_restore(was);
+    local_irq_restore(was);
     co_return 1;
   }
   const unsigned entry = cur_tx_++ % TX_RING_SIZE;
@@ -453,7 +441,7 @@ Task<int> Speedo::hard_start_xmit(SkbPtr& skb) {
     netif_stop_queue();
     tx_full_ = true;
   }
-  irq_restore(was);
+  local_irq_restore(was);
   // The frame now belongs to the NIC: this CPU context no longer works for it.
   if (Cpu* c = Cpu::running_cpu_or_null(); c && c->running() && c->running()->journey == j) {
     c->running()->journey = 0;

@@ -239,8 +239,6 @@ class Speedo : public NetDevice {
   void write_txfd(unsigned entry, uint32_t cmd_status, uint32_t link, const uint8_t* params, size_t n);
   uint64_t txfd(unsigned entry) const { return tx_ring_dma_ + uint64_t(entry % TX_RING_SIZE) * kTxFDBytes; }
   /// Disable/restore IF on the running context (spin_lock_irqsave / spin_unlock_irqrestore).
-  bool irq_save();
-  void irq_restore(bool was);
 
   uint64_t mem_bar_, io_bar_;
   DmaTags::Space space_;
