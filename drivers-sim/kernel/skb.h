@@ -37,6 +37,10 @@ struct Skb {
   uint16_t protocol = 0;     ///< ethertype, host order (eth_type_trans)
   uint8_t pkt_type = PACKET_HOST;
   uint8_t ip_summed = CHECKSUM_NONE;
+  /// skb->csum (2.4): on transmit with CHECKSUM_HW the offset of the checksum field from h.raw
+  /// (tcp_v4_send_check: offsetof(struct tcphdr, check) = 16); on receive with CHECKSUM_HW the
+  /// device's ones-complement sum of the transport segment (tcp_v4_checksum_init verifies it).
+  uint32_t csum = 0;
   uint32_t priority = 0;     ///< selects the pfifo_fast band (prio2band)
   NetDevice* dev = nullptr;
   JourneyId journey = 0;     ///< the message this packet carries (0: none)

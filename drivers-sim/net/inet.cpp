@@ -206,6 +206,9 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   if (skb->ip_summed == CHECKSUM_HW) {  // skb->nh / skb->h as ip_queue_xmit and tcp_transmit_skb set them
     skb->nh_off = skb->data_off + ETH_HLEN;
     skb->h_off = skb->nh_off + 4u * (p.ip[0] & 0x0fu);
+    // tcp_v4_send_check (LH@2.4.16 net/ipv4/tcp_ipv4.c): skb->csum = offsetof(struct tcphdr, check)
+    constexpr uint8_t kIpprotoTcp = 6;
+    if (p.ip.size() > 9 && p.ip[9] == kIpprotoTcp) skb->csum = 16;
   }
   if (p.journey) k_->mark(p.journey, "IP output");
   co_await k_->dev_queue_xmit(std::move(skb));
@@ -296,7 +299,10 @@ Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
   // the NIC's DMA wrote; those the driver's eth_type_trans did not already load are cache misses.
   const uint32_t hdr = ip_tcp_header_bytes(d, skb->len);
   co_await k_->load_dma_lines(skb->data_phys(), hdr, j, "RX IP/transport header");
-  const bool csum_ok = skb->ip_summed == CHECKSUM_UNNECESSARY;
+  // CHECKSUM_HW (a device's sum in skb->csum): ip_rcv's trim and tcp_v4_checksum_init's check
+  // (rx_tcp_hw_csum_unnecessary). UDP keeps its software check for such packets.
+  const bool csum_ok = skb->ip_summed == CHECKSUM_UNNECESSARY ||
+                       (!udp && skb->ip_summed == CHECKSUM_HW && rx_tcp_hw_csum_unnecessary(d, skb->len, skb->csum));
   TcpEffects fx = udp ? udp_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok)
                       : stack_->on_ip_packet(d, skb->len, now_ns(), skb->truesize, csum_ok);
   // bh_lock_sock + the socket's receive state (struct sock, tcp_opt): shared with the process
