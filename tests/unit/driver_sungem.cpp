@@ -292,9 +292,7 @@ RxRun rx_burst(const char* drv, unsigned n, unsigned len, sc_time gap) {
 }
 }  // namespace
 
-// [!mayfail]: on main's GMAC model the ring stops at the first kick equal to RXDMA_DONE (the last
-// test of this file); it passes with the model's RX descriptor prefetch (the report's patch).
-TEST_CASE("sungem-0.95 RX: RCV unmasked, an interrupt and a MAC_RXSTAT read per frame", "[sungemdrv][!mayfail]") {
+TEST_CASE("sungem-0.95 RX: RCV unmasked, an interrupt and a MAC_RXSTAT read per frame", "[sungemdrv]") {
   constexpr unsigned kN = 30;
   const RxRun o = rx_burst(kDriverName095, kN, 1000, us(20));
   // RXMAC on every frame as it enters the RX FIFO, ahead of its DMA and RX_DONE: one interrupt
@@ -311,9 +309,7 @@ TEST_CASE("sungem-0.95 RX: RCV unmasked, an interrupt and a MAC_RXSTAT read per 
   CHECK(o.copybreak == 0);
 }
 
-// [!mayfail]: on main's GMAC model the ring stops at the first kick equal to RXDMA_DONE (the last
-// test of this file); it passes with the model's RX descriptor prefetch (the report's patch).
-TEST_CASE("sungem-0.96 RX: RCV masked, RX_DONE every 5 frames, no MAC_RXSTAT reads", "[sungemdrv][!mayfail]") {
+TEST_CASE("sungem-0.96 RX: RCV masked, RX_DONE every 5 frames, no MAC_RXSTAT reads", "[sungemdrv]") {
   constexpr unsigned kN = 30;
   const RxRun o = rx_burst(kDriverName096, kN, 1000, us(20));
   // The first frame after a long gap raises RX_DONE at once (the time limit has run out), then one
@@ -364,12 +360,11 @@ TEST_CASE("sungem RX CHECKSUM_HW: skb->csum is the chip's sum from the checksum 
 // which is RXDMA_DONE itself whenever gem_rx has consumed everything up to a cluster boundary (here
 // after the 4th of frames spaced so that each gets its own RX_DONE). The real chip keeps receiving
 // (sungem ran on every PowerMac; Linux 2.6's gem_post_rxds is the same code): it has the next
-// cluster cached, prefetched before the kick. The GMAC model of main (models/nic/gem, owned by the
-// gmac helper) fetches a cluster only when it needs it and compares RXDMA_DONE with KICK, so it
-// raises RXNOBUF and never fetches again. [!mayfail] until the model prefetches; see the issue-24
-// report of the sungem helper (patch /work/wip-out/sungem/gem-rx-prefetch-EXPERIMENT.patch).
+// cluster cached, prefetched before the kick (models/nic/gem rx_run: the next cluster is fetched
+// while the fetch pointer is not at KICK). A model that fetched only on demand and compared
+// RXDMA_DONE with KICK raised RXNOBUF here and never fetched again (the bug this test is for).
 TEST_CASE("sungem RX: a kick equal to RXDMA_DONE at a cluster boundary keeps the ring running",
-          "[sungemdrv][gem-model][!mayfail]") {
+          "[sungemdrv][gem-model]") {
   Rig r(kDriverName096);
   Sink sink(*r.k);
   r.open();

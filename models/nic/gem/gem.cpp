@@ -246,7 +246,7 @@ void Gmac::reset_tx() {  // GREG_SWRST_TXRST: the TX DMA and TX MAC back to rese
 }
 
 void Gmac::reset_rx() {  // GREG_SWRST_RXRST
-  rx_kick_ = rx_done_ = 0;
+  rx_kick_ = rx_done_ = rx_fetch_next_ = 0;
   rxd_.clear();
   rx_nobuf_ = false;
   rx_fifo_.clear();
@@ -692,12 +692,29 @@ void Gmac::accept_frame(const EthFrame& f) {
   rx_run();
 }
 
+void Gmac::rx_fetch(unsigned from) {
+  const unsigned n = rx_ring_entries();
+  const unsigned cnt = std::min(4 - (from % 4), n - from);
+  rx_fetch_busy_ = true;
+  rx_fetch_next_ = (from + cnt) % n;
+  count(c_rx_desc_fetches_);
+  auto r = make_req(false, rx_ring() + uint64_t(from) * kDescBytes, size_t(cnt) * kDescBytes, "RX desc fetch", "");
+  r->done = [this, from, cnt](DmaRequest& q) {
+    for (unsigned k = 0; k < cnt; ++k)
+      rxd_.push_back({from + k, ld_le64(q.buf.data() + k * kDescBytes), ld_le64(q.buf.data() + k * kDescBytes + 8)});
+    rx_fetch_busy_ = false;
+    rx_run();
+  };
+  submit(std::move(r));
+}
+
 void Gmac::rx_run() {
   if (rx_busy_ || rx_fifo_.empty() || !(reg(RXDMA_CFG) & RXDMA_CFG_ENABLE)) return;
   const unsigned n = rx_ring_entries();
   // Descriptors from RXDMA_DONE while it differs from KICK (13-bit values; RXDMA_DONE wraps at
   // the ring size, so a KICK equal to the ring size, gmac's first kick of NRX, leaves it all usable).
-  if (rx_done_ == rx_kick_) {
+  const bool cached = !rxd_.empty() && rxd_.front().idx == rx_done_;
+  if (!cached && rx_done_ == rx_kick_) {
     if (!rx_nobuf_) {
       count(c_rx_nobuf_);
       rx_nobuf_ = true;
@@ -707,23 +724,10 @@ void Gmac::rx_run() {
     return;
   }
   rx_nobuf_ = false;
-  if (rxd_.empty() || rxd_.front().idx != rx_done_) {
+  if (!cached) {
     rxd_.clear();
     if (rx_fetch_busy_) return;
-    // Four descriptors per fetch (a 64-byte line; sungem.h: "GEM requires that RX descriptors are
-    // provided four at a time, aligned"), not past the ring's end.
-    const unsigned from = rx_done_;
-    const unsigned cnt = std::min(4 - (from % 4), n - from);
-    rx_fetch_busy_ = true;
-    count(c_rx_desc_fetches_);
-    auto r = make_req(false, rx_ring() + uint64_t(from) * kDescBytes, size_t(cnt) * kDescBytes, "RX desc fetch", "");
-    r->done = [this, from, cnt](DmaRequest& q) {
-      for (unsigned k = 0; k < cnt; ++k)
-        rxd_.push_back({from + k, ld_le64(q.buf.data() + k * kDescBytes), ld_le64(q.buf.data() + k * kDescBytes + 8)});
-      rx_fetch_busy_ = false;
-      rx_run();
-    };
-    submit(std::move(r));
+    rx_fetch(rx_done_);
     return;
   }
   rx_busy_ = true;
@@ -758,9 +762,25 @@ void Gmac::rx_run() {
     if (j) dma_tags().tag(space_, buf, j);
     rx_busy_ = false;
     rx_frame_done(j);
+    rx_prefetch();
     rx_run();
   };
   submit(std::move(s));
+}
+
+void Gmac::rx_prefetch() {
+  // The next cluster of four is fetched while the fetch pointer (the descriptor after the
+  // last one fetched) is not at KICK, so the chip has it cached before the driver's next kick. It is issued when a frame's status
+  // write-back is done (after its data), so a frame's own DMA is not queued behind it (estimate:
+  // the order of the two on the bus is not documented).
+  // sungem.h: "When it can, GEM internally caches 4 aligned ... descriptors at a time" and "there
+  // will be at least 4 unused descriptor entries in the middle of the RX ring at all times";
+  // sungem's gem_post_rxds (LH@2.4.16, unchanged in 2.6) kicks the end of the last cluster it gave
+  // back, which equals RXDMA_DONE whenever gem_rx consumed up to a cluster boundary: the chip keeps
+  // receiving only if it already holds the next cluster. A descriptor fetched while it was before
+  // KICK stays usable (the OWN bit is advisory: the chip does not re-check it).
+  if (!rx_fetch_busy_ && rxd_.size() < 4 && rx_fetch_next_ != rx_kick_ && (reg(RXDMA_CFG) & RXDMA_CFG_ENABLE))
+    rx_fetch(rx_fetch_next_);
 }
 
 void Gmac::rx_frame_done(JourneyId j) {

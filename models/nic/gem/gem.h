@@ -170,6 +170,8 @@ class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
   void accept_frame(const EthFrame& f);
   bool address_match(const std::vector<uint8_t>& b) const;
   void rx_run();
+  void rx_fetch(unsigned from);
+  void rx_prefetch();
   void rx_frame_done(JourneyId j);
   void rx_blank_fire();
   void count_rx_frame_ctr();
@@ -208,6 +210,7 @@ class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
   bool tx_all_armed_ = false;
 
   // RX
+  unsigned rx_fetch_next_ = 0;  ///< RX descriptor fetch pointer: the entry after the last fetched
   unsigned rx_kick_ = 0, rx_done_ = 0;  ///< RXDMA_KICK (rounded to 4), RXDMA_DONE
   struct RxDesc { unsigned idx; uint64_t status, buf; };
   std::deque<RxDesc> rxd_;  ///< fetched descriptors not yet used
