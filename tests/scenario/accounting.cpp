@@ -17,6 +17,7 @@ namespace {
 const std::map<std::string, std::string> kShort = {
     {"netpipe", "--set workload.lower=1 --set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
     {"tcp_stream", "--set workload.duration_s=0.05"},
+    {"nuttcp", "--set workload.time_limit_s=0.05"},
     {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
     {"rx_flood", "--set workload.duration_s=0.002"},
     {"forwarding", "--set workload.packets=2000 --set workload.runs=1 --set workload.average_last=1"},
@@ -75,9 +76,10 @@ TEST_CASE("accounting: every shipped scenario ends with every frame accounted fo
         return k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0;
       };
       // 8254x MPC/RNBC; the 8255x's counters for the same drops: rcv_oruns (RX FIFO overrun) and
-      // rcv_rsrc_err (RU not ready); the BCM5701's: rx_discards (mbuf pool full) and rxbds_empty.
+      // rcv_rsrc_err (RU not ready); the BCM5701's: rx_discards (mbuf pool full) and rxbds_empty; the
+      // GMAC's: rx_overflow (MAC_RXSTAT_OFLW, RX FIFO full) and rx_nobuf (RXNOBUF, like RNBC).
       if (ends(".MPC") || ends(".RNBC") || ends(".rcv_oruns") || ends(".rcv_rsrc_err") || ends(".rx_discards") ||
-          ends(".rxbds_empty"))
+          ends(".rxbds_empty") || ends(".rx_overflow") || ends(".rx_nobuf"))
         ++mpc;
       if (ends(".Tcp.MaxConn")) {
         ++maxconn;
