@@ -1,6 +1,7 @@
 #include "platforms/host_software.h"
 #include "core/result_names.h"
 #include "core/sim_context.h"
+#include "drivers-sim/apps/tcp_stream_app.h"
 #include "drivers-sim/drivers/bonding/bonding.h"
 #include "drivers-sim/drivers/loopback/loopback.h"
 #include "drivers-sim/net/tcp_sysctl.h"
@@ -323,6 +324,19 @@ ParamSchema tcp_pair_schema(ParamSchema s) {
 
 std::string dotted_quad(uint32_t ip) {
   return fmt::format("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+}
+
+void bind_stream_sides(const TcpPairEnds& ends, uint16_t port, TcpStreamChannel& ch, TcpStreamSide& tx,
+                       TcpStreamSide& rx) {
+  for (auto [side, hs, is_tx] : {std::tuple{&tx, ends.tx, true}, std::tuple{&rx, ends.rx, false}}) {
+    side->kernel = hs->kernel.get();
+    side->inet = hs->inet.get();
+    side->wait_network_up = [hs = hs] { return hs->wait_network_up(); };
+    side->channel = &ch;
+    side->sender = is_tx;
+    side->port = port;
+  }
+  tx.peer_ip = ends.rx_ip;
 }
 
 TcpPairEnds tcp_pair_ends(TestbedSoftware& sw, const ParamValues& p, const std::string& workload) {

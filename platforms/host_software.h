@@ -113,6 +113,14 @@ struct TcpPairEnds {
   std::string tx_dev, rx_dev;
   uint32_t tx_ip = 0, rx_ip = 0;
 };
+struct TcpStreamChannel;
+struct TcpStreamSide;
+/// Point `tx` and `rx` (drivers-sim/apps/tcp_stream_app.h) at the hosts of `ends` and at channel
+/// `ch`: kernel, InetHost, wait for ifup, sender/receiver role, data `port`, and the transmitter's
+/// peer (ends.rx_ip). Message sizes and the send loop's limits are the workload's to set.
+void bind_stream_sides(const TcpPairEnds& ends, uint16_t port, TcpStreamChannel& ch, TcpStreamSide& tx,
+                       TcpStreamSide& rx);
+
 /// Resolve `transmitter`/`receiver` of `p` on `sw`. Throws std::runtime_error naming `workload`
 /// when both are on one host or an end is not cabled (TestbedSoftware::cabled_ip).
 TcpPairEnds tcp_pair_ends(TestbedSoftware& sw, const ParamValues& p, const std::string& workload);

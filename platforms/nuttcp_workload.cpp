@@ -66,16 +66,8 @@ int run_nuttcp(Testbed& tb, std::ostream& out, nlohmann::json& results) {
 
   TcpStreamChannel ch;
   TcpStreamSide tx, rx;
-  for (auto [side, hs, is_tx] : {std::tuple{&tx, &txh, true}, std::tuple{&rx, &rxh, false}}) {
-    side->kernel = hs->kernel.get();
-    side->inet = hs->inet.get();
-    side->wait_network_up = [hs = hs] { return hs->wait_network_up(); };
-    side->channel = &ch;
-    side->sender = is_tx;
-    side->port = static_cast<uint16_t>(p.i("port"));
-    side->message_bytes = buflen;
-  }
-  tx.peer_ip = rx_ip;
+  bind_stream_sides(ends, static_cast<uint16_t>(p.i("port")), ch, tx, rx);
+  tx.message_bytes = rx.message_bytes = buflen;
   tx.duration_s = time_limit_s;
   // -T without -n: nbuf = INT_MAX (the time ends it); -n alone: nbuf buffers.
   tx.max_writes = nbuf ? nbuf : time_limit_s > 0 ? 0 : 2048;

@@ -50,19 +50,11 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   TcpStreamChannel ch;
   ch.interim_interval = sec(interim_s);
   TcpStreamSide tx, rx;
-  for (auto [side, hs, is_tx] : {std::tuple{&tx, &txh, true}, std::tuple{&rx, &rxh, false}}) {
-    side->kernel = hs->kernel.get();
-    side->inet = hs->inet.get();
-    side->wait_network_up = [hs = hs] { return hs->wait_network_up(); };
-    side->channel = &ch;
-    side->sender = is_tx;
-    side->port = static_cast<uint16_t>(p.i("port"));
-    side->duration_s = duration_s;
-  }
+  bind_stream_sides(ends, static_cast<uint16_t>(p.i("port")), ch, tx, rx);
+  tx.duration_s = rx.duration_s = duration_s;
   tx.message_bytes = static_cast<size_t>(p.i("send_size_bytes"));
   rx.message_bytes = static_cast<size_t>(p.i("recv_size_bytes"));
   const uint32_t rx_ip = ends.rx_ip;
-  tx.peer_ip = rx_ip;
 
   sc_core::sc_time tx_busy0, rx_busy0, tx_busy1, rx_busy1;
   uint64_t rx_irq0 = 0, rx_irq1 = 0;
