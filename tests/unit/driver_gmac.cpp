@@ -385,3 +385,22 @@ TEST_CASE("gmac probe: the entry binds the GMAC device and takes its interrupt",
   CHECK(devs.size() == 1);
   CHECK(devs[0]->irq == vec[0]);
 }
+
+TEST_CASE("gmac RX_BLANK what-if: rx_blank_pkts 10 and rx_blank_time 255 in GM_RX_BLANK", "[gmacdrv]") {
+  Rig r(200.0 / 3.0, true, {{"rx_blank_pkts", int64_t{10}}, {"rx_blank_time", int64_t{255}}});
+  Sink sink(*r.k);
+  r.open();
+  const unsigned n = 21;
+  for (unsigned i = 0; i < n; ++i)
+    drvtest::at_time(ms(kOpenDoneMs) + us(20) * i, [&r, i] { r.peer.end->transmit(r.to_nic(1000, uint8_t(i)), now()); });
+  sc_core::sc_start(ms(kOpenDoneMs + 5));
+  REQUIRE(r.rc == 0);
+  CHECK(r.nic->peek(gem::RXDMA_BLANK) == (10u | 255u << 12));
+  REQUIRE(sink.at.size() == n);
+  // 255 units = 7.83 ms: frame 0 comes after no RX_DONE at all (by the time), frames 1-10 and
+  // 11-20 by the packet count, 200 µs apart, far inside the time limit.
+  auto& c = sim().counters;
+  CHECK(c.get("alpha_eth0.rx_done.ITIME") == 1u);
+  CHECK(c.get("alpha_eth0.rx_done.IPKTS") == 2u);
+  CHECK(c.get("alpha.eth0.driver.intr") == 3u);
+}

@@ -41,7 +41,9 @@ struct Rig {
   int rc = -99;
   sc_time opened_at = SC_ZERO_TIME;
 
-  explicit Rig(double pci_mhz = 200.0 / 3.0, bool cabled = true) {
+  /// `set`: driver parameters over the DriverEntry's defaults (the RX_BLANK what-if).
+  explicit Rig(double pci_mhz = 200.0 / 3.0, bool cabled = true,
+               const std::vector<std::pair<std::string, ParamValue>>& set = {}) {
     gem::GemParams p;
     p.clock_ppm = 0;
     p.pci_mhz = pci_mhz;
@@ -51,6 +53,7 @@ struct Rig {
     const DriverEntry* de = drvtest::driver(gmacdrv::kDriverName);
     REQUIRE(de);
     ParamValues pv(de->params);
+    for (const auto& [name, v] : set) pv.set(name, v);
     auto devs = de->probe(*k, *nic, vec, drvtest::nic_config("alpha", "eth0", "GMAC", de->name), pv);
     REQUIRE(devs.size() == 1);
     dev = devs[0];

@@ -2,6 +2,7 @@
 // transmit, the interrupt handler, TX cleanup, receive and the DriverEntry. See gmac.h for what is
 // modelled and the sources (LH@2.4.16:drivers/net/gmac.c, gmac.h).
 #include "drivers-sim/drivers/gmac/gmac.h"
+#include "drivers-sim/drivers/gem_whatif/rx_blank.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/byteorder.h"
 #include "drivers-sim/kernel/io.h"
@@ -20,8 +21,9 @@ std::string counter(Kernel& k, const std::string& dev, const char* what) {
 }
 }  // namespace
 
-Gmac::Gmac(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space)
-    : NetDevice(k, std::move(name)), bar_(bar), costs_(k.driver_costs(kCostDriver, path_names())), space_(dma_space) {
+Gmac::Gmac(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space,
+           ParamValues params)
+    : NetDevice(k, std::move(name)), bar_(bar), params_(std::move(params)), costs_(k.driver_costs(kCostDriver, path_names())), space_(dma_space) {
   irq = vector;
   features = 0;  // gmac_probe1 sets no dev->features: no SG, no checksum offload
   auto& cs = sim().counters;
@@ -408,11 +410,10 @@ Task<void> Gmac::gmac_mac_init() {
                   ((fifo_size - ((GM_MAC_MAX_FRAME_SIZE_ALIGN + 8) * 2 / GM_RX_PTH_UNITS)) << GM_RX_PTH_OFF_SHIFT) |
                       ((fifo_size - ((GM_MAC_MAX_FRAME_SIZE_ALIGN + 8) * 3 / GM_RX_PTH_UNITS)) << GM_RX_PTH_ON_SHIFT));
   // Interrupt blanking: 5 packets, and 8 time units on a 66 MHz bus or 4 on a 33 MHz one.
+  // (The rx_blank_pkts / rx_blank_time what-if replaces the constants where a scenario sets them.)
   const uint32_t bif = co_await gm_in(GM_BIF_CFG);
-  if (bif & GM_BIF_CFG_M66EN)
-    co_await gm_out(GM_RX_BLANK, (5u << GM_RX_BLANK_INTR_PACKETS_SHIFT) | (8u << GM_RX_BLANK_INTR_TIME_SHIFT));
-  else
-    co_await gm_out(GM_RX_BLANK, (5u << GM_RX_BLANK_INTR_PACKETS_SHIFT) | (4u << GM_RX_BLANK_INTR_TIME_SHIFT));
+  const uint32_t units = (bif & GM_BIF_CFG_M66EN) ? 8u : 4u;
+  co_await gm_out(GM_RX_BLANK, gem_whatif::rx_blank_word(params_, 5u, units));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -762,14 +763,13 @@ Task<void> probe_port(Gmac* g) { co_await g->probe_hw(); }
 
 std::vector<std::shared_ptr<NetDevice>> probe(Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors,
                                               const ProbeTarget& nic, const ParamValues& params) {
-  (void)params;
   if (dev.info().name != "GMAC")
     throw std::invalid_argument(std::string(kDriverName) + ": unsupported device '" + dev.info().name +
                                 "' (gmac binds the UniNorth GMAC, OF compatible \"gmac\", 106b:0021)");
   auto* obj = dynamic_cast<sc_core::sc_object*>(&dev);
   if (!obj) throw std::invalid_argument(std::string(kDriverName) + ": device is not a SystemC object");
   if (vectors.empty()) throw std::invalid_argument(std::string(kDriverName) + ": no interrupt");
-  auto g = std::make_shared<Gmac>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()));
+  auto g = std::make_shared<Gmac>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()), params);
   k.register_netdev(*g);
   k.spawn_process("insmod gmac " + nic.ifname, probe_port(g.get()));
   return {g};
@@ -783,6 +783,8 @@ DriverEntry entry() {
       "PowerMac GMAC driver gmac v1.5k4 (Mackerras/Herrenschmidt, Linux 2.4.10-2.4.24): rings 64/64, RX_BLANK 5 "
       "packets / 8 or 4 units, TX_FL_INTERRUPT stored natively (not INTME), one status read per interrupt, "
       "copybreak 256, ip_summed CHECKSUM_NONE";
+  e.params = gem_whatif::rx_blank_params(5, "gmac.c v1.5k4 gmac_mac_init (GM_RX_BLANK)",
+                                         "8 units on a 66 MHz bus (GM_BIF_CFG_M66EN), 4 on 33 MHz");
   e.devices = {"GMAC"};
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };

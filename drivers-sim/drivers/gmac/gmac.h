@@ -230,7 +230,9 @@ inline constexpr const char* kVersion = "v1.5k4";
 /// One GMAC driven by gmac v1.5k4: struct net_device + struct gmac.
 class Gmac : public NetDevice {
  public:
-  Gmac(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space);
+  /// `params`: the DriverEntry's values (the RX_BLANK what-if, gem_whatif/rx_blank.h); empty = as shipped.
+  Gmac(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space,
+       ParamValues params = {});
   ~Gmac() override;
 
   Task<int> open() override;
@@ -296,6 +298,7 @@ class Gmac : public NetDevice {
   Task<void> gmac_receive();
 
   uint64_t bar_;
+  ParamValues params_;
   DriverCosts costs_;
   DmaTags::Space space_;
   bool probed_ = false, irq_requested_ = false;

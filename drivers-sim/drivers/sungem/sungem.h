@@ -201,8 +201,10 @@ const char* cost_driver(Version v);
 /// One GMAC driven by sungem: struct net_device + struct gem.
 class Gem : public NetDevice {
  public:
+  /// `params`: the DriverEntry's values (v0.96 link_mode, the RX_BLANK what-if of
+  /// gem_whatif/rx_blank.h); empty = as shipped.
   Gem(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space, Version v,
-      unsigned link_mode = 0);
+      ParamValues params = {});
   ~Gem() override;
 
   Task<int> open() override;
@@ -263,6 +265,7 @@ class Gem : public NetDevice {
   Version v_;
   DriverCosts costs_;
   DmaTags::Space space_;
+  ParamValues params_;
   unsigned link_cntl_;  ///< v0.96 gp->link_cntl (link_modes[link_mode])
   bool probed_ = false, irq_requested_ = false, hw_running_ = false, opened_ = false, link_up_ = false;
   WaitQueue probe_wq_;

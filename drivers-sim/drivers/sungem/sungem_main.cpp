@@ -1,6 +1,7 @@
 // sungem.c of the model, v0.95 (LH@2.4.16) and v0.96 (LH@2.4.17): probe, open/close, the chip and
 // PHY bring-up, transmit, the interrupt handler, TX reap and RX with refill. See sungem.h for what
 // differs between the versions, what is left out, and the sources.
+#include "drivers-sim/drivers/gem_whatif/rx_blank.h"
 #include "core/sim_context.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
 #include "drivers-sim/driver_entry.h"
@@ -36,10 +37,18 @@ constexpr uint16_t kLinkModes[7] = {PHY_CTRL_ANENAB, 0, PHY_CTRL_SPD100, PHY_CTR
 
 const char* cost_driver(Version v) { return v == Version::v0_95 ? kDriverName095 : kDriverName096; }
 
+namespace {
+/// v0.96's link_mode parameter (0 when absent: v0.95 has none) as gp->link_cntl.
+uint16_t link_cntl_of(const ParamValues& params) {
+  const int64_t link_mode = params.has("link_mode") ? params.i("link_mode") : 0;
+  return link_mode >= 0 && link_mode <= 6 ? kLinkModes[link_mode] : PHY_CTRL_ANENAB;
+}
+}  // namespace
+
 Gem::Gem(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Space dma_space, Version v,
-         unsigned link_mode)
+         ParamValues params)
     : NetDevice(k, std::move(name)), bar_(bar), v_(v), costs_(k.driver_costs(cost_driver(v), path_names())),
-      space_(dma_space), link_cntl_(link_mode <= 6 ? kLinkModes[link_mode] : PHY_CTRL_ANENAB) {
+      space_(dma_space), params_(std::move(params)), link_cntl_(link_cntl_of(params_)) {
   irq = vector;
   // sungem never touches __LINK_STATE_NOCARRIER, which init_etherdev leaves clear (dev->state 0).
   netif_carrier_on();
@@ -425,7 +434,8 @@ Task<void> Gem::gem_init_dma() {
   const bool m66 = (co_await readl(reg(GREG_BIFCFG))) & GREG_BIFCFG_M66EN;
   const uint32_t pkts = v_ == Version::v0_95 ? 6 : 5;
   const uint32_t units = v_ == Version::v0_95 ? (m66 ? 4 : 2) : (m66 ? 8 : 4);
-  co_await writel((pkts & RXDMA_BLANK_IPKTS) | ((units << 12) & RXDMA_BLANK_ITIME), reg(RXDMA_BLANK));
+  // (The rx_blank_pkts / rx_blank_time what-if replaces the constants where a scenario sets them.)
+  co_await writel(gem_whatif::rx_blank_word(params_, pkts, units), reg(RXDMA_BLANK));
 }
 
 Task<void> Gem::gem_init_mac() {
@@ -600,8 +610,7 @@ std::vector<std::shared_ptr<NetDevice>> probe(Kernel& k, PciDevice& dev, const s
   auto* obj = dynamic_cast<sc_core::sc_object*>(&dev);
   if (!obj) throw std::invalid_argument(std::string(name) + ": device is not a SystemC object");
   if (vectors.empty()) throw std::invalid_argument(std::string(name) + ": no interrupt vector");
-  const unsigned link_mode = params.has("link_mode") ? unsigned(params.i("link_mode")) : 0;
-  auto g = std::make_shared<Gem>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()), v, link_mode);
+  auto g = std::make_shared<Gem>(k, nic.ifname, dev.bar(0), vectors[0], DmaTags::space_of(obj->name()), v, params);
   k.register_netdev(*g);
   k.spawn_process("insmod sungem " + nic.ifname, probe_port(g.get()));
   return {g};

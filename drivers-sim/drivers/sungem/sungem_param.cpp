@@ -2,6 +2,7 @@
 // module parameters each version declares (MODULE_PARM).
 #include "core/registry.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
+#include "drivers-sim/drivers/gem_whatif/rx_blank.h"
 
 namespace nicsim::sungemdrv {
 
@@ -14,8 +15,9 @@ DriverEntry entry_095() {
       "Sun GEM / Apple GMAC driver sungem v0.95 (16 Oct 2001, Linux 2.4.13-2.4.16): rings 128/128, MAC event "
       "masks written as enables (XMIT/RCV unmasked: TXMAC/RXMAC per frame), no TX INTME, RX_BLANK 6 pkts / 4 or "
       "2 units, CHECKSUM_HW, copybreak 256";
-  // gem_debug is declared "(ignored)": no parameter has an effect.
-  e.params = {};
+  // gem_debug is declared "(ignored)": no module parameter has an effect; only the RX_BLANK what-if.
+  e.params = gem_whatif::rx_blank_params(6, "sungem.c v0.95 gem_init_dma (RXDMA_BLANK)",
+                                         "4 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 2 on 33 MHz");
   e.devices = {"GMAC"};
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_95); };
@@ -33,6 +35,9 @@ DriverEntry entry_096() {
                         "link_modes[] index: 0 autoneg, 1 10 HD, 2 100 HD, 3 1000 HD, 4 10 FD, 5 100 FD, 6 1000 FD "
                         "(gp->link_cntl; other values: autoneg)",
                         "LH@2.4.17 drivers/net/sungem.c MODULE_PARM(link_mode), link_modes[]")};
+  for (auto& spec : gem_whatif::rx_blank_params(5, "sungem.c v0.96 gem_init_dma (RXDMA_BLANK)",
+                                                "8 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 4 on 33 MHz"))
+    e.params.push_back(std::move(spec));
   e.devices = {"GMAC"};
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_96); };
