@@ -47,7 +47,17 @@ ParamSchema powermac_g4_param_schema() {
                 "estimate: the earlier UniNorth's PCI bus was 32-bit (Apple Sawtooth developer note, Jun 2000)"),
       int_param("uninorth_mr_fetch_bytes", 32, 32, 4096, "bytes",
                 "what a UniNorth PCI host bridge reads from SDRAM for one Memory Read (the GMAC's read command)",
-                "estimate: one 32-byte line, the SDRAM burst and MPX snoop unit (models/chipset/uninorth.cpp)"),
+                "estimate: the rest of one 32-byte line, as Apple's earlier host bridges read (Bandit: MR 8 B, "
+                "MRL/MRM one 32 B line then disconnect, Apple 'Designing PCI Cards and Drivers for Power Macintosh', "
+                "Bursting from PCI to PowerPC; MPC106 PCMRB 32 B to the end of the line, PCIB/MC UM 8.1.3.1); no "
+                "UniNorth figure found (models/chipset/uninorth.cpp)"),
+      string_param("uninorth_pci_reads", "delayed", {"delayed", "wait-states"},
+                   "how a UniNorth PCI host bridge answers a device's memory read: delayed = Retry at once, the "
+                   "request latched and fetched (a delayed transaction); wait-states = holds the master up to "
+                   "PCI's 16-clock initial latency, streaming the fetch if its first data comes in time, Retry at "
+                   "the 16th clock otherwise",
+                   "estimate: no UniNorth figure; PCI 2.2 3.5.1.1 (16 clocks); MPC106 and Bandit stream a line "
+                   "(models/chipset/uninorth.cpp)"),
       int_param("uninorth_mrm_prefetch_bytes", 512, 32, 4096, "bytes",
                 "what a UniNorth PCI host bridge reads from SDRAM for one Memory Read Multiple",
                 "estimate: the P64H2 model's 512 B (no UniNorth figure)"),
@@ -69,6 +79,7 @@ ChipsetBoardSpec powermac_g4_board(const ParamValues& v) {
   s.dram = pc133_sdram_params(uint64_t(board_int(v, "dram_mb", 256)) << 20, board_real(v, "dram_tcl_clocks", 3.0));
   const uint32_t mr = static_cast<uint32_t>(board_int(v, "uninorth_mr_fetch_bytes", 32));
   const uint32_t mrm = static_cast<uint32_t>(board_int(v, "uninorth_mrm_prefetch_bytes", 512));
+  const bool wait_states = v.has("uninorth_pci_reads") && v.s("uninorth_pci_reads") == "wait-states";
 
   auto host_bridge = [&](const char* name, const char* part, const char* port_name, unsigned port, const char* bus,
                          unsigned bits, unsigned mhz) {
@@ -79,7 +90,7 @@ ChipsetBoardSpec powermac_g4_board(const ParamValues& v) {
     b.link_part = "UniNorth on-die port";
     b.port = port;
     b.link = uninorth_pci_port_params();
-    b.bridge = uninorth_pci_bridge_params(mr, mrm);
+    b.bridge = uninorth_pci_bridge_params(mr, mrm, wait_states);
     b.apic = openpic_params();
     b.segment[0] = uninorth_pci_bus_params("A", bits, mhz);
     b.segment[1] = uninorth_pci_bus_params("B", 32, 33);  // unused: a host bridge drives one bus (PcixBridge has two)
@@ -172,8 +183,13 @@ std::string describe_powermac_g4(const ParamValues& v) {
                      b.link_name, b.link_part, l.width_bits, l.clock_mhz * l.transfers_per_clock,
                      l.width_bits / 8.0 * l.clock_mhz * l.transfers_per_clock, l.crossing_ns);
     o += cont + "└─ " + b.part + " (" + b.name + ")" +
-         fmt::format(": inbound reads are delayed transactions fetching {} B (Memory Read) / {} B (Read Multiple), "
+         fmt::format(": inbound reads {} fetching {} B (Memory Read) / {} B (Read Multiple), "
                      "{} B of posted writes\n",
+                     b.bridge.target_initial_latency_clocks > 0
+                         ? fmt::format("held with wait states when first data is possible within {:.0f} clocks "
+                                       "(else delayed transactions),",
+                                       b.bridge.target_initial_latency_clocks)
+                         : std::string("are delayed transactions"),
                      b.bridge.mr_fetch_bytes, b.bridge.mrm_prefetch_bytes, b.bridge.posted_write_buffer_bytes);
     const PciSegmentParams& sp = b.segment[0];
     std::vector<PciDeviceInfo> parts;

@@ -37,6 +37,7 @@ PcixBridge::PcixBridge(sc_core::sc_module_name name, const PcixBridgeParams& p, 
     SegState& s = st_[k];
     s.c_delayed_retries = &counter(pre, "delayed_transaction_retries");
     s.c_delayed_reads = &counter(pre, "delayed_reads");
+    if (p_.target_initial_latency_clocks > 0) s.c_wait_state_reads = &counter(pre, "wait_state_reads");
     s.c_split_responses = &counter(pre, "split_responses");
     s.c_split_retries = &counter(pre, "split_queue_full_retries");
     s.c_split_completions = &counter(pre, "split_completions");
@@ -423,41 +424,20 @@ sc_time PcixBridge::inbound_delayed_read(const Inbound& in, const sc_time& t0) {
       cmd = PciCommand::MemReadLine;
     else
       cmd = PciCommand::MemReadMultiple;
-    // First attempt: the bridge answers Retry and, if it has a free slot, latches the request.
-    Grant g = seg.occupy_termination(m, t, true, a, PciTermination::Retry, true, j, what);
-    ++*s.c_delayed_retries;
-    unsigned busy = 0;
-    for (auto& e : s.delayed)
-      if (e > g.end) ++busy;
-    if (busy >= p_.delayed_read_slots) {
-      t = g.end + retry;
-      continue;
-    }
-    ++*s.c_delayed_reads;
     uint32_t F;
     switch (cmd) {
       case PciCommand::MemRead: F = p_.mr_fetch_bytes - static_cast<uint32_t>(a % p_.mr_fetch_bytes); break;
       case PciCommand::MemReadLine: F = line - static_cast<uint32_t>(a % line); break;
       default: F = p_.mrm_prefetch_bytes - static_cast<uint32_t>(a % line); break;
     }
-    buf.assign(F, 0);
-    bool ok = true;
-    auto [first, last] = fetch(a, buf.data(), F, g.end + seg.clocks(p_.inbound_request_clocks), ok);
-    if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    const sc_time ready_first = first + ret, ready_last = last + ret;
     const uint32_t take = std::min(rem, F);
-    if (j) sim().journeys.mark(j, g.start, what, seg.counter_prefix(), "delayed transaction retry");
-    // The master keeps retrying; each retry is a tenure on the bus.
-    sc_time tp = g.end + retry;
-    for (;;) {
-      auto [ph, L0, pl, data_start] = first_tenure(seg, m, cmd, a, take, tp);
-      if (data_start < ready_first) {
-        Grant r = seg.occupy_termination(m, tp, true, a, PciTermination::Retry, true, j, what);
-        ++*s.c_delayed_retries;
-        tp = r.end + retry;
-        continue;
-      }
-      // Data streams from the bridge's buffer; it inserts wait states if the fetch is still arriving.
+    unsigned busy = 0;
+    for (auto& e : s.delayed)
+      if (e > t) ++busy;
+    // The tenure that takes the data: the bridge streams its buffer, inserting wait states while
+    // the fetch is still arriving. Returns the tenure's end.
+    auto stream = [&](FirstTenure ft, sc_time ready_first, sc_time ready_last) {
+      auto& [ph, L0, pl, data_start] = ft;
       sc_time need = ready_first;
       if (F > 0) need = ready_first + (ready_last - ready_first) * (double(L0) / F);
       sc_time data_end = data_start + seg.clocks(ph.data);
@@ -472,7 +452,59 @@ sc_time PcixBridge::inbound_delayed_read(const Inbound& in, const sc_time& t0) {
       *s.c_prefetch_discarded += F - L0;
       s.delayed.push_back(gs.end);
       pos += L0;
-      t = gs.end;
+      return gs.end;
+    };
+    buf.assign(F, 0);
+    bool ok = true;
+    sc_time first, last;
+    Grant g;
+    if (p_.target_initial_latency_clocks > 0 && busy < p_.delayed_read_slots) {
+      // A host bridge's first attempt: it decodes the address and starts the fetch at once; if the
+      // first data can be on the bus within the initial-latency limit it holds the master.
+      const FirstTenure ft = first_tenure(seg, m, cmd, a, take, t);
+      std::tie(first, last) = fetch(a, buf.data(), F, ft.data_start + seg.clocks(p_.inbound_request_clocks), ok);
+      if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      if (first + ret <= ft.data_start + seg.clocks(p_.target_initial_latency_clocks)) {
+        ++*s.c_wait_state_reads;
+        t = stream(ft, first + ret, last + ret);
+        continue;
+      }
+      // Too slow for the limit: the bridge has held the master up to it (STOP# by the limit's clock
+      // from FRAME#: the address phase and decode are already in) and answers Retry; the request is
+      // latched and its fetch, started at the decode, runs on.
+      const double held = p_.target_initial_latency_clocks - 1 - seg.params().bridge_decode_clocks;
+      g = seg.occupy_termination(m, t, true, a, PciTermination::Retry, true, j, what,
+                                 held > 0 ? static_cast<unsigned>(held) : 0u);
+      ++*s.c_delayed_retries;
+      ++*s.c_delayed_reads;
+    } else {
+      // First attempt: the bridge answers Retry and, if it has a free slot, latches the request.
+      g = seg.occupy_termination(m, t, true, a, PciTermination::Retry, true, j, what);
+      ++*s.c_delayed_retries;
+      busy = 0;
+      for (auto& e : s.delayed)
+        if (e > g.end) ++busy;
+      if (busy >= p_.delayed_read_slots) {
+        t = g.end + retry;
+        continue;
+      }
+      ++*s.c_delayed_reads;
+      std::tie(first, last) = fetch(a, buf.data(), F, g.end + seg.clocks(p_.inbound_request_clocks), ok);
+      if (!ok) trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    }
+    const sc_time ready_first = first + ret, ready_last = last + ret;
+    if (j) sim().journeys.mark(j, g.start, what, seg.counter_prefix(), "delayed transaction retry");
+    // The master keeps retrying; each retry is a tenure on the bus.
+    sc_time tp = g.end + retry;
+    for (;;) {
+      const FirstTenure ft = first_tenure(seg, m, cmd, a, take, tp);
+      if (ft.data_start < ready_first) {
+        Grant r = seg.occupy_termination(m, tp, true, a, PciTermination::Retry, true, j, what);
+        ++*s.c_delayed_retries;
+        tp = r.end + retry;
+        continue;
+      }
+      t = stream(ft, ready_first, ready_last);
       break;
     }
   }

@@ -57,6 +57,14 @@ struct PcixBridgeParams {
   uint32_t mr_fetch_bytes = 8;              ///< estimate: MR is not prefetchable, the bridge reads one QWORD (PCI 2.2 §3.1.1 command semantics)
   uint32_t mrm_prefetch_bytes = 512;        ///< estimate: research §2: 512 B–1 KB per read stream (Intel 41210 analog [S21])
   unsigned delayed_read_slots = 2;          ///< estimate: research §2: 2 read streams per segment
+  /// PCI mode, how an inbound read is answered. 0 (default, every PCI-to-PCI bridge here): a
+  /// delayed transaction, the first attempt always retried (PCI-to-PCI Bridge Architecture 1.1 §5).
+  /// N > 0: a host bridge that reads memory itself, starts the fetch as it decodes the address and
+  /// holds the master with wait states (TRDY# deasserted), streaming the fetch as it arrives, when
+  /// the first data is on the bus within N clocks of FRAME#; otherwise it signals Retry at that
+  /// clock and completes the read as a delayed transaction (PCI 2.2 §3.5.1.1: a target has 16
+  /// clocks for its initial data phase). Counted as `wait_state_reads` on the segment.
+  double target_initial_latency_clocks = 0;
   double inbound_request_clocks = 4;        ///< estimate: segment clocks from a latched request to its HI packet
   double outbound_request_clocks = 18;      ///< estimate: segment clocks from an HI request to bus request; calibrated once vs MMIO read 0.7–0.9 µs (PCI-X) and +0.1–0.2 µs in PCI-66 (§4)
   double completion_return_clocks = 6;      ///< estimate: segment clocks from data arriving on one side to it leaving the other; with the HI/MCH/DRAM path gives PCI-X DMA read first data ≈60 clocks at 100 MHz ([S31] §4)
@@ -119,7 +127,8 @@ class PcixBridge : public sc_core::sc_module, public eoi_if {
     uint64_t base = 0, size = 0;
     uint64_t io_base = 0, io_size = 0;
     uint64_t *c_delayed_retries, *c_split_responses, *c_split_retries, *c_split_completions, *c_posted_disconnects,
-        *c_posted_retries, *c_prefetch_discarded, *c_delayed_reads;
+        *c_posted_retries, *c_prefetch_discarded, *c_delayed_reads,
+        *c_wait_state_reads = nullptr;
   };
 
   void b_inbound(int seg, tlm::tlm_generic_payload& trans, sc_time& delay);

@@ -193,7 +193,8 @@ PciSegment::Occupied PciSegment::occupy(unsigned master, const sc_time& earliest
 }
 
 Grant PciSegment::occupy_termination(unsigned master, const sc_time& earliest, bool read, uint64_t addr,
-                                     PciTermination term, bool target_is_bridge, JourneyId j, const char* what) {
+                                     PciTermination term, bool target_is_bridge, JourneyId j, const char* what,
+                                     unsigned wait_clocks) {
   PciTenureSpec ts;
   ts.pcix = mode().pcix;
   ts.read = read;
@@ -202,7 +203,7 @@ Grant PciSegment::occupy_termination(unsigned master, const sc_time& earliest, b
   ts.register_clocks = p_.pcix_register_clocks;
   ts.read_turnaround_clocks = p_.read_turnaround_clocks;
   ts.term = term;
-  ts.termination_clocks = p_.termination_clocks;
+  ts.termination_clocks = p_.termination_clocks + wait_clocks;
   ts.turnaround_clocks = p_.turnaround_clocks;
   PciPhaseList ph = pci_tenure_phases(ts);
   Plan pl = plan(master, earliest, ph.total());

@@ -136,8 +136,10 @@ class PciSegment : public sc_core::sc_module {
   Occupied occupy(unsigned master, const sc_time& earliest, PciBurstSpec spec, JourneyId j = 0,
                   const char* what = "");
   /// One tenure that ends without data (Retry or Split Response).
+  /// `wait_clocks`: wait states the target inserts before it signals the termination (a host
+  /// bridge that held the master hoping for its data, PCI 2.2 §3.5.1.1); 0 for an immediate one.
   Grant occupy_termination(unsigned master, const sc_time& earliest, bool read, uint64_t addr, PciTermination term,
-                           bool target_is_bridge, JourneyId j = 0, const char* what = "");
+                           bool target_is_bridge, JourneyId j = 0, const char* what = "", unsigned wait_clocks = 0);
 
   const IntervalResource& bus() const { return bus_; }
   /// Counter path prefix, e.g. "alpha.p64h2.segB".

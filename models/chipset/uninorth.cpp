@@ -39,15 +39,22 @@ HubLinkParams uninorth_pci_port_params(double bus_mhz) {
   return p;
 }
 
-PcixBridgeParams uninorth_pci_bridge_params(uint32_t mr_fetch_bytes, uint32_t mrm_prefetch_bytes) {
+PcixBridgeParams uninorth_pci_bridge_params(uint32_t mr_fetch_bytes, uint32_t mrm_prefetch_bytes, bool wait_states) {
   PcixBridgeParams p;
   p.split_queue_active = 4;           // unused in PCI mode
   p.split_queue_pending = 4;          // unused in PCI mode
   p.posted_write_buffer_bytes = 256;  // estimate: a few lines of posted DMA writes
   p.posted_chunk_bytes = 32;          // estimate: forwarded to memory one 32-byte line at a time
   // estimate: what the host bridge reads for one Memory Read. SDRAM and the MPX snoop work in
-  // 32-byte lines, so a fetch is at least the rest of the line. Nothing says UniNorth reads further
-  // ahead for this command, and Apple's own GMAC driver asks the chip not to use it where it can:
+  // 32-byte lines, so a fetch is at least the rest of the line. No UniNorth figure was found
+  // (Darwin AppleMacRiscPCI/AppleMacRISC2PE/IOPCIFamily, Linux 2.4.10-2.4.29 pmac_pci.c/uninorth.h,
+  // FreeBSD/NetBSD macppc searched); Apple's earlier host bridges stop at one line: Bandit answers a
+  // Memory Read with 8 B and MRL/MRM with one 32-byte line, then disconnects (Apple, "Designing PCI
+  // Cards and Drivers for Power Macintosh Computers", Bursting from PCI to PowerPC), and the MPC106
+  // fills its 32-byte PCMRB to the end of the line, prefetching the next only for MRM (PCIB/MC User's
+  // Manual 8.1.3.1). Whether UniNorth answers with Retry (the delayed read modelled here) or streams
+  // the line with wait states as the MPC106 does is not sourced either. Nothing says UniNorth reads
+  // further ahead for this command, and Apple's own GMAC driver asks the chip not to use it where it can:
   // Darwin's GMAC register header, kConfiguration_RonPaulBit 0x800, "for pci reads at end of
   // infinite burst, next command is memory read multiple" (NetBSD gemreg.h GEM_CONFIG_RONPAULBIT,
   // "Apple only"), i.e. a Memory Read burst is cut and continued better as a Read Multiple. The
@@ -57,6 +64,17 @@ PcixBridgeParams uninorth_pci_bridge_params(uint32_t mr_fetch_bytes, uint32_t mr
   p.mr_fetch_bytes = mr_fetch_bytes;
   p.mrm_prefetch_bytes = mrm_prefetch_bytes;  // estimate: platform parameter (the P64H2 model's 512 B by default)
   p.delayed_read_slots = 1;           // estimate: one inbound read stream per host bridge
+  // How a device's read is answered. A host bridge reads the memory behind it itself, so unlike a
+  // PCI-to-PCI bridge it need not retry a read it can start at once: PCI 2.2 §3.5.1.1 gives a target
+  // 16 clocks to its first data phase, and Apple's earlier host bridges held the master and streamed
+  // the line (MPC106: the PCMRB's data "is forwarded to the PCI bus as soon as it is received",
+  // PCIB/MC UM 8.1.3.1; Bandit: a Memory Read Line is an eight-beat transaction, then a disconnect,
+  // Apple "Designing PCI Cards and Drivers", Bursting from PCI to PowerPC). No UniNorth document
+  // says which UniNorth does. estimate, the default: delayed (Retry at once, as the model had it
+  // before this choice was a parameter); platform parameter uninorth_pci_reads = wait-states holds
+  // the master up to PCI's 16 clocks (and retries a read whose first data comes later: with this
+  // model's SDRAM path, 19-23 clocks after FRAME# at 66 MHz, every one).
+  p.target_initial_latency_clocks = wait_states ? 16 : 0;
   p.inbound_request_clocks = 2;       // estimate: on die, shorter than the P64H2's 4
   p.outbound_request_clocks = 6;      // estimate: a CPU access onto the PCI bus without a hub link to cross
   p.completion_return_clocks = 4;     // estimate

@@ -41,8 +41,11 @@ HostBridgeParams uninorth_params(double bus_mhz = kUniNorthBusMhz);
 HubLinkParams uninorth_pci_port_params(double bus_mhz = kUniNorthBusMhz);
 /// One PCI host bridge; `mr_fetch_bytes` / `mrm_prefetch_bytes`: what it reads from SDRAM for a
 /// device's Memory Read / Memory Read Multiple (estimates, platform parameters; the GMAC reads with
-/// Memory Read unless the driver sets GREG_CFG bit 11, models/nic/gem).
-PcixBridgeParams uninorth_pci_bridge_params(uint32_t mr_fetch_bytes, uint32_t mrm_prefetch_bytes);
+/// Memory Read unless the driver sets GREG_CFG bit 11, models/nic/gem). `wait_states`: a read whose
+/// first data can reach the bus within PCI 2.2's 16-clock initial latency is held with wait states
+/// (true) or every read is a delayed transaction (false, the default reading); see uninorth.cpp.
+PcixBridgeParams uninorth_pci_bridge_params(uint32_t mr_fetch_bytes, uint32_t mrm_prefetch_bytes,
+                                            bool wait_states = false);
 /// A conventional PCI bus of `width_bits` (32 or 64) at most `max_mhz` (33 or 66), 32-byte cache
 /// lines, latency timer 16 (what Linux/PPC 2.4 programs into UniNorth's internal devices).
 PciSegmentParams uninorth_pci_bus_params(const std::string& label, unsigned width_bits, unsigned max_mhz);

@@ -9,18 +9,10 @@ using namespace nicsim;
 using namespace nicsim::test;
 
 static PciDmaMaster::Job write_job(uint64_t addr, uint32_t bytes, unsigned count = 1) {
-  PciDmaMaster::Job j;
-  j.write = true;
-  j.addr = addr;
-  j.bytes = bytes;
-  j.count = count;
-  j.region_bytes = 8 << 20;
-  return j;
+  return dma_job(true, addr, bytes, count, std::nullopt, 8 << 20);
 }
 static PciDmaMaster::Job read_job(uint64_t addr, uint32_t bytes, unsigned count = 1) {
-  PciDmaMaster::Job j = write_job(addr, bytes, count);
-  j.write = false;
-  return j;
+  return dma_job(false, addr, bytes, count, std::nullopt, 8 << 20);
 }
 
 TEST_CASE("1518-byte posted DMA write on segment A (PCI 66 - 64-bit master) releases the master after 195 clocks", "[bridge][pci]") {

@@ -87,13 +87,7 @@ TEST_CASE("GC-LE DMA write burst at PCI-X 133 is capped by the IMBus payload rat
   PciDmaMaster& m = g.add("slot3", master(64, true, 133));
   double mbs = 0;
   g.run([&](TestCpu&) {
-    PciDmaMaster::Job j;
-    j.write = true;
-    j.addr = 16 << 20;
-    j.bytes = 4096;
-    j.count = 64;
-    j.region_bytes = 1 << 20;
-    mbs = run_job(m, j).mb_per_s();
+    mbs = run_job(m, dma_job(true, 16 << 20, 4096, 64)).mb_per_s();
   });
   const HubLink& imb = g.host->link(0);
   // The rule: 64-byte packets with an 8-byte header on a 2 B × 400 MT/s pipe per direction.

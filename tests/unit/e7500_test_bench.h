@@ -8,6 +8,7 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
 #include <functional>
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <utility>
@@ -113,6 +114,21 @@ inline PciDmaMasterParams master(unsigned width, bool pcix, unsigned mhz) {
   p.pcix = pcix;
   p.max_mhz = mhz;
   return p;
+}
+
+/// A DMA job of `count` transfers of `bytes` from `addr` (a write unless `write` is false) over a
+/// region of `region_bytes`; `cmd` forces the PCI read command where given.
+inline PciDmaMaster::Job dma_job(bool write, uint64_t addr, uint32_t bytes, unsigned count,
+                                 std::optional<PciCommand> cmd = std::nullopt, uint64_t region_bytes = 1 << 20) {
+  PciDmaMaster::Job j;
+  j.write = write;
+  j.addr = addr;
+  j.bytes = bytes;
+  j.count = count;
+  j.region_bytes = region_bytes;
+  j.has_cmd = cmd.has_value();
+  if (cmd) j.cmd = *cmd;
+  return j;
 }
 
 /// Run `job` on `m` from the test body and wait for it.

@@ -305,17 +305,7 @@ TEST_CASE("powermac-g4: a Memory Read is a delayed transaction per uninorth_mr_f
   PciDmaMaster& md = d.add("onboard-gmac", master(32, false, 66));
   for (auto* h : {&c, &d}) h->cpu->body = [](TestCpu&) { sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC)); };
   sc_time lat_mr, lat_mrm, lat_mr256;
-  auto job = [](PciCommand cmd) {
-    PciDmaMaster::Job j;
-    j.write = false;
-    j.addr = 16 << 20;  // line-aligned
-    j.bytes = 256;
-    j.count = 4;
-    j.region_bytes = 1 << 20;
-    j.has_cmd = true;
-    j.cmd = cmd;
-    return j;
-  };
+  auto job = [](PciCommand cmd) { return dma_job(false, 16 << 20, 256, 4, cmd); };  // line-aligned
   a.run([&](TestCpu&) {
     sc_core::wait(us(1));
     lat_mr = run_job(ma, job(PciCommand::MemRead)).min_latency;
@@ -343,4 +333,44 @@ TEST_CASE("powermac-g4: a Memory Read is a delayed transaction per uninorth_mr_f
   CHECK(lat_mr >= per_line * 8);
   CHECK(lat_mrm < lat_mr);      // one fetch of 512 B instead of eight of 32
   CHECK(lat_mr256 < lat_mr);
+}
+
+TEST_CASE("powermac-g4: uninorth_pci_reads: delayed retries at once; wait-states holds the master to PCI's 16 "
+          "clocks, streams a fetch that comes in time and retries one that does not", "[platform][powermac][dma]") {
+  // Three hosts in one simulation, each 256 B by Memory Read (eight 32-byte fetches): as shipped
+  // (delayed), wait-states (the modelled SDRAM path, 19-23 clocks after FRAME#, misses the 16: every
+  // line is held, then retried), and a test variant whose limit (64 clocks) the fetch meets.
+  const auto ws = std::vector<std::pair<std::string, ParamValue>>{{"uninorth_pci_reads", ParamValue(std::string("wait-states"))}};
+  ChipsetBoardSpec in_time = g4(ws);
+  in_time.bridges[0].bridge.target_initial_latency_clocks = 64;
+  CHECK(g4().bridges[0].bridge.target_initial_latency_clocks == 0.0);
+  CHECK(g4(ws).bridges[0].bridge.target_initial_latency_clocks == 16.0);
+  HostBench<ChipsetHost> a(g4(), "wa"), c(g4(ws), "wc"), d(in_time, "wd");
+  PciDmaMaster& ma = a.add("onboard-gmac", master(32, false, 66));
+  PciDmaMaster& mc = c.add("onboard-gmac", master(32, false, 66));
+  PciDmaMaster& md = d.add("onboard-gmac", master(32, false, 66));
+  for (auto* h : {&c, &d}) h->cpu->body = [](TestCpu&) { sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC)); };
+  const PciDmaMaster::Job j = dma_job(false, 16 << 20, 256, 1, PciCommand::MemRead);
+  sc_time lat_a, lat_c, lat_d;
+  a.run([&](TestCpu&) {
+    sc_core::wait(us(1));
+    lat_a = run_job(ma, j).max_latency;
+    lat_c = run_job(mc, j).max_latency;
+    lat_d = run_job(md, j).max_latency;
+  });
+  auto& k = sim().counters;
+  CHECK(k.get("wa.pci_f4.segA.delayed_reads") == 8u);
+  CHECK(k.get("wc.pci_f4.segA.delayed_reads") == 8u);
+  CHECK(k.get("wc.pci_f4.segA.wait_state_reads") == 0u);
+  CHECK(k.get("wd.pci_f4.segA.wait_state_reads") == 8u);
+  CHECK(k.get("wd.pci_f4.segA.delayed_reads") == 0u);
+  CHECK(k.get("wd.pci_f4.segA.delayed_transaction_retries") == 0u);
+  INFO("256 B by Memory Read: " << to_ns(lat_a) << " ns delayed, " << to_ns(lat_c) << " ns held to 16 clocks then "
+                                << "retried, " << to_ns(lat_d) << " ns streamed with wait states");
+  // Held, then retried: the hold costs bus time the immediate Retry does not; streamed: one tenure
+  // per line with no retry tenures or intervals.
+  CHECK(lat_c > lat_a);
+  CHECK(lat_d < lat_a);
+  const PciSegment& seg = a.host->bridge(0).segment(0);
+  CHECK(lat_d >= seg.clocks(8.0 * (1 + 8)));  // at least an address and 8 data phases per line
 }
