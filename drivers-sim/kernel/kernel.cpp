@@ -3,6 +3,7 @@
 #include "drivers-sim/kernel/rx_batches.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/cpu_time.h"
+#include "drivers-sim/kernel/kernel_internal.h"
 #include <fmt/format.h>
 #include "models/host/host_face.h"
 #include <algorithm>
@@ -118,12 +119,6 @@ unsigned prio2band(uint32_t priority) {
 
 // ---------------------------------------------------------------------------------------------
 // contexts
-
-struct Kernel::KCtx : ExecContext {
-  using ExecContext::ExecContext;
-  Task<void> task;
-  IrqStamp stamp;
-};
 
 namespace {
 struct RunChild {
