@@ -20,7 +20,6 @@ std::set<const Kernel*>& live_kernels() {
   static std::set<const Kernel*> s;
   return s;
 }
-constexpr int kEBUSY = 16;
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -106,16 +105,6 @@ unsigned prio2band(uint32_t priority) {
 
 // ---------------------------------------------------------------------------------------------
 // contexts
-
-namespace {
-struct RunChild {
-  Cpu* cpu;
-  ExecContext* child;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) const { cpu->run_child(h, child); }
-  void await_resume() const noexcept {}
-};
-}  // namespace
 
 TimerList::~TimerList() {
   if (pending_ && kernel_) kernel_->del_timer(*this);  // ~Kernel unlinks what is still pending
@@ -250,14 +239,6 @@ Kernel::PerCpu& Kernel::pc() const {
   return const_cast<PerCpu&>(percpu_.at(Cpu::running_cpu().index()));
 }
 
-int Kernel::softirq_bh_count(unsigned cpu) const { return percpu_.at(cpu).bh_count; }
-
-Kernel::IrqLine& Kernel::line(unsigned vector) {
-  auto [it, ins] = irq_lines_.try_emplace(vector);
-  if (ins) it->second.counts.assign(p_.cpus, nullptr);
-  return it->second;
-}
-
 CpuBurn Kernel::cost(CostId id, size_t bytes) const {
   Cpu& c = Cpu::running_cpu();
   return CpuBurn{c.cycles(entry_cycles(costs_->at(id), bytes, c.mhz())), what_tag(id)};
@@ -338,19 +319,6 @@ CpuTimeProfile Kernel::cpu_time(unsigned cpu) {
   return p;
 }
 
-bool Kernel::in_interrupt_on(unsigned cpu) const {
-  const PerCpu& q = percpu_.at(cpu);
-  return !q.cpu->irq_stack().empty() || q.bh_count > 0;
-}
-
-bool Kernel::in_interrupt() const { return in_interrupt_on(Cpu::running_cpu().index()); }
-
-bool Kernel::in_irq() const {
-  for (ExecContext* c : Cpu::running_cpu().irq_stack())
-    if (c->level == ExecLevel::Hardirq) return true;
-  return false;
-}
-
 // ---------------------------------------------------------------------------------------------
 // journeys
 
@@ -361,219 +329,6 @@ void Kernel::mark(JourneyId j, const std::string& stage, const std::string& caus
   if (c && c->running()) {
     c->running()->journey = j;
     c->running()->stage = stage;
-  }
-}
-
-const IrqStamp* Kernel::current_irq() const {
-  Cpu* c = Cpu::running_cpu_or_null();
-  if (!c) return nullptr;
-  auto& st = c->irq_stack();
-  for (auto it = st.rbegin(); it != st.rend(); ++it)
-    if ((*it)->level == ExecLevel::Hardirq) return &static_cast<KCtx*>(*it)->stamp;
-  return nullptr;
-}
-
-void Kernel::mark_irq(JourneyId j) {
-  const IrqStamp* s = current_irq();
-  if (!s || !j) return;
-  std::string w = where(Cpu::running_cpu().index());
-  if (s->accepted > s->arrived) sim().journeys.mark(j, s->arrived, "IRQ delivery wait", w, s->wait_cause);
-  sim().journeys.mark(j, s->accepted, "IRQ entry", w);
-}
-
-// ---------------------------------------------------------------------------------------------
-// interrupts
-
-int Kernel::request_irq(unsigned vector, IrqHandler handler, unsigned flags, const std::string& devname) {
-  if (vector >= 256) throw std::invalid_argument("request_irq: vector out of range");
-  IrqLine& l = line(vector);
-  if (l.internal) return -kEBUSY;
-  if (!l.actions.empty() && !((flags & SA_SHIRQ) && (l.actions.front().flags & SA_SHIRQ))) return -kEBUSY;
-  l.actions.push_back({std::move(handler), flags, devname});
-  l.label = l.label.empty() ? devname : l.label + ", " + devname;
-  l.prof_ctx = 0;  // the profile row follows the label
-  return 0;
-}
-
-void Kernel::free_irq(unsigned vector, const std::string& devname) {
-  auto it = irq_lines_.find(vector);
-  if (it == irq_lines_.end() || it->second.internal) return;
-  auto& a = it->second.actions;
-  a.erase(std::remove_if(a.begin(), a.end(), [&](const IrqAction& x) { return x.devname == devname; }), a.end());
-}
-
-uint64_t Kernel::irq_count(unsigned cpu, unsigned vector) const {
-  auto it = irq_lines_.find(vector);
-  if (it == irq_lines_.end() || cpu >= it->second.counts.size() || !it->second.counts[cpu]) return 0;
-  return *it->second.counts[cpu];
-}
-
-std::vector<Kernel::IrqRow> Kernel::irq_rows() const {
-  std::vector<IrqRow> rows;
-  for (const auto& [v, l] : irq_lines_) {
-    if (l.actions.empty()) continue;
-    IrqRow r{v, l.label, l.internal, {}};
-    for (unsigned c = 0; c < num_cpus(); ++c) r.counts.push_back(irq_count(c, v));
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-ExecContext* Kernel::interrupt(Cpu& cpu, const IrqStamp& st) {
-  unsigned c = cpu.index();
-  IrqLine& l = line(st.vector);
-  if (!l.counts[c]) {
-    std::string lab = l.label;
-    if (lab.empty()) {
-      char b[16];
-      std::snprintf(b, sizeof b, "vec0x%02x", st.vector);
-      lab = b;
-    }
-    l.counts[c] = &sim().counters.at(p_.host + ".interrupts.CPU" + std::to_string(c) + "." + lab);
-  }
-  ++*l.counts[c];
-  auto k = std::make_unique<KCtx>(ExecLevel::Hardirq, l.label.empty() ? "spurious" : l.label);
-  if (!l.prof_ctx) l.prof_ctx = context_tag("hardirq " + k->name);
-  k->prof_ctx = l.prof_ctx;
-  k->irqs_enabled = false;  // interrupt gate clears IF
-  k->stamp = st;
-  k->task = do_irq(c, k.get());
-  k->root = k->task.handle();
-  KCtx* raw = k.get();
-  percpu_[c].live.push_back(std::move(k));
-  return raw;
-}
-
-Task<void> Kernel::do_irq(unsigned c, KCtx* ctx) {
-  Cpu& cpu = *percpu_[c].cpu;
-  const unsigned v = ctx->stamp.vector;
-  IrqLine& l = line(v);
-  const bool edge = cpu.edge(v);
-  co_await cost(CostId::irq_entry);
-  if (edge) {  // ack_edge_ioapic_irq / smp_apic_timer_interrupt: ack_APIC_irq before the handler
-    co_await cost(CostId::apic_eoi);
-    cpu.eoi(v);
-  }
-  for (size_t i = 0; i < l.actions.size(); ++i) {
-    IrqHandler h = l.actions[i].handler;
-    // Frames per interrupt (rx_batches.h): what this action's device passed to netif_rx meanwhile.
-    const NetDevice* dev = l.internal ? nullptr : dev_get(l.actions[i].devname);
-    const uint64_t frames0 = dev ? rx_batches_frames(*dev) : 0;
-    ctx->irqs_enabled = !(l.actions[i].flags & SA_INTERRUPT);  // handle_IRQ_event's __sti()
-    co_await h(v);
-    if (dev) rx_batches_irq(*dev, rx_batches_frames(*dev) - frames0);
-  }
-  // handle_IRQ_event: status |= each action's flags; with SA_SAMPLE_RANDOM, add_interrupt_randomness
-  // after the handlers, IRQs still on.
-  bool sample = false;
-  for (const IrqAction& a : l.actions) sample = sample || (a.flags & SA_SAMPLE_RANDOM);
-  if (sample) co_await cost(CostId::add_interrupt_randomness);
-  ctx->irqs_enabled = false;
-  if (!edge) {  // end_level_ioapic_irq: local APIC EOI; the I/OxAPIC re-sends if still asserted
-    co_await cost(CostId::apic_eoi);
-    cpu.eoi(v);
-  }
-  // irq_exit + do_softirq: only when this interrupt did not nest in another interrupt/softirq
-  // context and bottom halves are not disabled (do_softirq's in_interrupt() check).
-  PerCpu& q = percpu_[c];
-  if (q.pending && cpu.irq_stack().size() == 1 && q.bh_count == 0) co_await run_softirq_child(c);
-  co_await cost(CostId::irq_return);
-}
-
-void Kernel::finished(Cpu& cpu, ExecContext* ctx) {
-  unsigned c = cpu.index();
-  PerCpu& q = percpu_[c];
-  if (ctx->level == ExecLevel::Process) {
-    auto* p = static_cast<Process*>(ctx);
-    p->pstate_ = Process::PState::Zombie;
-    runqueue_.erase(std::remove(runqueue_.begin(), runqueue_.end(), p), runqueue_.end());
-    p->main_.result();  // rethrow what the process died of
-    return;             // the CPU now calls idle() -> schedule()
-  }
-  auto it = std::find_if(q.live.begin(), q.live.end(), [&](auto& u) { return u.get() == ctx; });
-  if (it == q.live.end()) throw std::logic_error("Kernel::finished: unknown context " + ctx->name);
-  std::unique_ptr<KCtx> k = std::move(*it);
-  q.live.erase(it);
-  k->task.result();
-  if (cpu.irq_stack().empty()) resched_check(c);
-}
-
-// ---------------------------------------------------------------------------------------------
-// softirqs
-
-void Kernel::open_softirq(unsigned nr, SoftirqAction action) {
-  if (nr >= kNrSoftirqs) throw std::invalid_argument("open_softirq: bad softirq number");
-  softirq_vec_[nr] = std::move(action);
-}
-
-void Kernel::raise_softirq(unsigned nr) { raise_softirq_on(Cpu::running_cpu().index(), nr); }
-
-void Kernel::raise_softirq_on(unsigned cpu, unsigned nr) {
-  percpu_.at(cpu).pending |= 1u << nr;
-  if (!in_interrupt_on(cpu)) wakeup_softirqd(cpu);  // cpu_raise_softirq
-}
-
-void Kernel::wakeup_softirqd(unsigned cpu) {
-  Process* k = percpu_.at(cpu).ksoftirqd;
-  Cpu* rc = Cpu::running_cpu_or_null();
-  if (k && k->pstate_ == Process::PState::Sleeping) try_to_wake_up(*k, 0, rc ? static_cast<int>(rc->index()) : -1);
-}
-
-void Kernel::local_bh_disable() { ++pc().bh_count; }
-
-Task<void> Kernel::local_bh_enable() {
-  unsigned c = smp_processor_id();
-  PerCpu& q = percpu_[c];
-  if (q.bh_count <= 0) throw std::logic_error("local_bh_enable without local_bh_disable");
-  --q.bh_count;
-  if (q.bh_count == 0 && q.pending && !in_interrupt_on(c)) co_await run_softirq_child(c);
-}
-
-Task<void> Kernel::run_softirq_child(unsigned c) {
-  auto k = std::make_unique<KCtx>(ExecLevel::Softirq, "do_softirq");
-  k->prof_ctx = softirq_ctx_[kNrSoftirqs];
-  k->irqs_enabled = true;
-  k->task = do_softirq(c);
-  k->root = k->task.handle();
-  KCtx* raw = k.get();
-  percpu_[c].live.push_back(std::move(k));
-  co_await RunChild{percpu_[c].cpu, raw};
-}
-
-Task<void> Kernel::do_softirq(unsigned c) {
-  PerCpu& q = percpu_[c];
-  if (!q.pending) co_return;
-  ExecContext* self = q.cpu->running();  // this softirq context: its profile row follows the vector
-  co_await cost(CostId::softirq_entry);
-  uint32_t pending = q.pending;
-  uint32_t mask = ~pending;
-  for (;;) {
-    q.pending = 0;
-    for (unsigned nr = 0; pending; ++nr, pending >>= 1)
-      if ((pending & 1) && softirq_vec_[nr]) {
-        SoftirqAction a = softirq_vec_[nr];
-        self->prof_ctx = softirq_ctx_[nr];
-        co_await a(c);
-        self->prof_ctx = softirq_ctx_[kNrSoftirqs];
-      }
-    pending = q.pending;
-    if (pending & mask) {  // raised meanwhile and not yet run in this invocation: restart
-      mask &= ~pending;
-      continue;
-    }
-    break;
-  }
-  if (pending) wakeup_softirqd(c);
-}
-
-Task<void> Kernel::ksoftirqd_main(unsigned c) {
-  PerCpu& q = percpu_[c];
-  for (;;) {
-    if (!q.pending) co_await q.ksoftirqd_wq.wait();
-    while (q.pending) {
-      co_await run_softirq_child(c);
-      co_await cond_resched();
-    }
   }
 }
 
