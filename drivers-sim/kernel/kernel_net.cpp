@@ -90,17 +90,6 @@ void Kernel::dev_kfree_skb_irq(SkbPtr skb) {
   raise_softirq(NET_TX_SOFTIRQ);
 }
 
-uint64_t Kernel::pci_map_single(Skb& skb, DmaDir dir) {
-  if (dir != DmaDir::FromDevice && skb.len) mem_write(skb.data_phys(), skb.data(), skb.len);
-  return skb.data_phys();
-}
-
-void Kernel::pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir) {
-  if (dir == DmaDir::ToDevice) return;
-  if (len > skb.buf.size() - skb.data_off) throw std::logic_error("pci_unmap_single: DMA length beyond the skb buffer");
-  mem_read(skb.data_phys(), skb.data(), len);
-}
-
 // ---------------------------------------------------------------------------------------------
 // devices, receive
 
