@@ -1,13 +1,18 @@
-// Kernel core: contexts, interrupts, softirqs, scheduler, timers, memory (see kernel.h).
+// The kernel model's construction and teardown, its CPU-time charging and profile, and journey
+// marks (see kernel.h for the file of each Linux function).
+//
+// Construction is what Linux 2.4.20's start_kernel does for the pieces modelled (init/main.c):
+// the CPUs (smp_init) with their local APIC timers and the PIT on the timekeeping CPU
+// (time_init: IRQ0 "timer", SA_INTERRUPT in arch/i386/kernel/time.c), the softirq vector
+// (softirq_init: HI -> TIMER_BH, NET_TX/NET_RX from net_dev_init), ksoftirqd_CPUn per CPU
+// (spawn_ksoftirqd), and the DMA write snoop that invalidates CPU cache lines (cache_lines.cpp).
 #include "drivers-sim/kernel/kernel.h"
-#include "drivers-sim/kernel/rx_batches.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/cpu_time.h"
 #include "drivers-sim/kernel/kernel_internal.h"
 #include <fmt/format.h>
 #include "models/host/host_face.h"
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -22,21 +27,7 @@ std::set<const Kernel*>& live_kernels() {
 }
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
-// pure helpers
-
-unsigned prio2band(uint32_t priority) {
-  static const unsigned map[16] = {1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
-  return map[priority & 15];
-}
-
-// ---------------------------------------------------------------------------------------------
-// contexts
-
-void SkbDeleter::operator()(Skb* s) const {
-  if (kernel && live_kernels().count(kernel)) kernel->skb_release(s);
-  else delete s;
-}
+bool kernel_alive(const Kernel* k) { return k && live_kernels().count(k); }
 
 // ---------------------------------------------------------------------------------------------
 // construction
