@@ -1,4 +1,5 @@
-// Process creation of the kernel model (Linux 2.4.20 kernel/fork.c do_fork; see kernel.h for the other files).
+// Process creation of the kernel model (Linux 2.4.20 kernel/fork.c do_fork; see kernel.h for the
+// other files).
 //
 //   Linux                                         here
 //   do_fork + wake_up_process(child)              Kernel::spawn_process(name, main): the child

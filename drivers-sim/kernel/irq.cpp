@@ -1,5 +1,5 @@
-// Hard interrupts of the kernel model (Linux 2.4.20 arch/i386/kernel/irq.c; see kernel.h for the other files).
-// What do_IRQ does and in which order: interrupt.h.
+// Hard interrupts of the kernel model (Linux 2.4.20 arch/i386/kernel/irq.c; see kernel.h for the
+// other files). What do_IRQ does and in which order: interrupt.h.
 //
 //   Linux                                         here
 //   the IRQ entry stub (IRQ0xNN_interrupt)        Kernel::interrupt (CpuSoftware: the CPU took a vector)

@@ -1,6 +1,6 @@
 // The default queueing discipline of the kernel model (Linux 2.4.20 net/sched/sch_generic.c,
-// include/net/pkt_sched.h; see kernel.h for the other files). pfifo_fast's three bands live in the NetDevice
-// (netdevice.h); dev_queue_xmit (dev.cpp) enqueues, qdisc_run dequeues.
+// include/net/pkt_sched.h; see kernel.h for the other files). pfifo_fast's three bands live in the
+// NetDevice (netdevice.h); dev_queue_xmit (dev.cpp) enqueues, qdisc_run dequeues.
 //
 //   Linux                                           here
 //   qdisc_run() -> qdisc_restart() (xmit_lock,      Kernel::qdisc_run

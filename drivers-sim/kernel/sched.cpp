@@ -1,21 +1,8 @@
-// The scheduler and wakeups of the kernel model (Linux 2.4.20 kernel/sched.c; see kernel.h for the other files).
+// The scheduler and wakeups of the kernel model (Linux 2.4.20 kernel/sched.c; see kernel.h for the
+// other files).
 //
-// One global run queue (runqueue_head) of runnable tasks, the running ones included. schedule()
-// on a CPU picks, among the tasks that can_schedule() there (not running on another CPU, the CPU
-// in cpus_allowed), the best goodness(): counter + 20 - nice (0 when the time slice is used up),
-// + PROC_CHANGE_PENALTY (15, include/asm-i386/smp.h) on the task's last CPU, + 1 for the same mm
-// (or a kernel thread); the previous task if still runnable is the first candidate, others must
-// beat it. When every candidate has 0 the counters are recalculated (counter/2 + NICE_TO_TICKS).
-// Wakeup (try_to_wake_up -> reschedule_idle, SMP): the task's last CPU if its current is the idle
-// task (a reschedule IPI when that is not the waker's CPU: smp_send_reschedule,
-// arch/i386/kernel/smp.c); else the idle CPU that scheduled least recently; else the CPU whose
-// running task it beats by the most (preemption_goodness > 0; the PROC_CHANGE_PENALTY is the
-// margin on another CPU). A synchronous wakeup (wake_up_sync) skips reschedule_idle when the
-// waker's CPU is allowed. A preempted task goes through reschedule_idle again (__schedule_tail),
-// so it moves to an idle CPU: migration emerges from these rules. Idle is hlt: an idle CPU runs
-// schedule() only when need_resched is set. need_resched takes effect when the CPU returns to a
-// process in user mode (ret_from_intr), at system call exit, when the running process sleeps, or
-// in the idle loop; no kernel preemption. The context-switch cost is charged to the incoming task.
+// The policy (one global run queue, goodness, reschedule_idle's placement, need_resched, no
+// kernel preemption): sched.h.
 //
 //   Linux                                   here
 //   schedule(), goodness()                  Kernel::schedule, goodness_on, goodness

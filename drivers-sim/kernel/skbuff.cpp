@@ -1,6 +1,6 @@
-// Socket buffers of the kernel model (Linux 2.4.20 net/core/skbuff.c, include/linux/skbuff.h;
-// see kernel.h for the other files). An skb's data buffer is DMA memory (pci_dma.cpp) from the kmalloc size class of its
-// size.
+// Socket buffers of the kernel model (Linux 2.4.20 net/core/skbuff.c, include/linux/skbuff.h; see
+// kernel.h for the other files). An skb's data buffer is DMA memory (pci_dma.cpp) from the kmalloc
+// size class of its size.
 //
 //   Linux                                           here
 //   alloc_skb(), dev_alloc_skb()                    Kernel::alloc_skb, dev_alloc_skb (make_skb

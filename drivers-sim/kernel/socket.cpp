@@ -1,5 +1,6 @@
 // The protocol-agnostic socket system calls of the kernel model (Linux 2.4.20 net/socket.c,
-// fs/read_write.c; see kernel.h for the other files). The protocols behind them implement SockOps (socket.h).
+// fs/read_write.c; see kernel.h for the other files). The protocols behind them implement SockOps
+// (socket.h).
 //
 //   Linux                                           here
 //   sys_write() -> sock_write -> sock_sendmsg       Kernel::sys_write

@@ -1,5 +1,5 @@
-// Softirqs and ksoftirqd of the kernel model (Linux 2.4.20 kernel/softirq.c; see kernel.h for the other files).
-// What do_softirq does and when it runs: interrupt.h. do_IRQ's irq_exit (irq.cpp) and
+// Softirqs and ksoftirqd of the kernel model (Linux 2.4.20 kernel/softirq.c; see kernel.h for the
+// other files). What do_softirq does and when it runs: interrupt.h. do_IRQ's irq_exit (irq.cpp) and
 // local_bh_enable run it as a softirq context stacked on the current one (run_softirq_child),
 // interruptible.
 //
