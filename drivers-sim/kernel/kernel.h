@@ -1,59 +1,75 @@
-// The Linux 2.4 kernel model of one host: contexts and scheduling on its CPUs, interrupts,
-// softirqs, timers, DMA memory, skbs, the network core (netif_rx, dev_queue_xmit, qdisc) and the
-// protocol-agnostic socket system calls.
+// The Linux kernel model of one host: the Kernel class, whose members are defined in files named
+// after the Linux 2.4.20 files that hold the same functions, so that a reader who knows the kernel
+// finds schedule() in sched.cpp as kernel/sched.c has it. Policy lives in these files; the Cpu
+// (models/cpu) is the mechanism. Each file's header comment says what it models, with a table of
+// the Linux functions and their names here (docs/developers.md "Where the kernel lives").
 //
-// Policy lives here; the Cpu (models/cpu) is the mechanism. What runs where (Linux 2.4.20):
-//  * Hard IRQ (do_IRQ): irq_entry cost with IF=0; for an edge vector the local APIC EOI first
-//    (ack_edge_ioapic_irq / ack_APIC_irq); the handlers of the line with IF=1 unless SA_INTERRUPT
-//    (handle_IRQ_event's __sti), so higher-class vectors may nest; for a level vector the EOI
-//    after the handlers (end_level_ioapic_irq: no IO-APIC register is touched; research §4 [S40]);
-//    irq_exit -> do_softirq if softirqs are pending and we are not already in interrupt context
-//    (it runs as a softirq context stacked on the hard IRQ, interruptible); then irq_return.
-//  * do_softirq (kernel/softirq.c 2.4.20): clears pending, runs HI, NET_TX, NET_RX, TASKLET
-//    handlers in order with IRQs on, restarts only for softirqs raised meanwhile that have not run
-//    in this invocation (mask), and leaves the rest to ksoftirqd_CPUn (a nice-19 kernel thread).
-//    A softirq raised outside interrupt context (and outside local_bh_disable) wakes ksoftirqd.
-//  * Scheduler (kernel/sched.c, kernel/fork.c 2.4.20): one global run queue (runqueue_head) of
-//    runnable tasks, the running ones included. schedule() on a CPU picks, among the tasks that
-//    can_schedule() there (not running on another CPU, the CPU in cpus_allowed), the best
-//    goodness(): counter + 20 - nice (0 when the time slice is used up), + PROC_CHANGE_PENALTY
-//    (15, include/asm-i386/smp.h) on the task's last CPU, + 1 for the same mm (or a kernel
-//    thread); the previous task if still runnable is the first candidate, others must beat it.
-//    When every candidate has 0 the counters are recalculated (counter/2 + NICE_TO_TICKS).
-//    Wakeup (try_to_wake_up -> reschedule_idle, SMP): the task's last CPU if its current is the
-//    idle task (a reschedule IPI when that is not the waker's CPU); else the idle CPU that
-//    scheduled least recently; else the CPU whose running task it beats by the most
-//    (preemption_goodness > 0; the PROC_CHANGE_PENALTY is the margin on another CPU). A
-//    synchronous wakeup (wake_up_sync) skips reschedule_idle when the waker's CPU is allowed.
-//    A preempted task goes through reschedule_idle again (__schedule_tail), so it moves to an
-//    idle CPU: migration emerges from these rules. fork (spawn_process without a CPU): the child
-//    starts on its parent's CPU, which is busy forking, so reschedule_idle sends it to an idle
-//    other CPU. Idle is hlt: an idle CPU runs schedule() only when need_resched is set.
-//    need_resched takes effect when the CPU returns to a process in user mode (ret_from_intr), at
-//    system call exit, when the running process sleeps, or in the idle loop; no kernel
-//    preemption. The context-switch cost is charged to the incoming task.
-//  * SMP (cpus > 1): the kernel objects the network path shares between CPUs are tracked per
-//    cache line with an owner (Kernel::touch_lines): a load on a CPU that does not hold the line
-//    fills it over the FSB; a line modified in the other CPU's cache is a HITM snoop with an
-//    implicit writeback. Locked operations (spin_lock) are charged where 2.4.20 takes them.
-//  * Timers: HZ=100; the PIT (IRQ0, "timer") interrupts the timekeeping CPU, which increments
-//    jiffies and marks TIMER_BH (run from HI_SOFTIRQ); each CPU's local APIC timer ("LOC") runs
-//    update_process_times. add_timer/mod_timer/del_timer use one global list (2.4); a timer runs
-//    in TIMER_BH at the first tick with jiffies >= expires.
+//   Linux (2.4.20 unless noted)                       here (drivers-sim/kernel/)
+//   init/main.c start_kernel: the CPUs, the kernel's  kernel.cpp       Kernel(), ~Kernel, cost(),
+//     own interrupt lines, softirq_init, ksoftirqd                     the CPU time profile, mark
+//   kernel/sched.c schedule, goodness,                sched.cpp        schedule, reschedule_idle,
+//     reschedule_idle, try_to_wake_up, __wake_up,                      try_to_wake_up, wake_up,
+//     schedule_timeout; the wait queue sleep                           WaitQueue, Process, current
+//   kernel/fork.c do_fork                             fork.cpp         spawn_process, install_process
+//   kernel/softirq.c do_softirq, cpu_raise_softirq,   softirq.cpp      do_softirq, raise_softirq,
+//     ksoftirqd, local_bh_disable/enable                               ksoftirqd_main, local_bh_*
+//   arch/i386/kernel/irq.c do_IRQ, handle_IRQ_event,  irq.cpp          interrupt, do_irq,
+//     request_irq, free_irq, /proc/interrupts;                         request_irq, free_irq,
+//     in_interrupt, in_irq (asm/hardirq.h)                             irq_rows, in_interrupt
+//   kernel/timer.c update_process_times,              timer.cpp        timer_irq, local_timer_irq,
+//     run_timer_list, add/mod/del_timer;                               run_timer_list, add_timer,
+//     arch/i386/kernel/time.c timer_interrupt; LATCH                   mod_timer, del_timer
+//   arch/i386/kernel/pci-dma.c, asm-i386/pci.h        pci_dma.cpp      dma_alloc, dma_free,
+//     pci_alloc_consistent, pci_map_single                             pci_map_single, mem_write
+//   asm-i386/spinlock.h spin_lock; the CPU caches     cache_lines.cpp  spin_lock, touch_lines,
+//     (no Linux file: the line model under them)                       load_dma_lines, smp_object
+//   net/core/dev.c netif_rx, net_rx_action,           dev.cpp          netif_rx, net_rx_action(_napi),
+//     netif_receive_skb, dev_queue_xmit,                               netif_rx_schedule,
+//     net_tx_action, register_netdevice;                               dev_queue_xmit, net_tx_action,
+//     2.6.11's netif_rx_schedule, process_backlog                      BacklogDev
+//   net/sched/sch_generic.c qdisc_restart, prio2band  sch_generic.cpp  qdisc_run, prio2band
+//   net/core/skbuff.c alloc_skb, kfree_skb, skb_copy  skbuff.cpp       alloc_skb, kfree_skb, skb_copy
+//   net/ethernet/eth.c eth_type_trans; eth_mac_addr   eth.cpp          eth_type_trans, set_mac_address
+//   net/socket.c sys_recv; fs/read_write.c sys_read,  socket.cpp       sys_write, sys_read, sys_recv
+//     sys_write on a socket
+//   fs/pipe.c pipe_read, pipe_write; sys_getppid      pipe.cpp         sys_read, sys_write (pipe),
+//                                                                      sys_getppid
+//   (the scenario's kernel keys)                      kernel_params.cpp  kernel_params_from
+//
+// Types beside the class, each in the header named for Linux's: KernelParams (kernel_params.h),
+// task_struct (sched.h: Process), wait_queue_head_t (wait.h: WaitQueue), timer_list (timer.h:
+// TimerList), struct socket (socket.h: Socket, SockOps), vectors, softirq numbers and request_irq
+// flags (interrupt.h), net_device (netdevice.h), sk_buff (skb.h), pipe_inode_info (pipe.h).
+// Including kernel.h includes them all.
+//
+// SMP (cpus > 1, cache_lines.cpp): the kernel objects the network path shares between CPUs are
+// tracked per cache line with an owner (Kernel::touch_lines): a load on a CPU that does not hold
+// the line fills it over the FSB; a line modified in the other CPU's cache is a HITM snoop with an
+// implicit writeback. Locked operations (spin_lock) are charged where 2.4.20 takes them.
+//
+// What differs between kernel versions is never a version test: it is KernelProfile data
+// (profiles.h, read through KernelParams) or a path a profile field chooses (KernelParams::napi:
+// net_rx_action or net_rx_action_napi, dev.cpp). docs/developers.md "Where the kernel lives" says
+// where a Linux 2.6 difference goes.
 #pragma once
 #include "core/params.h"
 #include "core/units.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/driver_costs.h"
+#include "drivers-sim/kernel/interrupt.h"
+#include "drivers-sim/kernel/kernel_params.h"
 #include "drivers-sim/kernel/netdevice.h"
 #include "drivers-sim/kernel/profiles.h"
+#include "drivers-sim/kernel/sched.h"
 #include "drivers-sim/kernel/skb.h"
+#include "drivers-sim/kernel/socket.h"
 #include "drivers-sim/kernel/task.h"
+#include "drivers-sim/kernel/timer.h"
+#include "drivers-sim/kernel/wait.h"
 #include "models/cpu/cpu.h"
 #include <deque>
 #include <functional>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -88,262 +104,11 @@ struct CpuTimeProfile {
   std::vector<CpuTimeRow> rows;   ///< largest first
 };
 
-/// Vectors the kernel uses itself (include/asm-i386/hw_irq.h, Linux 2.4).
-constexpr unsigned LOCAL_TIMER_VECTOR = 0xef;
-constexpr unsigned RESCHEDULE_VECTOR = 0xfc;
-
-/// Softirq numbers (include/linux/interrupt.h 2.4). TIMER_BH runs from HI_SOFTIRQ.
-enum Softirq : unsigned { HI_SOFTIRQ = 0, NET_TX_SOFTIRQ = 1, NET_RX_SOFTIRQ = 2, TASKLET_SOFTIRQ = 3 };
-constexpr unsigned kNrSoftirqs = 4;
-
-/// request_irq flags.
-/// SA_SAMPLE_RANDOM (= SA_RESTART, include/asm-i386/signal.h 2.4.20): the line feeds the entropy
-/// pool, handle_IRQ_event calls add_interrupt_randomness after its handlers.
-enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SAMPLE_RANDOM = 0x10000000, SA_SHIRQ = 0x04000000 };
-
-/// What one host's kernel model runs with. The defaults are the linux-2.4.20-i386 kernel profile on
-/// the xeon-prestonia CPU profile (profile_linux_2_4_20.cpp; tests/unit/kernel_profiles.cpp holds
-/// them equal); kernel_params_from fills them from the host's profiles and overrides.
-struct KernelParams {
-  std::string host = "host";  ///< host name: prefix of counters and journey "where"
-  unsigned cpus = 1;          ///< platform param `cpus`
-  double cpu_mhz = 2400;      ///< platform param `cpu_mhz`
-  std::string kernel_profile = "linux-2.4.20-i386";  ///< KernelProfile name (shown; fields below)
-  std::string cpu_profile = "xeon-prestonia";        ///< CpuProfile name (shown; fields below)
-  std::string cost_profile = "linux-2.4.20-p4xeon";  ///< CpuProfile::cost_profile unless overridden
-  /// CpuProfile::byte_order: how the CPU lays out an integer's bytes in memory (a driver's plain
-  /// store; drivers-sim/kernel/byteorder.h). xeon-prestonia: little-endian.
-  ByteOrder byte_order = ByteOrder::little;
-  /// KernelProfile::napi: NET_RX serves the per-CPU poll_list (netif_rx_schedule, dev->poll, the
-  /// backlog device); false: net_rx_action drains the backlog itself (2.4 non-NAPI).
-  bool napi = false;
-  RxBudget rx_budget = RxBudget::netdev_max_backlog;  ///< KernelProfile::rx_budget
-  unsigned netdev_budget = 300;                       ///< KernelProfile::netdev_budget (packets)
-  unsigned weight_p = 64;                             ///< KernelProfile::weight_p: backlog device weight
-  unsigned rx_time_limit_jiffies = 1;                 ///< KernelProfile::rx_time_limit_jiffies
-  unsigned tx_queue_len = 100;                        ///< KernelProfile::tx_queue_len: NetDevice default
-  /// CPU every external IRQ is delivered to. research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP
-  /// kernels sent all IRQs to CPU0. Also the timekeeping CPU (IRQ0).
-  unsigned irq_dest_cpu = 0;
-  /// cpus_allowed of a process started without an explicit CPU (spawn_process(name, task)): bit n
-  /// = CPU n may run it (taskset's mask). All ones: any CPU (2.4.20's default, CPU_MASK_ALL).
-  uint64_t cpus_allowed = ~uint64_t(0);
-  bool hz_tick = true;  ///< generate IRQ0 and local APIC timer ticks
-  unsigned hz = 100;    ///< tg3-bonding-tcp-gmac-formats.md §2.3: HZ = 100 on i386
-  /// Offset of the first tick from time 0 (ticks at tick_phase + k·tick_period, k >= 1).
-  /// estimate: 0; the phase between two hosts' ticks is arbitrary.
-  sc_time tick_phase = SC_ZERO_TIME;
-  /// Vector of IRQ0 (PIT timer) on the IO-APIC. estimate: 2.4 io_apic.c assign_irq_vector
-  /// hands out vectors from FIRST_DEVICE_VECTOR 0x31 in steps of 8; the chipset model must not
-  /// assign this vector to a device.
-  unsigned timer_irq_vector = 0x31;
-  /// HLT exit latency of an idle core (see Cpu::Params).
-  sc_time halt_exit_latency = us(1.0);
-  /// Time for an IPI (reschedule) to reach another CPU's local APIC.
-  /// estimate: one interrupt message on the 400 MT/s FSB plus APIC acceptance, ~0.5 µs.
-  sc_time ipi_latency = us(0.5);
-  unsigned netdev_max_backlog = 300;  ///< net/core/dev.c 2.4
-  /// First DRAM address the kernel's DMA allocator hands out. estimate: above the first 16 MB
-  /// (kernel image, ISA DMA zone).
-  uint64_t dma_base = 16ull << 20;
-  /// Bytes of one CPU cache line: the unit a DMA write invalidates and a miss fills over the FSB.
-  /// research/e7500-p64h2-pcix.md §2/§7: 64 B on the P4 (the PCI cache line size Linux 2.4.20
-  /// expects on this board; the P4's 128-byte L2 lines are two 64-byte sectors, each filled by its
-  /// own FSB read; the adjacent-sector prefetch is not modelled).
-  unsigned cache_line_bytes = 64;
-  /// Extra time a load spends when the line is modified in another CPU's cache (HITM): the FSB
-  /// snoop phase is stalled while the owner looks the line up and queues its implicit writeback;
-  /// the transaction itself is the line read the chipset model times. estimate: research
-  /// linux24-smp-network-costs.md §2 has no measured HITM latency; two snoop-stall extensions of
-  /// 2 BCLK each at the 100 MHz bus clock of the 400 MT/s FSB (IA-32 bus protocol: a stalled
-  /// snoop result repeats every 2 clocks) = 40 ns.
-  sc_time hitm_snoop_stall = ns(40);
-};
-
-/// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
-/// defaults, units and sources, for a platform's or host's ParamSchema. `kernel_profile` and
-/// `cpu_profile` default to the platform's choice; `hz`, `netdev_max_backlog` (0) and
-/// `cost_profile` ("") default to the profiles' values. Unknown profile names are reported by
-/// profile_problems (drivers-sim/kernel/profiles.h), to be called from the platform's check.
-ParamSchema kernel_param_schema(const std::string& kernel_profile = "linux-2.4.20-i386",
-                                const std::string& cpu_profile = "xeon-prestonia");
-/// KernelParams from `v` (which must hold every kernel_param_schema() name) plus the host name
-/// and the platform's CPU count and clock: the named profiles' fields, then the overrides that are
-/// set. Throws std::invalid_argument for an unknown profile name.
-KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz);
-/// KernelParams of `k` on `c` (cost_profile = c.cost_profile), other fields at their defaults.
-KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c);
-
-/// Tick period of a 2.4 i386 kernel: LATCH = (CLOCK_TICK_RATE + HZ/2) / HZ PIT clocks of
-/// CLOCK_TICK_RATE = 1193180 Hz (include/asm-i386/timex.h, include/linux/timex.h); 10.000168 ms at HZ=100.
-sc_time tick_period(unsigned hz);
-/// NICE_TO_TICKS(nice) for HZ < 200 (kernel/sched.c 2.4): ((20 - nice) >> 2) + 1 ticks.
-int nice_to_ticks(int nice);
-/// goodness() for SCHED_OTHER on the task's own CPU: 0 when counter == 0, else counter + 20 - nice.
-int goodness(int counter, int nice);
-/// PROC_CHANGE_PENALTY (include/asm-i386/smp.h 2.4.20): goodness bonus of a task on its last CPU.
-constexpr int PROC_CHANGE_PENALTY = 15;
 /// pfifo_fast prio2band (net/sched/sch_generic.c): band of skb->priority (TC_PRIO_*).
 unsigned prio2band(uint32_t priority);
 
-/// A wait queue (wait_queue_head_t). Processes sleep on it with `co_await wq.wait()` (process
-/// context only); Kernel::wake_up wakes them all.
-///
-/// Ownership: a wait queue owns nothing. It holds non-owning links to the processes sleeping on
-/// it, and each such Process links back (Process::wait_queue()). Either side may be destroyed
-/// first, while the other lives on: the destroyed side severs both directions of every link it
-/// is in (~WaitQueue clears the sleepers' back links, ~Process takes itself off its queue), so no
-/// order of destruction -- a queue in a Kernel's per-CPU state, in a socket, a driver, or in the
-/// coroutine frame of the process sleeping on it -- leaves a dangling pointer behind. A process
-/// whose queue went away stays asleep until woken by wake_up_process. Not copyable or movable
-/// (its address is what the sleepers hold).
-class WaitQueue {
- public:
-  struct Awaiter {
-    WaitQueue* wq;
-    bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h);
-    void await_resume() const noexcept {}
-  };
-  WaitQueue() = default;
-  WaitQueue(const WaitQueue&) = delete;
-  WaitQueue& operator=(const WaitQueue&) = delete;
-  ~WaitQueue();
-
-  /// Sleep (TASK_INTERRUPTIBLE) until woken. Throws std::logic_error outside process context or
-  /// with bottom halves disabled.
-  Awaiter wait() { return Awaiter{this}; }
-  bool empty() const { return waiters_.empty(); }
-  size_t size() const { return waiters_.size(); }
-
- private:
-  friend class Kernel;
-  friend class Process;
-  /// Link `p` (asleep) to this queue, both directions. `p` must not be on a queue.
-  void link(Process& p);
-  /// Sever the link to `p`, both directions (no-op when `p` is not on this queue).
-  void unlink(Process& p);
-  std::vector<Process*> waiters_;
-};
-
-/// A process (task_struct): an application or kernel thread, one root coroutine.
-///
-/// Ownership: the Kernel owns its processes (Kernel::processes()); a process owns its root
-/// coroutine and, through it, every frame of its call chain with their locals (awaiters, timers,
-/// skbs, wait queues). CPUs, run queues and wait queues hold non-owning pointers. ~Kernel destroys
-/// every process (and so every suspended coroutine) first, while the rest of the kernel is whole,
-/// so frame destructors that call back into it (an skb's free, a timer's del_timer) find it
-/// alive; ~Process first takes the process off the wait queue it sleeps on.
-class Process : public ExecContext {
- public:
-  enum class PState { Runnable, Sleeping, Zombie };
-  Process(Kernel& k, std::string name, unsigned cpu, int nice);
-  ~Process() override;
-  Process(const Process&) = delete;
-  Process& operator=(const Process&) = delete;
-  /// The wait queue this process sleeps on, nullptr when none (running, runnable, woken, or its
-  /// queue was destroyed while it slept).
-  const WaitQueue* wait_queue() const { return waiting_on_; }
-  Kernel& kernel() const { return *kernel_; }
-  /// The CPU it runs on, or last ran on (task_struct.processor).
-  unsigned cpu() const { return cpu_; }
-  /// task_struct.cpus_allowed: bit n = CPU n may run it.
-  uint64_t cpus_allowed() const { return cpus_allowed_; }
-  /// Running on a CPU now (2.4.20 task_has_cpu: cpus_runnable != ~0).
-  bool has_cpu() const { return has_cpu_; }
-  /// Times schedule() installed it on a CPU other than the one it last ran on.
-  uint64_t migrations() const { return migrations_; }
-  /// Time it has been a CPU's current process on `cpu` so far (interrupts taken meanwhile included).
-  sc_time time_on(unsigned cpu) const;
-  int nice() const { return nice_; }
-  int counter() const { return counter_; }
-  PState pstate() const { return pstate_; }
-  bool in_kernel() const { return in_kernel_; }
-  /// CPU time charged to it by the tick, in jiffies (task_struct times.tms_utime / tms_stime, what
-  /// getrusage(RUSAGE_SELF) and times() return, × 1/HZ s). Linux 2.4 kernel/timer.c
-  /// update_process_times(user_tick): the task current at each timer tick gets the whole tick, as
-  /// user time when the tick interrupted user mode, else as system time; work done while another
-  /// task (or the idle task) was current is not charged to it.
-  uint64_t utime_ticks() const { return utime_ticks_; }
-  uint64_t stime_ticks() const { return stime_ticks_; }
-  uint64_t nvcsw() const { return nvcsw_; }    ///< voluntary switches (slept)
-  uint64_t nivcsw() const { return nivcsw_; }  ///< involuntary switches (preempted)
-  bool exited() const { return pstate_ == PState::Zombie; }
-
- private:
-  friend class Kernel;
-  friend class WaitQueue;
-  Kernel* kernel_;
-  unsigned cpu_;
-  uint64_t cpus_allowed_ = ~uint64_t(0);
-  bool has_cpu_ = false;
-  uint64_t migrations_ = 0;
-  sc_time on_cpu_since_ = SC_ZERO_TIME;
-  std::vector<sc_time> time_on_;  ///< per CPU, while not current there now
-  uint64_t* migrations_ctr_ = nullptr;
-  uint64_t uaddr_ = 0;  ///< DRAM address of its task_struct (SMP line tracking)
-  bool placed_ = false;  ///< the last reschedule_idle told a CPU to schedule for it
-  int nice_;
-  int counter_;
-  PState pstate_ = PState::Runnable;
-  bool in_kernel_ = false;  ///< inside a system call (or a kernel thread): not preempted
-  bool kthread_ = false;
-  WaitQueue* waiting_on_ = nullptr;
-  JourneyId wake_journey_ = 0;
-  uint64_t nvcsw_ = 0, nivcsw_ = 0;
-  uint64_t utime_ticks_ = 0, stime_ticks_ = 0;
-  Task<void> main_;
-};
-
-/// struct timer_list. Its callback is a coroutine run in TIMER_BH (softirq context) on the
-/// timekeeping CPU. A pending timer and its kernel are linked both ways (the kernel's timer list
-/// holds the timer, the timer its kernel): ~TimerList deletes a pending timer from its kernel's
-/// list, and ~Kernel unlinks the timers still pending (they stay, not pending, with no kernel).
-class TimerList {
- public:
-  uint64_t expires = 0;                   ///< in jiffies
-  std::function<Task<void>()> function;  ///< the callback (copied before it is called)
-  bool pending() const { return pending_; }
-  TimerList() = default;
-  TimerList(const TimerList&) = delete;
-  TimerList& operator=(const TimerList&) = delete;
-  ~TimerList();
-
- private:
-  friend class Kernel;
-  Kernel* kernel_ = nullptr;
-  bool pending_ = false;
-  std::multimap<uint64_t, TimerList*>::iterator it_;
-};
-
-class Socket;
-/// Protocol operations behind a socket (implemented by the TCP glue). Called in process context
-/// inside a system call; they may sleep on Socket::wait.
-struct SockOps {
-  virtual ~SockOps() = default;
-  /// Send `len` bytes of the message `journey` (0: none). Returns bytes sent or -errno.
-  virtual Task<long> sendmsg(Socket& sock, size_t len, JourneyId journey) = 0;
-  /// Receive up to `len` bytes (flags: MSG_* bits). Returns bytes received, 0 at EOF, or -errno.
-  /// Sets sock.rx_journey to the journey of the data returned, if any.
-  virtual Task<long> recvmsg(Socket& sock, size_t len, int flags) = 0;
-};
-
-/// struct socket: the protocol-agnostic part.
-class Socket {
- public:
-  std::string name;             ///< e.g. "netpipe tcp"
-  SockOps* ops = nullptr;       ///< protocol operations
-  void* sk = nullptr;           ///< the protocol's socket (struct sock), owned by the protocol
-  WaitQueue wait;               ///< sk->sleep
-  JourneyId rx_journey = 0;     ///< journey of the data the last recvmsg returned
-};
-
-/// An interrupt handler: a coroutine run in hard-IRQ context for `vector`.
-using IrqHandler = std::function<Task<void>(unsigned vector)>;
 /// A protocol receive handler (packet_type.func): owns the skb. Returns NET_RX_*.
 using PacketHandler = std::function<Task<int>(SkbPtr skb, NetDevice* dev)>;
-/// A softirq action, run on `cpu`.
-using SoftirqAction = std::function<Task<void>(unsigned cpu)>;
 
 enum class DmaDir { ToDevice, FromDevice, Bidirectional };
 
@@ -366,7 +131,7 @@ class Kernel : public CpuSoftware {
   unsigned num_cpus() const { return p_.cpus; }
   const CostProfile& costs() const { return *costs_; }
 
-  // ---- CPU time ------------------------------------------------------------------------------
+  // ---- CPU time (kernel.cpp) --------------------------------------------------------------------
   /// `co_await k.cost(CostId::ip_rcv)` / `k.cost(CostId::copy_user_cached, 1448)`: burn the
   /// table's cycles on the running CPU; on an SMP kernel (cpus > 1) plus the entry's
   /// smp_locked_ops × CostId::locked_op. Throws std::logic_error outside a CPU.
@@ -391,7 +156,7 @@ class Kernel : public CpuSoftware {
   /// The CPU running software now (std::logic_error when none).
   Cpu& this_cpu() const { return Cpu::running_cpu(); }
 
-  // ---- CPU time profile --------------------------------------------------------------------
+  // ---- CPU time profile (kernel.cpp) ------------------------------------------------------------
   /// CPU `cpu`'s time so far by context and by cost entry / stall (Cpu::profile named).
   CpuTimeProfile cpu_time(unsigned cpu);
   /// The profile tag (ExecContext::prof_ctx) of context class `name` ("softirq NET_RX"); interned.
@@ -407,7 +172,7 @@ class Kernel : public CpuSoftware {
   bool in_interrupt() const;
   bool in_irq() const;  ///< a hard IRQ handler is running on this CPU
 
-  // ---- journeys ------------------------------------------------------------------------------
+  // ---- journeys (kernel.cpp; current_irq, mark_irq: irq.cpp) ------------------------------------
   /// The message `j` enters `stage` now ("where" = "<host>.cpu<n>"). The running context remembers
   /// (j, stage) so that a CPU wait splitting its burn is marked and the stage re-marked after.
   void mark(JourneyId j, const std::string& stage, const std::string& cause = "");
@@ -417,7 +182,7 @@ class Kernel : public CpuSoftware {
   /// (when it had to wait, with the CPU's cause) and "IRQ entry" at acceptance.
   void mark_irq(JourneyId j);
 
-  // ---- processes -----------------------------------------------------------------------------
+  // ---- processes (fork.cpp: spawn_process; sched.cpp: the rest) ---------------------------------
   /// Start process `name` bound to CPU `cpu` (cpus_allowed = that CPU only) running `main`. It
   /// becomes runnable now (a reschedule IPI if it is another CPU). Returns the process (owned by
   /// the kernel). Throws std::invalid_argument for a CPU that does not exist or an empty task.
@@ -443,7 +208,7 @@ class Kernel : public CpuSoftware {
   const std::vector<std::unique_ptr<Process>>& processes() const { return procs_; }
   uint64_t context_switches(unsigned cpu) const { return *percpu_.at(cpu).ctx_switches; }
 
-  // ---- interrupts and softirqs ---------------------------------------------------------------
+  // ---- interrupts (irq.cpp) and softirqs (softirq.cpp) ------------------------------------------
   /// request_irq(): run `handler` for `vector` (devname: the /proc/interrupts name, e.g. "eth1").
   /// flags: SA_INTERRUPT (handler runs with IRQs off), SA_SHIRQ (share the line). Returns 0, or
   /// -EBUSY (-16) when the vector is taken without SA_SHIRQ on both.
@@ -475,7 +240,7 @@ class Kernel : public CpuSoftware {
   Task<void> local_bh_enable();
   uint32_t softirq_pending(unsigned cpu) const { return percpu_.at(cpu).pending; }
 
-  // ---- timers --------------------------------------------------------------------------------
+  // ---- timers (timer.cpp) -----------------------------------------------------------------------
   uint64_t jiffies() const { return jiffies_; }
   /// add_timer(): throws std::logic_error if already pending (BUG() in Linux).
   void add_timer(TimerList& t);
@@ -484,7 +249,7 @@ class Kernel : public CpuSoftware {
   /// del_timer(): returns 1 if it was pending.
   int del_timer(TimerList& t);
 
-  // ---- memory --------------------------------------------------------------------------------
+  // ---- memory (pci_dma.cpp) ---------------------------------------------------------------------
   /// pci_alloc_consistent / kmalloc-like: `bytes` of DRAM aligned to `align` (power of two).
   /// Returns the bus address. A freed block of the same rounded size is reused last-in first-out,
   /// as the 2.4 slab allocator's per-CPU cache does (skb data buffers). Throws
@@ -495,7 +260,7 @@ class Kernel : public CpuSoftware {
   void mem_write(uint64_t addr, const void* src, size_t len);
   void mem_read(uint64_t addr, void* dst, size_t len) const;
 
-  // ---- CPU caches and DMA ------------------------------------------------------------------
+  // ---- CPU caches and DMA (cache_lines.cpp) -----------------------------------------------------
   /// Journey stage of a message while the CPU stalls on lines a device wrote (load_dma_lines).
   static constexpr const char* kDmaMissStage = "cache misses on DMA'd lines";
   /// The running CPU loads [addr, addr+len) of memory a device may have written by DMA (an RX
@@ -514,7 +279,7 @@ class Kernel : public CpuSoftware {
   /// Lines of [addr, addr+len) that would miss on CPU `cpu` now (no side effect; for tests).
   unsigned dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const;
 
-  // ---- cache lines shared between CPUs (SMP) ----------------------------------------------
+  // ---- cache lines shared between CPUs, SMP (cache_lines.cpp) -----------------------------------
   /// Journey stage of a message while the CPU stalls on lines another CPU's cache holds modified.
   static constexpr const char* kCrossCpuStage = "cross-CPU cache lines";
   /// How software touches a tracked line: a plain load, a plain store (the read-for-ownership is
@@ -547,7 +312,7 @@ class Kernel : public CpuSoftware {
   /// A line-aligned DRAM block for a kernel object tracked on SMP (0 when cpus == 1).
   uint64_t smp_object(size_t bytes);
 
-  // ---- skbs ----------------------------------------------------------------------------------
+  // ---- skbs (skbuff.cpp; pci_map_single: pci_dma.cpp; dev_kfree_skb_irq: dev.cpp) ---------------
   /// alloc_skb(size): data buffer from the kmalloc size class of size (+16-byte alignment),
   /// backed by DRAM; charges skb_alloc.
   Task<SkbPtr> alloc_skb(uint32_t size);
@@ -569,7 +334,7 @@ class Kernel : public CpuSoftware {
   /// the skb buffer (the driver then does skb.put(len)). Throws when len > tailroom.
   void pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir);
 
-  // ---- network core --------------------------------------------------------------------------
+  // ---- network core (dev.cpp; eth_type_trans: eth.cpp; the qdisc: sch_generic.cpp) --------------
   /// register_netdev(): the kernel knows `dev` by name (not owned).
   void register_netdev(NetDevice& dev);
   NetDevice* dev_get(const std::string& name) const;
@@ -604,7 +369,7 @@ class Kernel : public CpuSoftware {
   void netif_schedule(NetDevice& dev);
   size_t backlog_len(unsigned cpu) const { return percpu_.at(cpu).backlog.size(); }
 
-  // ---- sockets (process context) -------------------------------------------------------------
+  // ---- sockets, process context (socket.cpp) ----------------------------------------------------
   /// write(2) on a socket: syscall entry, ops->sendmsg, syscall exit, reschedule point.
   Task<long> sys_write(Socket& sock, size_t len, JourneyId journey = 0);
   /// read(2) on a socket.
@@ -612,7 +377,7 @@ class Kernel : public CpuSoftware {
   /// recv(2) with flags.
   Task<long> sys_recv(Socket& sock, size_t len, int flags);
 
-  // ---- pipes and the null system call (process context; kernel_pipe.cpp, pipe.h) ----------
+  // ---- pipes and the null system call, process context (pipe.cpp, pipe.h) -----------------------
   /// read(2) of up to `len` bytes from `pipe` into `buf` (may be null: bytes not kept): syscall
   /// entry, 2.4.20 pipe_read (sleeps while the pipe is empty and has a writer), syscall exit,
   /// reschedule point. Returns bytes read, 0 at EOF. Throws std::logic_error outside a process.
@@ -623,7 +388,7 @@ class Kernel : public CpuSoftware {
   /// getppid(2), lmbench's null system call: entry + exit only. Returns 1.
   Task<long> sys_getppid();
 
-  // ---- CpuSoftware ---------------------------------------------------------------------------
+  // ---- CpuSoftware (irq.cpp: interrupt, finished; sched.cpp: blocked, idle) ---------------------
   ExecContext* interrupt(Cpu& cpu, const IrqStamp& st) override;
   void finished(Cpu& cpu, ExecContext* ctx) override;
   void blocked(Cpu& cpu, ExecContext* ctx) override;
@@ -646,7 +411,7 @@ class Kernel : public CpuSoftware {
     std::vector<uint64_t*> counts;  ///< per CPU
     uint16_t prof_ctx = 0;          ///< context_tag("hardirq " + label), 0 until first taken
   };
-  struct KCtx;  // hard IRQ / softirq context
+  struct KCtx;  // hard IRQ / softirq context (kernel_internal.h)
   struct PerCpu {
     Cpu* cpu = nullptr;
     Process* current = nullptr;     ///< process owning the CPU (nullptr: idle task)

@@ -1,6 +1,6 @@
 // A pipe (Linux 2.4.20 fs/pipe.c, include/linux/pipe_fs_i.h): one page of buffer, one wait queue
 // for readers and writers (PIPE_WAIT) and the inode semaphore (PIPE_SEM). Read and written with
-// Kernel::sys_read / Kernel::sys_write (kernel_pipe.cpp) from process context.
+// Kernel::sys_read / Kernel::sys_write (pipe.cpp) from process context.
 //
 // Semantics, as 2.4.20 pipe_read / pipe_write have them (blocking descriptors; O_NONBLOCK and
 // signals are not modelled):

@@ -1,7 +1,7 @@
 // Linux 2.6.11 and 2.6.14 (i386 SMP), the kernels of seed 003 (research/seeds-001-004-platforms-drivers.md
 // §3.4: LH@1274fcd685 = 2.6.11). What the model reads of them is data; the paths that differ from 2.4
 // (NAPI's poll_list, the backlog device, the separate netdev_budget) are the kernel model's NAPI code
-// (kernel_net.cpp), chosen by these fields, never by a version test.
+// (dev.cpp: net_rx_action_napi, BacklogDev), chosen by these fields, never by a version test.
 //
 // What differs between the two, from the source:
 //  * HZ: 2.6.11 include/asm-i386/param.h `# define HZ 1000`; 2.6.13 made it a choice (kernel/Kconfig.hz,

@@ -1,7 +1,7 @@
 // Frames per interrupt and per NAPI poll of each net_device (`nicsim explain --transfer`,
 // result.json transfer.<host>.rx_batches): the kernel counts the frames a driver hands to
 // netif_rx during each hard interrupt of the device's line (Kernel::do_irq), and the frames each
-// poll() delivers (net_rx_action, NAPI). Kept in a table beside the kernel (kernel_net.cpp), keyed
+// poll() delivers (net_rx_action, NAPI). Kept in a table beside the kernel (dev.cpp), keyed
 // by device and reset by register_netdev, so the counts cost no field in struct net_device.
 #pragma once
 #include <cstdint>
@@ -20,7 +20,7 @@ struct RxBatches {
 /// The device's histograms so far (empty for a device never registered).
 const RxBatches& rx_batches(const NetDevice& dev);
 
-// The kernel's bookkeeping (kernel.cpp, kernel_net.cpp).
+// The kernel's bookkeeping (irq.cpp: per interrupt; dev.cpp: the rest).
 void rx_batches_reset(const NetDevice& dev);  ///< register_netdev
 void rx_batches_frame(const NetDevice& dev);  ///< netif_rx: one frame from the driver
 uint64_t rx_batches_frames(const NetDevice& dev);  ///< frames so far (netif_rx calls)

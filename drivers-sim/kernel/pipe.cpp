@@ -1,5 +1,12 @@
-// Pipes and the null system call of the kernel model (pipe.h; Linux 2.4.20 fs/pipe.c pipe_read,
-// pipe_write, pipe_wait; kernel/timer.c sys_getppid).
+// Pipes and the null system call of the kernel model (pipe.h; see kernel.h for the other files).
+//
+//   Linux (2.4.20)                                  here
+//   fs/pipe.c pipe_read(), pipe_write(),            pipe_read, pipe_write, pipe_wait_readable /
+//     pipe_wait(), down(PIPE_SEM)                   pipe_wait_writable, pipe_down / pipe_up;
+//                                                   Kernel::sys_read, sys_write (on a Pipe)
+//   kernel/timer.c sys_getppid()                    Kernel::sys_getppid (here beside the pipe calls:
+//                                                   lmbench's lat_syscall and lat_pipe share the
+//                                                   system-call entry and exit, in_syscall)
 #include "drivers-sim/kernel/pipe.h"
 #include <algorithm>
 #include <cstring>

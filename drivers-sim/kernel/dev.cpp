@@ -1,23 +1,40 @@
-// Kernel network core (Linux 2.4 net/core/dev.c, net/sched/sch_generic.c), skbs and the
-// protocol-agnostic socket system calls (see kernel.h).
-#include "core/sim_context.h"
+// The network device core of the kernel model (Linux 2.4.20 net/core/dev.c, and 2.6.11's for the
+// NAPI paths; see kernel.h for the other files).
+//
+// Receive without NAPI (KernelParams::napi false, 2.4.20): a driver's ISR hands each frame to
+// netif_rx, which queues it on the CPU's backlog (input_pkt_queue, netdev_max_backlog, throttle)
+// and raises NET_RX_SOFTIRQ; net_rx_action drains the backlog within the budget and the jiffy time
+// limit. With NAPI (2.6.11 semantics; also the Red Hat 2.4.18 backport): the per-CPU poll_list,
+// each device's quota refilled from its weight and re-queued at the tail while it has work,
+// netif_receive_skb, and netif_rx queueing to the per-CPU backlog device (process_backlog,
+// weight_p). Transmit: dev_queue_xmit enqueues on the device's qdisc (sch_generic.cpp) and runs
+// it; net_tx_action frees the completion queue and reruns the output queue's qdiscs.
+//
+//   Linux                                          here
+//   register_netdevice(), dev_get(), dev_open()    Kernel::register_netdev, dev_get, dev_open
+//   dev_add_pack()                                 Kernel::dev_add_pack
+//   netif_rx()                                     Kernel::netif_rx
+//   net_rx_action() (2.4: the backlog loop)        Kernel::net_rx_action
+//   net_rx_action() (2.6.11: the poll_list loop)   Kernel::net_rx_action_napi
+//   netif_receive_skb()                            Kernel::netif_receive_skb
+//   netif_rx_schedule(), netif_rx_complete()       Kernel::netif_rx_schedule, netif_rx_complete
+//   process_backlog(), softnet_data.backlog_dev    Kernel::BacklogDev::poll, backlog_dev
+//   dev_queue_xmit() (qdisc and noqueue paths)     Kernel::dev_queue_xmit, dev_xmit_noqueue
+//   __netif_schedule(), netif_wake_queue()         Kernel::netif_schedule, NetDevice::netif_wake_queue
+//   net_tx_action(), dev_kfree_skb_irq()           Kernel::net_tx_action, dev_kfree_skb_irq
+//   (interrupts and polls per frame, rx_batches.h) rx_batches, rx_batches_*
+//
+// Per-version differences here are KernelParams fields set from the kernel profile: napi (which
+// net_rx_action loop), rx_budget / netdev_budget / netdev_max_backlog (the budget), weight_p (the
+// backlog device's quota), rx_time_limit_jiffies (the time limit). No code tests a version.
 #include "drivers-sim/kernel/kernel.h"
+#include "core/sim_context.h"
 #include "drivers-sim/kernel/rx_batches.h"
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <unordered_map>
 
 namespace nicsim {
-
-NetDevice::NetDevice(Kernel& k, std::string name)
-    : tx_queue_len(k.params().tx_queue_len), kernel_(&k), name_(std::move(name)) {}
-
-Task<int> NetDevice::set_mac_address(std::array<uint8_t, 6> addr) {
-  if (up) co_return -16;  // eth_mac_addr: if (netif_running(dev)) return -EBUSY
-  dev_addr = addr;
-  co_return 0;
-}
 
 void NetDevice::netif_wake_queue() {
   bool was = xoff_;
@@ -28,77 +45,9 @@ void NetDevice::netif_wake_queue() {
 // ---------------------------------------------------------------------------------------------
 // skbs
 
-namespace {
-/// kmalloc size classes are powers of two from 32 bytes (mm/slab.c cache_sizes).
-size_t kmalloc_class(size_t n) {
-  size_t c = 32;
-  while (c < n) c <<= 1;
-  return c;
-}
-// estimate: sizeof(struct skb_shared_info) and sizeof(struct sk_buff) on 2.4 i386.
-constexpr uint32_t kSharedInfoBytes = 64;
-constexpr uint32_t kSkbStructBytes = 160;
-}  // namespace
-
-SkbPtr Kernel::make_skb(uint32_t size) {
-  uint32_t data = (size + 15u) & ~15u;  // SKB_DATA_ALIGN
-  auto* s = new Skb;
-  s->buf.assign(data, 0);
-  try {
-    s->head_phys = dma_alloc(kmalloc_class(data + kSharedInfoBytes), 64);
-  } catch (...) {
-    delete s;
-    throw;
-  }
-  s->truesize = data + kSkbStructBytes;
-  return SkbPtr(s, SkbDeleter{this});
-}
-
-void Kernel::skb_release(Skb* s) {
-  if (s->head_phys) dma_free(s->head_phys);
-  delete s;
-}
-
-Task<SkbPtr> Kernel::alloc_skb(uint32_t size) {
-  co_await cost(CostId::skb_alloc);
-  co_return make_skb(size);
-}
-
-Task<SkbPtr> Kernel::dev_alloc_skb(uint32_t len) {
-  SkbPtr s = co_await alloc_skb(len + 16);
-  s->reserve(16);
-  co_return s;
-}
-
-SkbPtr Kernel::skb_copy(const Skb& s) {
-  SkbPtr n = make_skb(static_cast<uint32_t>(s.buf.size()));
-  uint64_t phys = n->head_phys;
-  uint32_t truesize = n->truesize;
-  *n = s;  // copies bytes and metadata
-  n->head_phys = phys;
-  n->truesize = truesize;
-  return n;
-}
-
-Task<void> Kernel::kfree_skb(SkbPtr skb) {
-  co_await cost(CostId::skb_free);
-  skb.reset();
-}
-
 void Kernel::dev_kfree_skb_irq(SkbPtr skb) {
   pc().completion_queue.push_back(std::move(skb));
   raise_softirq(NET_TX_SOFTIRQ);
-}
-
-uint64_t Kernel::pci_map_single(Skb& skb, DmaDir dir) {
-  if (dir != DmaDir::FromDevice && skb.len) mem_write(skb.data_phys(), skb.data(), skb.len);
-  return skb.data_phys();
-}
-
-void Kernel::pci_unmap_single(Skb& skb, uint32_t len, DmaDir dir) {
-  if (dir == DmaDir::ToDevice) return;
-  if (len > skb.buf.size() - skb.data_off) throw std::logic_error("pci_unmap_single: DMA length beyond the skb buffer");
-  mem_read(skb.data_phys(), skb.data(), len);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,23 +98,6 @@ Task<int> Kernel::dev_open(NetDevice& dev) {
   int r = co_await dev.open();
   if (r == 0) dev.up = true;
   co_return r;
-}
-
-uint16_t Kernel::eth_type_trans(Skb& skb, NetDevice& dev) {
-  if (skb.len < ETH_HLEN) throw std::invalid_argument("eth_type_trans: frame shorter than an Ethernet header");
-  skb.dev = &dev;
-  skb.mac_off = skb.data_off;
-  const uint8_t* h = skb.data();
-  if (h[0] & 1) {
-    static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    skb.pkt_type = std::memcmp(h, bcast, 6) == 0 ? PACKET_BROADCAST : PACKET_MULTICAST;
-  } else {
-    skb.pkt_type = std::memcmp(h, dev.dev_addr.data(), 6) == 0 ? PACKET_HOST : PACKET_OTHERHOST;
-  }
-  uint16_t proto = static_cast<uint16_t>(h[12] << 8 | h[13]);
-  skb.pull(ETH_HLEN);
-  skb.protocol = proto >= 1536 ? proto : 0x0001;  // ETH_P_802_3 for length fields
-  return skb.protocol;
 }
 
 Task<int> Kernel::netif_rx(SkbPtr skb) {
@@ -403,38 +335,6 @@ Task<int> Kernel::dev_xmit_noqueue(SkbPtr skb) {
   co_return -100;  // -ENETDOWN
 }
 
-Task<void> Kernel::qdisc_run(NetDevice& dev) {
-  const int c = static_cast<int>(smp_processor_id());
-  while (!dev.xoff_) {
-    SkbPtr skb;
-    for (auto& b : dev.band_)
-      if (!b.empty()) {
-        skb = std::move(b.front());
-        b.pop_front();
-        break;
-      }
-    if (!skb) break;
-    if (dev.xmit_lock_owner_ >= 0) {  // another CPU holds dev->xmit_lock: requeue, retry later
-      dev.band_[prio2band(skb->priority)].push_front(std::move(skb));
-      ++dev.qdisc_requeues_;
-      netif_schedule(dev);
-      break;
-    }
-    dev.xmit_lock_owner_ = c;
-    mark(skb->journey, "driver xmit");
-    if (p_.cpus > 1) co_await spin_lock(dev_line(dev, 1), "dev->xmit_lock", skb->journey);
-    int rc = co_await dev.hard_start_xmit(skb);
-    dev.xmit_lock_owner_ = -1;
-    if (rc == 0) continue;
-    if (!skb) throw std::logic_error(dev.name() + ": hard_start_xmit returned busy but took the skb");
-    mark(skb->journey, "qdisc requeue", "driver busy");
-    dev.band_[prio2band(skb->priority)].push_front(std::move(skb));
-    ++dev.qdisc_requeues_;
-    netif_schedule(dev);
-    break;
-  }
-}
-
 Task<void> Kernel::net_tx_action(unsigned c) {
   PerCpu& q = percpu_[c];
   co_await cost(CostId::net_tx_action);
@@ -447,44 +347,6 @@ Task<void> Kernel::net_tx_action(unsigned c) {
     d->scheduled_ = false;
     co_await qdisc_run(*d);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// sockets
-
-Task<long> Kernel::sys_write(Socket& sock, size_t len, JourneyId journey) {
-  Process* p = current();
-  if (!p) throw std::logic_error("sys_write outside process context");
-  if (!sock.ops) throw std::logic_error("sys_write on a socket without protocol operations");
-  p->in_kernel_ = true;
-  co_await cost(CostId::syscall_entry);
-  co_await locked_ops(kVfsRwLockedOps);
-  mark(journey, "write syscall");
-  long r = co_await sock.ops->sendmsg(sock, len, journey);
-  co_await cost(CostId::syscall_exit);
-  p->in_kernel_ = false;
-  co_await cond_resched();  // ret_from_sys_call: need_resched -> schedule
-  co_return r;
-}
-
-Task<long> Kernel::sys_read(Socket& sock, size_t len) { return socket_read(sock, len, 0, kVfsRwLockedOps); }
-
-Task<long> Kernel::sys_recv(Socket& sock, size_t len, int flags) {
-  return socket_read(sock, len, flags, kSockfdLockedOps);
-}
-
-Task<long> Kernel::socket_read(Socket& sock, size_t len, int flags, unsigned vfs_locked_ops) {
-  Process* p = current();
-  if (!p) throw std::logic_error("sys_recv outside process context");
-  if (!sock.ops) throw std::logic_error("sys_recv on a socket without protocol operations");
-  p->in_kernel_ = true;
-  co_await cost(CostId::syscall_entry);
-  co_await locked_ops(vfs_locked_ops);
-  long r = co_await sock.ops->recvmsg(sock, len, flags);
-  co_await cost(CostId::syscall_exit);
-  p->in_kernel_ = false;
-  co_await cond_resched();
-  co_return r;
 }
 
 }  // namespace nicsim
