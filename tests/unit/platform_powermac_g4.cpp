@@ -335,7 +335,7 @@ TEST_CASE("powermac-g4: a Memory Read is a delayed transaction per uninorth_mr_f
   CHECK(lat_mr256 < lat_mr);
 }
 
-TEST_CASE("powermac-g4: uninorth_pci_reads: delayed retries at once; wait-states holds the master to PCI's 16 "
+TEST_CASE("powermac-g4: uninorth_pci_reads: delayed retries at once, wait-states holds the master to PCI's 16 "
           "clocks, streams a fetch that comes in time and retries one that does not", "[platform][powermac][dma]") {
   // Three hosts in one simulation, each 256 B by Memory Read (eight 32-byte fetches): as shipped
   // (delayed), wait-states (the modelled SDRAM path, 19-23 clocks after FRAME#, misses the 16: every
