@@ -3,19 +3,26 @@
 namespace nicsim::i8255x {
 
 std::optional<CpuSaverParams> decode_cpusaver(const CpuSaverLayout& layout, const std::vector<uint32_t>& dwords) {
-  auto word = [&](std::optional<unsigned> at, uint16_t opcode) -> std::optional<std::optional<uint16_t>> {
-    if (!at) return std::optional<uint16_t>{};  // the image has no such parameter
-    if (*at >= dwords.size() || (dwords[*at] >> 16) != opcode) return std::nullopt;
-    return std::optional<uint16_t>{uint16_t(dwords[*at] & 0xFFFF)};
+  // One parameter's word: `ok` false when the image has the dword but not the expected opcode
+  // there (not a CPU-Saver image of this layout); `v` empty when the layout has no such parameter.
+  // (A struct, not a nested optional: GCC 12's -Wmaybe-uninitialized misfires on the latter.)
+  struct Word {
+    bool ok;
+    std::optional<uint16_t> v;
   };
-  auto timer = word(layout.timer_dword, kTimerOpcode);
-  auto bundle = word(layout.bundle_dword, kImmOpcode);
-  auto min_size = word(layout.min_size_dword, kImmOpcode);
-  if (!timer || !bundle || !min_size || !*timer) return std::nullopt;
+  auto word = [&](std::optional<unsigned> at, uint16_t opcode) -> Word {
+    if (!at) return {true, std::nullopt};  // the image has no such parameter
+    if (*at >= dwords.size() || (dwords[*at] >> 16) != opcode) return {false, std::nullopt};
+    return {true, uint16_t(dwords[*at] & 0xFFFF)};
+  };
+  const Word timer = word(layout.timer_dword, kTimerOpcode);
+  const Word bundle = word(layout.bundle_dword, kImmOpcode);
+  const Word min_size = word(layout.min_size_dword, kImmOpcode);
+  if (!timer.ok || !bundle.ok || !min_size.ok || !timer.v) return std::nullopt;
   CpuSaverParams p;
-  p.int_delay_ticks = **timer;
-  p.bundle_max = *bundle;
-  p.min_size_mask = *min_size;
+  p.int_delay_ticks = *timer.v;
+  p.bundle_max = bundle.v;
+  p.min_size_mask = min_size.v;
   return p;
 }
 
