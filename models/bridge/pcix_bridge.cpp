@@ -434,23 +434,24 @@ sc_time PcixBridge::inbound_delayed_read(const Inbound& in, const sc_time& t0) {
     unsigned busy = 0;
     for (auto& e : s.delayed)
       if (e > t) ++busy;
+    // (The lambda reaches the request through `in`: clang 14 cannot capture structured bindings.)
     // The tenure that takes the data: the bridge streams its buffer, inserting wait states while
     // the fetch is still arriving. Returns the tenure's end.
     auto stream = [&](FirstTenure ft, sc_time ready_first, sc_time ready_last) {
       auto& [ph, L0, pl, data_start] = ft;
       sc_time need = ready_first;
       if (F > 0) need = ready_first + (ready_last - ready_first) * (double(L0) / F);
-      sc_time data_end = data_start + seg.clocks(ph.data);
-      if (data_end < need + seg.clock_period()) {
-        double w = std::ceil((need + seg.clock_period() - data_end) / seg.clock_period() - 1e-9);
+      sc_time data_end = data_start + in.seg.clocks(ph.data);
+      if (data_end < need + in.seg.clock_period()) {
+        double w = std::ceil((need + in.seg.clock_period() - data_end) / in.seg.clock_period() - 1e-9);
         ph.data += static_cast<unsigned>(w);
       }
       ph.arbitration = pl.arbitration;
-      Grant gs = seg.commit(pl, ph, j, what, L0);
-      if (j) sim().journeys.mark(j, data_start, what, seg.counter_prefix(), "");
-      std::memcpy(data + pos, buf.data(), L0);
-      *s.c_prefetch_discarded += F - L0;
-      s.delayed.push_back(gs.end);
+      Grant gs = in.seg.commit(pl, ph, in.j, in.what, L0);
+      if (in.j) sim().journeys.mark(in.j, data_start, in.what, in.seg.counter_prefix(), "");
+      std::memcpy(in.data + pos, buf.data(), L0);
+      *in.s.c_prefetch_discarded += F - L0;
+      in.s.delayed.push_back(gs.end);
       pos += L0;
       return gs.end;
     };
