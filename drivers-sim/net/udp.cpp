@@ -15,7 +15,7 @@ uint32_t truesize_of(uint32_t given, uint32_t dflt) { return given ? given : dfl
 }  // namespace
 
 UdpStack::UdpStack(uint32_t addr, NetMib& mib, const TcpParams& params, MessageTags* tags, std::string name)
-    : addr_(addr), mib_(&mib), p_(params), tags_(tags), name_(std::move(name)),
+    : mib_(&mib), p_(params), tags_(tags), name_(std::move(name)),
       port_rover_(uint16_t(params.local_port_low - 1)) {
   local_.primary = addr;
 }

@@ -111,8 +111,7 @@ class UdpStack {
     return MessageTags::Flow{saddr, daddr, sport, dport};
   }
 
-  uint32_t addr_;
-  LocalAddrs local_;  ///< addr_ and the addresses of the host's other interfaces (lo)
+  LocalAddrs local_;  ///< the host's address (primary) and the addresses of the host's other interfaces (lo)
   NetMib* mib_;
   TcpParams p_;
   MessageTags* tags_;

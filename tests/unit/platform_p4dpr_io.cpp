@@ -12,8 +12,9 @@
 using namespace nicsim;
 
 namespace {
-// eepro100.c EEPROM control bits (its own names: EE_SHIFT_CLK, EE_CS, EE_DATA_WRITE, EE_DATA_READ).
-constexpr uint16_t EE_SHIFT_CLK = 0x01, EE_CS = 0x02, EE_DATA_WRITE = 0x04, EE_DATA_READ = 0x08;
+// eepro100.c EEPROM control bits (its own names: EE_SHIFT_CLK, EE_CS, EE_DATA_READ; EE_DATA_WRITE is
+// the 0x04 inside EE_WRITE_1).
+constexpr uint16_t EE_SHIFT_CLK = 0x01, EE_CS = 0x02, EE_DATA_READ = 0x08;
 constexpr uint16_t EE_ENB = 0x4800 | EE_CS, EE_WRITE_0 = 0x4802, EE_WRITE_1 = 0x4806;
 constexpr uint16_t SCBStatus = 0, SCBeeprom = 14;  // eepro100.c enum SCBPort_offsets
 
