@@ -79,6 +79,29 @@ Task<void> ifup(HostSoftware* hs, std::vector<std::pair<std::string, std::vector
       if (rc != 0) throw std::runtime_error(fmt::format("{}: ifenslave {} {} failed: {}", hs->name, bname, sl, rc));
     }
   }
+  // The user waits for the bonds before starting the benchmark, as one watches
+  // /proc/net/bonding/bond0 for a slave with "MII Status: up": with miimon a slave enslaved before
+  // its driver saw link (e1000: carrier at the first watchdog run, ETHTOOL_GLINK) is BOND_LINK_DOWN
+  // until the next bond_mii_monitor run, and a frame sent before it would be freed
+  // ("no suitable interface"). Polled once a jiffy, for at most kBondSettleS (a bond none of whose
+  // slaves is cabled never settles; the run then starts and its frames are dropped, as they would be).
+  // estimate: two e1000 watchdog periods (2 s) and a margin, plus each bond's updelay and two
+  // monitor periods.
+  constexpr double kBondSettleS = 5.0;
+  double settle_s = 0;
+  for (auto& [bname, slaves] : bonds) {
+    const auto& bp = static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get())->params();
+    settle_s = std::max(settle_s, kBondSettleS + (bp.updelay_ms + 2.0 * bp.miimon_ms) / 1000.0);
+  }
+  const long max_jiffies = static_cast<long>(settle_s * hs->kernel->params().hz);
+  for (long waited = 0; waited < max_jiffies; ++waited) {
+    bool settled = true;
+    for (auto& [bname, slaves] : bonds)
+      settled = settled && static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get())->has_usable_slave();
+    if (settled) break;
+    WaitQueue wq;
+    (void)co_await hs->kernel->schedule_timeout(wq, 1);
+  }
   if (hs->lo) {  // ifconfig lo 127.0.0.1 up
     int rc = co_await hs->kernel->dev_open(*hs->lo);
     if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open(lo) failed: {}", hs->name, rc));

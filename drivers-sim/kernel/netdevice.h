@@ -82,9 +82,10 @@ class NetDevice {
   /// hardware filter is programmed at the next open). A driver that writes its receive-address
   /// filter at once (e1000_set_mac) overrides it. Returns 0 or a negative errno.
   virtual Task<int> set_mac_address(std::array<uint8_t, 6> addr);
-  /// The link bit (BMSR_LSTATUS, 0x04) of MII register 1 as SIOCGMIIPHY/SIOCGMIIREG report it:
-  /// 1/0 when the driver answers MII ioctls, -95 (-EOPNOTSUPP) when it has none (e1000 4.4.12-k1's
-  /// e1000_ioctl answers only ethtool), so bonding's bond_check_dev_link spoofs "link up".
+  /// The link as 2.4.20 bonding.c bond_check_dev_link asks the slave's do_ioctl for it: first
+  /// SIOCETHTOOL ETHTOOL_GLINK (e1000: netif_carrier_ok), else the BMSR_LSTATUS bit (0x04) of MII
+  /// register 1 through SIOCGMIIPHY/SIOCGMIIREG (tg3, gmac). Returns 1 (link) / 0 (no link), or
+  /// -95 (-EOPNOTSUPP) when the driver answers neither, which bond_check_dev_link spoofs as up.
   virtual int mii_link_status() { return -95; }
 
   /// dev->poll (NAPI): deliver up to min(`budget`, quota) received packets (Kernel::

@@ -18,8 +18,9 @@
 //    skb_bond hands the slave's packets to IP as the bond's;
 //  * miimon (ms, 0 = off, the default): bond_mii_monitor every miimon*HZ/1000 jiffies runs each
 //    slave's link through BOND_LINK_UP / FAIL / DOWN / BACK with downdelay / updelay (counted in
-//    miimon periods, bond_init divides them), using bond_check_dev_link: the MII link bit through
-//    SIOCGMIIPHY, or "up" when the slave's driver has no MII ioctl (NetDevice::mii_link_status);
+//    miimon periods, bond_init divides them), using bond_check_dev_link: ETHTOOL_GLINK, else the
+//    MII link bit through SIOCGMIIPHY, or "up" when the slave's driver answers neither
+//    (NetDevice::mii_link_status);
 //  * MAC address: bond_enslave gives a bond whose address is still all zeros its first slave's
 //    (bond_sethwaddr); ifenslave then sets every later slave's address to the bond's
 //    (SIOCSIFHWADDR, taking the slave down first when its driver refuses while up).
@@ -106,6 +107,13 @@ class Bonding : public NetDevice {
   const std::vector<Slave>& slaves() const { return slaves_; }
   /// Index into slaves() of bond->current_slave, -1 when none.
   int current_slave() const { return current_; }
+  /// Whether a frame sent now would find a slave (IS_UP, link BOND_LINK_UP, state active): what
+  /// /proc/net/bonding/bond0 shows as a slave with "MII Status: up" in use.
+  bool has_usable_slave() const {
+    for (auto& s : slaves_)
+      if (usable(s)) return true;
+    return false;
+  }
   /// Frames freed for want of a usable slave ("no suitable interface, frame not sent").
   uint64_t tx_no_slave() const { return *tx_no_slave_; }
 

@@ -207,6 +207,10 @@ class Adapter : public NetDevice {
   /// e1000_set_mac (2.4.20 e1000_main.c): dev_addr and the receive-address filter RAR0
   /// (e1000_rar_set) at once, up or down (the probe must have finished). Returns 0.
   Task<int> set_mac_address(std::array<uint8_t, 6> addr) override;
+  /// bond_check_dev_link's answer: SIOCETHTOOL ETHTOOL_GLINK, which e1000_ethtool_ioctl answers
+  /// with netif_carrier_ok (e1000_ethtool.c 4.2.8 @a4358d3aab l.327, 4.4.12-k1 in 2.4.20 l.476) —
+  /// the carrier e1000_watchdog sets from STATUS.LU every 2 s. Returns 1 (carrier) or 0.
+  int mii_link_status() override { return netif_carrier_ok() ? 1 : 0; }
   /// e1000_clean (NAPI, profile().napi): TX clean, then RX up to min(budget, quota) with
   /// netif_receive_skb; leaves polling per DriverProfile::napi_exit (e1000_napi.cpp).
   Task<bool> poll(int& budget) override;
