@@ -828,12 +828,12 @@ void Loader::read_sysctl(HostConfig& h, const toml::node& n, const std::string& 
   for (auto& p : schema) names.push_back(p.name);
   h.sysctl_given = true;
   std::map<std::string, std::string> given;  // sysctl name -> the key that set it (one sysctl, two spellings)
-  std::function<void(const toml::node&, const std::string&, const std::string&)> walk =
-      [&](const toml::node& node, const std::string& name, const std::string& key) {
+  std::function<void(const toml::node&, const std::string&, const std::string&, bool)> walk =
+      [&](const toml::node& node, const std::string& name, const std::string& key, bool nested) {
         if (auto* tbl = node.as_table()) {
           for (auto&& [k, v] : *tbl) {
             const std::string sub = name.empty() ? std::string(k.str()) : name + "." + std::string(k.str());
-            walk(v, sub, key + "." + std::string(k.str()));
+            walk(v, sub, key + "." + std::string(k.str()), !name.empty());
           }
           return;
         }
@@ -841,14 +841,18 @@ void Loader::read_sysctl(HostConfig& h, const toml::node& n, const std::string& 
         if (spec == schema.end())
           fail(key, node.source(), fmt::format("unknown or unmodelled sysctl '{}' (modelled: {})", name, join(names)),
                nearest_name(name, names));
-        if (auto [it, fresh] = given.emplace(name, key); !fresh)
-          fail(key, node.source(),
-               fmt::format("sysctl {} is already set by {} (the quoted \"{}\" and the dotted {} name the same "
-                           "sysctl): keep one",
-                           name, it->second, name, name));
+        if (auto [it, fresh] = given.emplace(name, key); !fresh) {
+          // A --set override (its path is the nested spelling) replaces the file's quoted one.
+          if (!from_set(key))
+            fail(key, node.source(),
+                 fmt::format("sysctl {} is already set by {} (the quoted \"{}\" and the dotted {} name the same "
+                             "sysctl): keep one",
+                             name, it->second, name, name));
+          if (!nested) return;  // the file's quoted spelling, walked after the override: the override stays
+        }
         h.sysctl.set(name, convert(*spec, node, key));
       };
-  walk(need_table(n, prefix), "", prefix);
+  walk(need_table(n, prefix), "", prefix, false);
 }
 
 void Loader::read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix) {

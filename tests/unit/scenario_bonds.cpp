@@ -175,6 +175,20 @@ TEST_CASE("scenario: --set of a sysctl creates the host's sysctl table when the 
   }
 }
 
+TEST_CASE("scenario: --set of a sysctl the file gives in the quoted spelling overrides it (bug: refused as two "
+          "spellings of one sysctl)",
+          "[scenario][bonding]") {
+  // alpha's file has "net.ipv4.tcp_reordering" = 10 (quoted); --set writes the dotted path.
+  Scenario s = load_scenario_text(kBonded, "b.toml", {"hosts.alpha.sysctl.net.ipv4.tcp_reordering=3"});
+  CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 3);
+  s = load_scenario_text(kBonded, "b.toml", {"hosts.*.sysctl.net.ipv4.tcp_reordering=5"});
+  CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 5);
+  CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_reordering") == 5);
+  // The file alone with both spellings is still refused.
+  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
+             Catch::Contains("keep one"));
+}
+
 TEST_CASE("scenario bonds: a second cabled port beside a bond names the slave port, not the bond", "[scenario][bonding]") {
   // Found by the breaker: the message named "alpha.bond0:0", which is no port.
   const std::string lom = "device = \"82544GC\"\nslot = \"onboard-gbe\"\ndriver = \"e1000-4.4.12-k1\"\n";
