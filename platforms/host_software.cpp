@@ -6,6 +6,7 @@
 #include "drivers-sim/drivers/loopback/loopback.h"
 #include "drivers-sim/net/tcp_sysctl.h"
 #include "platforms/scenario.h"
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <stdexcept>
@@ -70,8 +71,10 @@ Task<void> ifup(HostSoftware* hs, std::vector<std::pair<std::string, std::vector
     int rc = co_await hs->kernel->dev_open(*dev);
     if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open({}) failed: {}", hs->name, name, rc));
   }
+  std::vector<bonding::Bonding*> bonded;
   for (auto& [bname, slaves] : bonds) {
     auto* bond = static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get());
+    bonded.push_back(bond);
     int rc = co_await hs->kernel->dev_open(*bond);
     if (rc != 0) throw std::runtime_error(fmt::format("{}: dev_open({}) failed: {}", hs->name, bname, rc));
     for (auto& sl : slaves) {
@@ -83,21 +86,18 @@ Task<void> ifup(HostSoftware* hs, std::vector<std::pair<std::string, std::vector
   // /proc/net/bonding/bond0 for a slave with "MII Status: up": with miimon a slave enslaved before
   // its driver saw link (e1000: carrier at the first watchdog run, ETHTOOL_GLINK) is BOND_LINK_DOWN
   // until the next bond_mii_monitor run, and a frame sent before it would be freed
-  // ("no suitable interface"). Polled once a jiffy, for at most kBondSettleS (a bond none of whose
-  // slaves is cabled never settles; the run then starts and its frames are dropped, as they would be).
-  // estimate: two e1000 watchdog periods (2 s) and a margin, plus each bond's updelay and two
-  // monitor periods.
+  // ("no suitable interface"). Polled once a jiffy, for at most kBondSettleS plus the slowest bond's
+  // updelay and two monitor periods (a bond none of whose slaves is cabled never settles; the run
+  // then starts and its frames are dropped, as they would be).
+  // estimate: two e1000 watchdog periods (2 s) and a margin.
   constexpr double kBondSettleS = 5.0;
   double settle_s = 0;
-  for (auto& [bname, slaves] : bonds) {
-    const auto& bp = static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get())->params();
-    settle_s = std::max(settle_s, kBondSettleS + (bp.updelay_ms + 2.0 * bp.miimon_ms) / 1000.0);
-  }
+  for (const bonding::Bonding* b : bonded)
+    settle_s = std::max(settle_s, kBondSettleS + (b->params().updelay_ms + 2.0 * b->params().miimon_ms) / 1000.0);
   const long max_jiffies = static_cast<long>(settle_s * hs->kernel->params().hz);
   for (long waited = 0; waited < max_jiffies; ++waited) {
-    bool settled = true;
-    for (auto& [bname, slaves] : bonds)
-      settled = settled && static_cast<bonding::Bonding*>(hs->netdevs.at(bname).get())->has_usable_slave();
+    const bool settled =
+        std::all_of(bonded.begin(), bonded.end(), [](const bonding::Bonding* b) { return b->has_usable_slave(); });
     if (settled) break;
     WaitQueue wq;
     (void)co_await hs->kernel->schedule_timeout(wq, 1);

@@ -3,11 +3,10 @@
 // register accesses of one level interrupt counted once, lmbench's programs composed from the
 // entries within the estimates' physical bounds, and a powermac-g4 host that loads and runs them
 // (the lmbench workload on the kernel model, no NIC).
-#include "core/registry.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/cpu_time.h"
 #include "platforms/scenario.h"
-#include "platforms/testbed.h"
+#include "scenario_run.h"
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <iostream>
@@ -139,16 +138,9 @@ TEST_CASE("powermac-g4: a host on linux-2.4.16-ppc / ppc7450 loads and runs lmbe
           "[kernel][costs][ppc][scenario]") {
   Scenario sc = load_scenario_text(kG4Lmbench, "g4.toml");
   REQUIRE(sc.hosts.size() == 1u);
-  auto* we = Registry<WorkloadEntry>::instance().find(sc.workload.type);
-  REQUIRE(we);
-  static Testbed* tb = nullptr;  // lives until the process ends (one simulation per process)
-  tb = new Testbed(sc);
-  nlohmann::json res;
-  std::ostringstream out;
-  const int rc = we->run(*tb, out, res);
-  std::cout << out.str();
-  REQUIRE(rc == 0);
-  const auto& m = res["metrics"];
+  const test::ScenarioRun r = test::run_in_process(sc);
+  REQUIRE(r.rc == 0);
+  const auto& m = r.res["metrics"];
   // lat_syscall null = entry + exit (getppid's body is not charged): 280 cycles = 0.382 us.
   CHECK(m["lmbench.lat_syscall_us"].get<double>() == Approx(usec(syscall_round_trip())).epsilon(0.05));
   const double ctx = cyc(CostId::context_switch) + cyc(CostId::wakeup) / 2;

@@ -1,11 +1,10 @@
 // Runs scenarios/busbench/*.toml the way `nicsim run` does: load_scenario (validation), Testbed
 // (hardware), then the "busbench" WorkloadEntry, and checks the numbers against physical limits.
-#include "core/registry.h"
 #include "models/bus/hub_link.h"
 #include "models/bus/pci_timing.h"
 #include "platforms/busbench.h"
 #include "platforms/scenario.h"
-#include "platforms/testbed.h"
+#include "scenario_run.h"
 #include <catch2/catch.hpp>
 #include <iostream>
 #include <sstream>
@@ -14,25 +13,12 @@ using namespace nicsim;
 
 namespace {
 
-struct Run {
-  int rc = -1;
-  std::string text;
-  nlohmann::json res;
-};
+using Run = test::ScenarioRun;
 
 Run run_scenario(const std::string& rel) {
   Scenario sc = load_scenario(std::string(NICSIM_SOURCE_DIR) + "/" + rel);
   REQUIRE(sc.workload.type == "busbench");
-  auto* we = Registry<WorkloadEntry>::instance().find(sc.workload.type);
-  REQUIRE(we);
-  static Testbed* tb = nullptr;  // lives until the process ends (one run per process)
-  tb = new Testbed(sc);
-  Run r;
-  std::ostringstream out;
-  r.rc = we->run(*tb, out, r.res);
-  r.text = out.str();
-  std::cout << r.text;  // visible with ctest -V
-  return r;
+  return test::run_in_process(sc);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "platforms/busbench.h"
 #include "platforms/dell_pe2650.h"
 #include "platforms/scenario.h"
+#include "scenario_run.h"
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iostream>
@@ -90,18 +91,12 @@ TEST_CASE("dell-pe2650 riser bus 1 runs 133 MHz with slot 2 alone and 100 MHz on
 
 TEST_CASE("scenario busbench/pe2650-slot3-pcix133 runs within PCI-X 133 and IMBus limits", "[platform][pe2650][busbench][scenario]") {
   Scenario sc = load_scenario(std::string(NICSIM_SOURCE_DIR) + "/scenarios/busbench/pe2650-slot3-pcix133.toml");
-  auto* we = Registry<WorkloadEntry>::instance().find(sc.workload.type);
-  REQUIRE(we);
-  static Testbed* tb = nullptr;  // lives until the process ends (one run per process)
-  tb = new Testbed(sc);
-  std::ostringstream out;
-  nlohmann::json res;
-  REQUIRE(we->run(*tb, out, res) == 0);
-  std::cout << out.str();
-  CHECK(out.str().find("(PCI bus 2) segment B: PCI-X 133 MHz") != std::string::npos);
-  CHECK(out.str().find("(PCI bus 1) segment A: PCI-X 133 MHz") != std::string::npos);  // slot 1 empty
+  const test::ScenarioRun r = test::run_in_process(sc);
+  REQUIRE(r.rc == 0);
+  CHECK(r.text.find("(PCI bus 2) segment B: PCI-X 133 MHz") != std::string::npos);
+  CHECK(r.text.find("(PCI bus 1) segment A: PCI-X 133 MHz") != std::string::npos);  // slot 1 empty
   // The hardware JSON lists the segments the board wires (ciob1 segment B has no slot: not listed).
-  const nlohmann::json seg = tb->hardware_json()["alpha"]["segments"];
+  const nlohmann::json seg = r.tb->hardware_json()["alpha"]["segments"];
   INFO(seg.dump());
   CHECK(seg.contains("ciob0.segA"));
   CHECK(seg.contains("ciob0.segB"));
@@ -110,7 +105,7 @@ TEST_CASE("scenario busbench/pe2650-slot3-pcix133 runs within PCI-X 133 and IMBu
   const HubLinkParams l = imbus_link_params();
   const double payload = l.width_bits / 8.0 * l.clock_mhz * l.transfers_per_clock * l.max_payload_bytes /
                          (l.max_payload_bytes + l.header_bytes);
-  auto& bb = res["metrics"]["busbench"];
+  const auto& bb = r.res["metrics"]["busbench"];
   for (auto& row : bb["dma"]) {
     const double slack = 2 * 512.0 / (64.0 * row["bytes"].get<double>()) * row["both"]["total_mb_s"].get<double>();
     CHECK(row["alone_mb_s"].get<double>() <= pci_peak_mb_per_s(64, 133));

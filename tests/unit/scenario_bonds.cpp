@@ -1,13 +1,11 @@
 // Scenario syntax of bonds ([hosts.H.bonds.bond0]: mode, miimon, slaves) and per-host TCP sysctls
 // ([hosts.H.sysctl]), with the real registry entries (P4DPR-6GM+, 82546EB, e1000, NetPIPE): what
 // loads, and the message of each mistake (file:line:col, key, suggestion).
-#include "core/registry.h"
 #include "core/sim_context.h"
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
-#include "platforms/testbed.h"
+#include "scenario_run.h"
 #include <catch2/catch.hpp>
-#include <sstream>
 
 using namespace nicsim;
 
@@ -228,16 +226,8 @@ TEST_CASE("scenario bonds: active-backup with miimon 100 over e1000 fails over f
   std::string text = edit("[[links]]\na = \"alpha.eth1\"\nb = \"beta.eth1\"\n", "");
   text = edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"\nmiimon = 100", text);
   text = edit("upper = 65536\n", "upper = 65536\ntrials = 1\ntime_limit_s = 5\n", text);
-  Scenario sc = load_scenario_text(text, "b.toml");
-  auto* we = Registry<WorkloadEntry>::instance().find(sc.workload.type);
-  REQUIRE(we);
-  static Testbed* tb = nullptr;  // lives until the process ends (one run per process)
-  tb = new Testbed(sc);
-  std::ostringstream out;
-  nlohmann::json res;
-  const int rc = we->run(*tb, out, res);
-  INFO(out.str());
-  REQUIRE(rc == 0);
+  const test::ScenarioRun r = test::run_in_process(load_scenario_text(text, "b.toml"));
+  REQUIRE(r.rc == 0);
   const nlohmann::json c = sim().counters.to_json("alpha.bond0.");
   INFO(c.dump());
   REQUIRE(c.contains("alpha.bond0.eth1.tx_packets"));
