@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 namespace nicsim {
@@ -68,12 +69,32 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     return kExitUsage;
   }
 
+  // The scenarios to run: each reference file's, then each `vs` scenario that is not one of them
+  // (a difference needs both runs; it is run once however many references name it).
+  std::vector<fs::path> scenarios;
+  std::map<fs::path, size_t> run_of;
+  auto add_run = [&](const fs::path& p) {
+    const fs::path key = p.lexically_normal();
+    if (run_of.emplace(key, scenarios.size()).second) scenarios.push_back(p);
+  };
+  for (auto& f : files) add_run(f.scenario);
+  for (auto& f : files)
+    for (auto& ref : f.refs)
+      if (ref.vs) {
+        if (!fs::is_regular_file(*ref.vs)) {
+          fmt::print(o.log, "nicsim check: {}:{}: vs = '{}': no such scenario file\n", f.path.string(), ref.line,
+                     ref.vs->string());
+          return kExitUsage;
+        }
+        add_run(*ref.vs);
+      }
+
   // Each scenario with the --set overrides must load: an override typo is a usage error before
   // anything runs, not a failed run per scenario.
-  for (auto& f : files) {
+  for (auto& sc : scenarios) {
     if (!o.validate_scenarios) break;
     try {
-      (void)load_scenario(f.scenario.string(), o.sets);
+      (void)load_scenario(sc.string(), o.sets);
     } catch (const ScenarioError& e) {
       fmt::print(o.log, "nicsim check: {}\n", e.what());
       return kExitUsage;
@@ -90,18 +111,19 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     out = tmp->path;
   }
   std::vector<RunJob> jobs;
-  for (size_t i = 0; i < files.size(); ++i) {
+  for (size_t i = 0; i < scenarios.size(); ++i) {
     RunJob j;
-    j.label = files[i].scenario.string();
-    j.scenario = files[i].scenario;
+    j.label = scenarios[i].string();
+    j.scenario = scenarios[i];
     j.sets = o.sets;
-    j.out_dir = out / run_dir_name(i, files[i].scenario);
+    j.out_dir = out / run_dir_name(i, scenarios[i]);
     jobs.push_back(j);
   }
   size_t nrefs = 0;
   for (auto& f : files) nrefs += f.refs.size();
-  fmt::print(o.log, "check: {} references in {} scenarios, {} job{}\n", nrefs, files.size(), o.jobs,
-             o.jobs == 1 ? "" : "s");
+  fmt::print(o.log, "check: {} references in {} scenarios{}, {} job{}\n", nrefs, files.size(),
+             scenarios.size() > files.size() ? fmt::format(" (+{} run for vs)", scenarios.size() - files.size()) : "",
+             o.jobs, o.jobs == 1 ? "" : "s");
   Progress progress(o.log, jobs.size(), o.tty);
   ExecOptions eo;
   eo.jobs = o.jobs;
@@ -116,30 +138,47 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   progress.finish();
 
   // 3. Compare.
-  std::vector<RefCheck> checks;
-  for (size_t i = 0; i < files.size(); ++i) {
-    const JobResult& r = results[i];
-    nlohmann::json metrics, counters = nlohmann::json::object();
+  struct RunOut {
     bool have = false;
+    nlohmann::json metrics, counters = nlohmann::json::object();
     std::string why;
+  };
+  std::vector<RunOut> runs(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobResult& r = results[i];
+    RunOut& ro = runs[i];
     if (r.status == JobStatus::Ok) {
       try {
         std::ifstream f(jobs[i].out_dir / "result.json");
         const nlohmann::json result = nlohmann::json::parse(f);
-        metrics = result.at("metrics");
-        if (result.contains("counters")) counters = result.at("counters");
-        have = true;
+        ro.metrics = result.at("metrics");
+        if (result.contains("counters")) ro.counters = result.at("counters");
+        ro.have = true;
       } catch (const std::exception& e) {
-        why = fmt::format("unreadable result.json: {}", e.what());
+        ro.why = fmt::format("unreadable result.json: {}", e.what());
       }
     } else {
-      why = r.status == JobStatus::Failed ? r.stderr_tail : std::string("interrupted");
+      ro.why = r.status == JobStatus::Failed ? r.stderr_tail : std::string("interrupted");
     }
-    for (auto& ref : files[i].refs) {
-      RefCheck c = have ? evaluate_reference(ref, metrics, counters)
-                        : run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, why);
-      c.scenario = files[i].scenario.string();
-      c.seconds = r.seconds;
+  }
+  auto failed = [&](const Reference& ref, size_t i, const std::string& prefix) {
+    const JobResult& r = results[i];
+    RefCheck c = run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, runs[i].why);
+    if (!prefix.empty()) c.message = prefix + c.message;
+    return c;
+  };
+  std::vector<RefCheck> checks;
+  for (size_t fi = 0; fi < files.size(); ++fi) {
+    const size_t i = run_of.at(files[fi].scenario.lexically_normal());
+    for (auto& ref : files[fi].refs) {
+      RefCheck c;
+      const size_t v = ref.vs ? run_of.at(ref.vs->lexically_normal()) : i;
+      if (!runs[i].have) c = failed(ref, i, "");
+      else if (!runs[v].have) c = failed(ref, v, fmt::format("vs {}: ", ref.vs->string()));
+      else if (ref.vs) c = evaluate_reference(ref, runs[i].metrics, runs[i].counters, &runs[v].metrics, &runs[v].counters);
+      else c = evaluate_reference(ref, runs[i].metrics, runs[i].counters);
+      c.scenario = files[fi].scenario.string();
+      c.seconds = results[i].seconds;
       checks.push_back(std::move(c));
     }
   }

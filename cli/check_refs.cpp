@@ -19,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"fast", "reference"};
 const std::vector<std::string> kRefKeys = {"metric", "expected", "tolerance", "tolerance_abs", "range", "source",
-                                          "known_miss"};
+                                          "known_miss", "vs"};
 
 bool ends_with(const std::string& s, std::string_view suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
@@ -91,6 +91,17 @@ Reference parse_reference(const fs::path& file, const toml::table& t, size_t idx
       has_source = true;
     } else if (name == "known_miss") {
       r.known_miss = string_or_fail(file, v, full);
+    } else if (name == "vs") {
+      const std::string other = string_or_fail(file, v, full);
+      if (!ends_with(other, ".toml") || ends_with(other, ".ref.toml"))
+        fail_at(file, v.source(), full,
+                fmt::format("'{}' is not a scenario file: name the other configuration's X.toml (beside this file, "
+                            "e.g. vs = \"{}.toml\")",
+                            other, scenario_of_ref(file).stem().string()));
+      r.vs = (file.parent_path() / other).lexically_normal();
+      if (*r.vs == scenario_of_ref(file).lexically_normal())
+        fail_at(file, v.source(), full,
+                fmt::format("'{}' is this file's own scenario: a difference needs the other configuration", other));
     } else if (name == "expected") {
       r.expected = number_or_fail(file, v, full);
       expected = &v;
@@ -401,25 +412,20 @@ std::string expected_text(const Reference& r) {
   return fmt::format("{} ±{}", num(*r.expected), num(r.tolerance_abs.value_or(0)));
 }
 
-RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics, const nlohmann::json& counters) {
-  RefCheck c;
-  c.ref = ref;
-  c.verdict = Verdict::Fail;
-  // A name is a metric, else a counter (result.json "counters": netstat MIBs, NIC statistics...).
+namespace {
+
+/// The value of `expr` over one run's metrics (else counters); nullopt with c's error_text and message
+/// set when a name is missing or not a number, or the expression has no value. `run` names the run in
+/// messages ("" for the reference's own, "the vs run (X.toml)" for the other).
+std::optional<double> run_value(const MetricExpr& expr, const std::string& metric, const nlohmann::json& metrics,
+                                const nlohmann::json& counters, const std::string& run, RefCheck& c) {
   auto find = [&](const std::string& name) -> const nlohmann::json* {
     for (const nlohmann::json* o : {&metrics, &counters})
       if (o->is_object())
         if (auto it = o->find(name); it != o->end()) return &*it;
     return nullptr;
   };
-  MetricExpr expr;
-  try {
-    expr = parse_metric_expr(ref.metric);  // validated when the file was read; a Reference built in code may not be
-  } catch (const std::invalid_argument& e) {
-    c.error_text = "not a number";
-    c.message = fmt::format("metric '{}' is not a metric expression: {}", ref.metric, e.what());
-    return c;
-  }
+  const std::string in = run.empty() ? "" : " in " + run;
   for (const std::string& name : expr.names()) {
     const nlohmann::json* v = find(name);
     if (!v) {
@@ -429,15 +435,16 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
           for (auto& [k, _] : o->items()) names.push_back(k);
       std::string near = nearest_name(name, names);
       c.error_text = "missing";
-      c.message = fmt::format("metric '{}' is not in the run's result.json metrics or counters{}", name,
+      c.message = fmt::format("metric '{}' is not in {}'s result.json metrics or counters{}", name,
+                              run.empty() ? "the run" : run,
                               near.empty() ? fmt::format(" ({} there)", names.size())
                                            : fmt::format(" (did you mean '{}'?)", near));
-      return c;
+      return std::nullopt;
     }
     if (!v->is_number() || !std::isfinite(v->get<double>())) {
       c.error_text = "not a number";
-      c.message = fmt::format("metric '{}' is {}, not a number", name, v->dump());
-      return c;
+      c.message = fmt::format("metric '{}'{} is {}, not a number", name, in, v->dump());
+      return std::nullopt;
     }
   }
   std::string why;
@@ -445,8 +452,39 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
       eval_metric_expr(expr, [&](const std::string& n) { return std::optional<double>(find(n)->get<double>()); }, why);
   if (!value) {
     c.error_text = "not a number";
-    c.message = fmt::format("metric '{}': {}", ref.metric, why);
+    c.message = fmt::format("metric '{}'{}: {}", metric, in, why);
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string metric_text(const Reference& ref) {
+  return ref.vs ? fmt::format("{} - [{}]", ref.metric, ref.vs->stem().string()) : ref.metric;
+}
+
+RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics, const nlohmann::json& counters,
+                            const nlohmann::json* vs_metrics, const nlohmann::json* vs_counters) {
+  RefCheck c;
+  c.ref = ref;
+  c.verdict = Verdict::Fail;
+  MetricExpr expr;
+  try {
+    expr = parse_metric_expr(ref.metric);  // validated when the file was read; a Reference built in code may not be
+  } catch (const std::invalid_argument& e) {
+    c.error_text = "not a number";
+    c.message = fmt::format("metric '{}' is not a metric expression: {}", ref.metric, e.what());
     return c;
+  }
+  std::optional<double> value = run_value(expr, ref.metric, metrics, counters, "", c);
+  if (!value) return c;
+  if (vs_metrics) {
+    static const nlohmann::json kNone = nlohmann::json::object();
+    const std::string other = fmt::format("the vs run ({})", ref.vs ? ref.vs->filename().string() : "?");
+    const std::optional<double> b =
+        run_value(expr, ref.metric, *vs_metrics, vs_counters ? *vs_counters : kNone, other, c);
+    if (!b) return c;
+    value = *value - *b;
   }
   double sim = *value;
   c.simulated = sim;
@@ -459,7 +497,7 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
     bool ok = c.error_text == "in range";
     c.verdict = ok ? Verdict::Pass : Verdict::Fail;
     if (!ok)
-      c.message = fmt::format("{}: simulated {} is outside the range [{}, {}] ({})", ref.metric, fmt::format("{:.6g}", sim),
+      c.message = fmt::format("{}: simulated {} is outside the range [{}, {}] ({})", metric_text(ref), fmt::format("{:.6g}", sim),
                               fmt::format("{:.6g}", lo), fmt::format("{:.6g}", hi), c.error_text);
     return mark_known_miss(c);
   }
@@ -470,7 +508,7 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
   else c.error_text = fmt::format("{:+.4g}", diff);
   c.verdict = ok ? Verdict::Pass : Verdict::Fail;
   if (!ok)
-    c.message = fmt::format("{}: simulated {:.6g}, expected {} (error {}, allowed ±{:.4g})", ref.metric, sim,
+    c.message = fmt::format("{}: simulated {:.6g}, expected {} (error {}, allowed ±{:.4g})", metric_text(ref), sim,
                             expected_text(ref), c.error_text, bound);
   return mark_known_miss(c);
 }
@@ -498,7 +536,7 @@ std::string format_table(const std::vector<RefCheck>& checks) {
       case Verdict::Error: ++err; break;
       case Verdict::KnownMiss: ++known; break;
     }
-    rows.push_back({c.scenario, c.ref.metric, expected_text(c.ref), c.simulated ? num(*c.simulated) : "-",
+    rows.push_back({c.scenario, metric_text(c.ref), expected_text(c.ref), c.simulated ? num(*c.simulated) : "-",
                     c.error_text, result_text(c), c.ref.source});
   }
   // "±" is two bytes but one column: measure display width in code points.
@@ -531,7 +569,7 @@ std::string format_table(const std::vector<RefCheck>& checks) {
   for (auto& c : checks) {
     if (c.verdict != Verdict::Pass) out += fmt::format("{} {}: {}\n", verdict_name(c.verdict), c.scenario, c.message);
     else if (c.ref.known_miss)
-      out += fmt::format("NOTE {}: {} passes: its known_miss can be removed\n", c.scenario, c.ref.metric);
+      out += fmt::format("NOTE {}: {} passes: its known_miss can be removed\n", c.scenario, metric_text(c.ref));
   }
   out += fmt::format("{} references: {} passed, {} known misses, {} failed, {} not run (run failed)\n", checks.size(),
                      pass, known, fail, err);
@@ -590,7 +628,7 @@ std::string junit_xml(const std::vector<RefCheck>& checks) {
         xml_escape(s), cs.size(), f, e, k, t);
     std::map<std::string, int> seen;
     for (auto* c : cs) {
-      std::string name = c->ref.metric;
+      std::string name = metric_text(c->ref);
       if (int n = seen[name]++) name += fmt::format(" #{}", n + 1);
       x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">", xml_escape(cls), xml_escape(name));
       std::string detail = fmt::format("expected {}; simulated {}; error {}; source: {}", expected_text(c->ref),

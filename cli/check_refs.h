@@ -12,6 +12,8 @@
 //   # tolerance_abs = 3.0             # absolute, in the metric's unit
 //   # range = [60.0, 130.0]           # instead of expected/tolerance: pass when inside (inclusive)
 //   source = "seed 000: ..."          # required: where the expected value comes from
+//   # vs = "OTHER.toml"               # optional: check the difference, this run's metric minus the
+//                                     # same metric of scenario OTHER.toml's run (beside this file)
 //   # known_miss = "why the model misses it"  # optional, like an xfail: a failure is reported as
 //                                     # "MISS (known)" and does not fail `nicsim check`
 #pragma once
@@ -43,8 +45,16 @@ struct Reference {
   /// Optional explanation of a known, accepted discrepancy (like an xfail): when set, an
   /// out-of-tolerance value gives Verdict::KnownMiss instead of Verdict::Fail.
   std::optional<std::string> known_miss;
+  /// Optional `vs = "OTHER.toml"`: the reference is on a difference between two configurations, the
+  /// metric of this file's scenario minus the same metric of OTHER's run (`check` runs OTHER too, with
+  /// the same --set). Resolved against the reference file's directory, lexically normal.
+  std::optional<std::filesystem::path> vs;
   int line = 0;  ///< line of the [[reference]] header in the file
 };
+
+/// How a reference's metric is named in the table and JUnit: `metric`, or with `vs`
+/// "metric - [OTHER]" (OTHER the other scenario's file stem).
+std::string metric_text(const Reference& ref);
 
 struct RefFile {
   std::filesystem::path path;       ///< the .ref.toml
@@ -80,7 +90,8 @@ std::filesystem::path ref_of_scenario(const std::filesystem::path& scenario);
 /// `fast` (boolean) and `reference` (array of tables) only; each reference needs `metric` and
 /// `source` (non-empty strings) and either `range = [lo, hi]` (numbers, lo <= hi) or `expected`
 /// (number) with exactly one of `tolerance` (0..1) or `tolerance_abs` (>= 0); `expected = 0` needs
-/// `tolerance_abs`; optional `known_miss` (non-empty string). At least one reference. Throws RefFileError (first problem found).
+/// `tolerance_abs`; optional `known_miss` (non-empty string) and `vs` (a "*.toml" path, not the
+/// file's own scenario). At least one reference. Throws RefFileError (first problem found).
 RefFile parse_ref_text(std::string_view text, const std::filesystem::path& path);
 /// Read and parse a file (see parse_ref_text). Throws RefFileError, also when unreadable.
 RefFile parse_ref_file(const std::filesystem::path& path);
@@ -118,8 +129,12 @@ std::string expected_text(const Reference& ref);
 /// (or <= tolerance_abs), or lo <= sim <= hi, each with a 1e-9 relative allowance for rounding.
 /// An out-of-tolerance value of a reference with `known_miss` gives Verdict::KnownMiss; a missing or
 /// non-numeric metric still fails (known_miss explains a value, not a broken metric).
+/// With `vs_metrics` (the run of ref.vs; `vs_counters` its counters, may be null) the value checked is
+/// the metric in `metrics` minus the metric in `vs_metrics`; a name missing from either run fails,
+/// saying which.
 RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
-                            const nlohmann::json& counters = nlohmann::json::object());
+                            const nlohmann::json& counters = nlohmann::json::object(),
+                            const nlohmann::json* vs_metrics = nullptr, const nlohmann::json* vs_counters = nullptr);
 
 /// The check of `ref` when its run failed (exit code, stderr tail).
 RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);

@@ -67,19 +67,23 @@ struct FakeRunner {
   std::mutex mu;
   std::vector<std::string> ran;       ///< labels, in completion order
   std::set<std::string> fail_x;
+  std::set<std::string> fail_stem;          ///< scenario file stems whose run fails
+  std::map<std::string, double> y_offset;   ///< scenario file stem -> added to y
   std::atomic<int> calls{0};
   Runner runner() {
     return [this](const RunJob& j) -> RunOutcome {
       ++calls;
       std::string x = set_value(j, "x");
-      if (fail_x.count(x)) {
+      const std::string stem = j.scenario.stem().string();
+      if (fail_x.count(x) || fail_stem.count(stem)) {
         std::lock_guard lk(mu);
         ran.push_back(j.label);
         return {1, "loading...\nboom: x=" + x + " is unlucky"};
       }
       double xv = x.empty() ? 0 : std::stod(x);
       nlohmann::json r = results_envelope(j.scenario.string(), j.seed.value_or(1), nlohmann::json::object());
-      r["metrics"] = {{"y", 2 * xv}, {"seed", j.seed.value_or(1)}, {"z", 7}};
+      const auto off = y_offset.find(stem);
+      r["metrics"] = {{"y", 2 * xv + (off == y_offset.end() ? 0.0 : off->second)}, {"seed", j.seed.value_or(1)}, {"z", 7}};
       write_json_atomic(j.out_dir / "result.json", r);
       std::lock_guard lk(mu);
       ran.push_back(j.label);

@@ -106,6 +106,15 @@ TEST_CASE("check: malformed reference files name file, line, key and a suggestio
         "scenarios/x.ref.toml:6:14: key 'reference[0].known_miss': must be a string, got a boolean");
   CHECK_THAT(error_of(head + "expected = 1.0\ntolerance = 0.1\nknown_mis = \"x\"\n"),
              Catch::Contains("did you mean 'known_miss'?"));
+  // vs: another scenario file beside this one, not a reference file and not its own scenario.
+  CHECK(error_of(head + "expected = 1.0\ntolerance_abs = 1\nvs = \"y.ref.toml\"\n") ==
+        "scenarios/x.ref.toml:6:6: key 'reference[0].vs': 'y.ref.toml' is not a scenario file: name the other "
+        "configuration's X.toml (beside this file, e.g. vs = \"x.toml\")");
+  CHECK_THAT(error_of(head + "expected = 1.0\ntolerance_abs = 1\nvs = \"./x.toml\"\n"),
+             Catch::Contains("is this file's own scenario"));
+  CHECK_THAT(error_of(head + "expected = 1.0\ntolerance_abs = 1\nvss = \"y.toml\"\n"), Catch::Contains("did you mean 'vs'?"));
+  CHECK(parse_ref_text(head + "expected = 1.0\ntolerance_abs = 1\nvs = \"../b/y.toml\"\n", "s/a/x.ref.toml").refs[0].vs ==
+        fs::path("s/b/y.toml"));
   // TOML syntax error: position from the TOML parser.
   CHECK_THAT(error_of(head + "expected = 28.0 0\n"), Catch::StartsWith("scenarios/x.ref.toml:4:"));
 }

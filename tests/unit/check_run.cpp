@@ -167,3 +167,70 @@ known_miss = "stale: 7 is inside"
   CHECK(run_check(o, again.runner()) == kExitRunFailed);
   std::fclose(o.table);
 }
+
+TEST_CASE("check: a vs reference checks the difference of two scenarios' runs, each run once", "[check]") {
+  TempDir tmp;
+  const fs::path d = tmp / "sc";
+  write_text(d / "fast.toml", "name = \"fast\"\n");
+  write_text(d / "slow.toml", "name = \"slow\"\n");
+  write_text(d / "slow.ref.toml", "[[reference]]\nmetric = \"y\"\nexpected = 42\ntolerance = 0.1\nsource = \"test\"\n");
+  write_text(d / "fast.ref.toml", R"([[reference]]
+metric = "y"
+vs = "slow.toml"
+expected = 10
+tolerance_abs = 1
+source = "test: fast is 10 above slow"
+[[reference]]
+metric = "y"
+vs = "slow.toml"
+expected = -10
+tolerance_abs = 1
+source = "test: the wrong sign"
+)");
+  FakeRunner fake;
+  fake.y_offset = {{"fast", 10.0}};
+  auto o = opts(d);
+  std::vector<RefCheck> checks;
+  CHECK(run_check(o, fake.runner(), &checks) == kExitRunFailed);
+  CHECK(fake.calls == 2);  // slow.toml runs once for its own reference and the two differences
+  REQUIRE(checks.size() == 3);
+  CHECK(checks[0].scenario == (d / "fast.toml").string());
+  CHECK(checks[0].verdict == Verdict::Pass);
+  CHECK(checks[0].simulated == Approx(10.0));
+  CHECK(checks[1].verdict == Verdict::Fail);
+  CHECK(checks[1].message == "y - [slow]: simulated 10, expected -10 ±1 (error +20, allowed ±1)");
+  CHECK(checks[2].verdict == Verdict::Pass);
+  CHECK(format_table(checks).find("y - [slow]") != std::string::npos);
+
+  // Only the difference's file: the other scenario still runs (it has no reference of its own here).
+  FakeRunner only;
+  only.y_offset = {{"fast", 10.0}};
+  o.paths = {d / "fast.ref.toml"};
+  checks.clear();
+  CHECK(run_check(o, only.runner(), &checks) == kExitRunFailed);
+  CHECK(only.calls == 2);
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].verdict == Verdict::Pass);
+
+  // The other run fails: the difference is not run (an error naming the vs scenario), not a value.
+  FakeRunner broken;
+  broken.fail_stem = {"slow"};
+  checks.clear();
+  CHECK(run_check(o, broken.runner(), &checks) == kExitRunFailed);
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].verdict == Verdict::Error);
+  CHECK(checks[0].message.rfind("vs " + (d / "slow.toml").string() + ": nicsim run failed (exit 1)", 0) == 0);
+
+  // A vs scenario that does not exist: exit 2 before anything runs, naming the file and line.
+  write_text(d / "fast.ref.toml", "[[reference]]\nmetric = \"y\"\nvs = \"slwo.toml\"\nexpected = 1\n"
+                                  "tolerance_abs = 1\nsource = \"test\"\n");
+  FakeRunner none;
+  std::FILE* log = std::tmpfile();
+  o.log = log;
+  CHECK(run_check(o, none.runner()) == kExitUsage);
+  CHECK(none.calls == 0);
+  std::rewind(log);
+  char buf[512] = {};
+  CHECK(std::string(buf, std::fread(buf, 1, sizeof buf - 1, log)).find("fast.ref.toml:1: vs = '") != std::string::npos);
+  std::fclose(log);
+}
