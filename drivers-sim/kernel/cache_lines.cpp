@@ -17,6 +17,8 @@
 //     received headers)
 //   loads/stores of shared kernel objects           Kernel::touch_lines, lines_now (no stall),
 //                                                   lines_modified_elsewhere
+//   prefetch() (linux/prefetch.h, prefetchnta)      Kernel::prefetch: the fill starts now, a later
+//                                                   load waits for what is left (pending_fills_)
 #include "drivers-sim/kernel/kernel.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/cpu_time.h"
@@ -27,6 +29,42 @@ void Kernel::on_dma_write(uint64_t addr, size_t len) {
   if (!len) return;
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) dma_lines_[l] = LineState{};  // snooped: no CPU holds it any more
+  if (!pending_fills_.empty())
+    for (uint64_t l = l0; l <= l1; ++l) pending_fills_.erase(l);  // a fill under way brings stale data: gone
+}
+
+void Kernel::prefetch(uint64_t addr) {
+  Cpu& c = this_cpu();
+  const unsigned cpu = c.index();
+  const uint64_t lb = p_.cache_line_bytes, l = addr / lb, bit = uint64_t(1) << cpu;
+  auto it = dma_lines_.find(l);
+  if (it == dma_lines_.end() || (it->second.holders & bit)) return;  // a hit: prefetch does nothing
+  LineState& st = it->second;
+  const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+  const sc_time fill = c.line_read(l * lb, static_cast<unsigned>(lb)) + (hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME);
+  st.holders |= bit;
+  st.owner = hitm ? -1 : st.owner;  // as a load: the implicit writeback leaves it shared and clean
+  if (st.holders == all_cpus_mask() && st.owner < 0) dma_lines_.erase(it);
+  pending_fills_[l] = PendingFill{cpu, now() + fill};
+  PerCpu& q = percpu_[cpu];
+  if (!q.prefetches) {
+    q.prefetches = &sim().counters.at(where(cpu) + ".prefetches");
+    q.prefetch_wait_ns = &sim().counters.at(where(cpu) + ".prefetch_wait_ns");
+  }
+  ++*q.prefetches;
+}
+
+sc_time Kernel::pending_fill_wait(uint64_t l, unsigned cpu) {
+  auto it = pending_fills_.find(l);
+  if (it == pending_fills_.end()) return SC_ZERO_TIME;
+  const sc_time t = now();
+  if (it->second.cpu != cpu || it->second.ready <= t) {
+    // Arrived, or another CPU's fill (this CPU's load is a demand access of its own: the line's
+    // state says whether it misses).
+    if (it->second.ready <= t) pending_fills_.erase(it);
+    return SC_ZERO_TIME;
+  }
+  return it->second.ready - t;
 }
 
 void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
@@ -37,6 +75,9 @@ void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
     auto it = dma_lines_.find(l);
     if (it != dma_lines_.end()) it->second = LineState{uint64_t(1) << cpu, p_.cpus > 1 ? static_cast<int>(cpu) : -1};
   }
+  // A store to a line whose prefetch is still under way waits in the store buffer, not the CPU.
+  if (!pending_fills_.empty())
+    for (uint64_t l = l0; l <= l1; ++l) pending_fills_.erase(l);
 }
 
 unsigned Kernel::dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const {
@@ -63,7 +104,7 @@ unsigned Kernel::lines_modified_elsewhere(unsigned cpu, uint64_t addr, size_t le
 
 Task<unsigned> Kernel::load_dma_lines(uint64_t addr, size_t len, JourneyId j, const char* kind) {
   (void)this_cpu();  // std::logic_error outside a CPU
-  if (!len || dma_lines_.empty()) co_return 0;
+  if (!len || (dma_lines_.empty() && pending_fills_.empty())) co_return 0;
   co_return co_await load_lines(addr, len, LineAccess::Load, j, kind, false);
 }
 
@@ -127,10 +168,26 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
   ExecContext* ctx = c.running();
   const bool for_journey = j && ctx && ctx->journey == j && !ctx->stage.empty();
   const std::string resume_stage = for_journey ? ctx->stage : std::string();
-  unsigned misses = 0, transfers = 0;
+  unsigned misses = 0, transfers = 0, waited = 0;
   sc_time fill_end = SC_ZERO_TIME;
   const uint64_t l0 = addr / line_bytes, l1 = (addr + len - 1) / line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
+    if (!pending_fills_.empty() && acc != LineAccess::Store) {
+      // A line this CPU prefetched: it holds the line (the states below say a hit); the load waits
+      // for what is left of the fill, if it has not arrived yet.
+      if (const sc_time rest = pending_fill_wait(l, cpu); rest > SC_ZERO_TIME) {
+        if ((misses + transfers) == 0 && for_journey) mark(j, kDmaMissStage);
+        auto mt = prefetch_tags_.find(kind);
+        if (mt == prefetch_tags_.end())
+          mt = prefetch_tags_.emplace(kind, what_tag(std::string("cache miss: ") + kind + " (prefetched)")).first;
+        const sc_time start = now();
+        const sc_time stall = co_await LineFill{l * line_bytes, 0, SC_ZERO_TIME, mt->second, rest};
+        fill_end = start + stall;
+        pending_fills_.erase(l);
+        ++waited;
+        q.prefetch_wait += stall;
+      }
+    }
     auto it = dma_lines_.find(l);
     if (it == dma_lines_.end()) {  // valid everywhere: a hit; a write makes it this CPU's own
       if (track_new && acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, static_cast<int>(cpu)});
@@ -170,7 +227,8 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
   }
   if (misses) *q.dma_line_stall_ns = static_cast<uint64_t>(q.dma_line_stall.value() / 1000);  // ps -> ns
   if (transfers) *q.xcpu_stall_ns = static_cast<uint64_t>(q.xcpu_stall.value() / 1000);
-  if ((misses || transfers) && for_journey) {
+  if (waited) *q.prefetch_wait_ns = static_cast<uint64_t>(q.prefetch_wait.value() / 1000);
+  if ((misses || transfers || waited) && for_journey) {
     sim().journeys.mark(j, fill_end, resume_stage, where(cpu));
     ctx->stage = resume_stage;
   }

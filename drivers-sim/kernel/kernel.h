@@ -278,6 +278,17 @@ class Kernel : public CpuSoftware {
   Task<unsigned> load_dma_lines(uint64_t addr, size_t len, JourneyId j = 0, const char* kind = "DMA'd line");
   /// Lines of [addr, addr+len) that would miss on CPU `cpu` now (no side effect; for tests).
   unsigned dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) const;
+  /// prefetch(addr) (include/linux/prefetch.h; on a P4 asm-i386/processor.h's `prefetchnta`): the
+  /// running CPU starts the fill of the cache line holding `addr` and goes on without waiting. A
+  /// line it already holds costs nothing; a line a device wrote (or, SMP, another CPU holds
+  /// modified: + hitm_snoop_stall) is read on the FSB now (Cpu::line_read: the chipset and DRAM
+  /// models, contending with DMA as a demand fill does) and is this CPU's from now on, valid once
+  /// the fill ends. A later load_dma_lines / touch_lines of the line stalls only for what is left
+  /// of the fill (none once it ended); a DMA write before that load invalidates the line again and
+  /// the load misses in full. Counts <host>.cpu<n>.prefetches (fills started) and
+  /// .prefetch_wait_ns (the stalls on fills still under way, named in the CPU profile by the
+  /// load's kind: "cache miss: <kind> (prefetched)"). Throws std::logic_error outside a CPU.
+  void prefetch(uint64_t addr);
 
   // ---- cache lines shared between CPUs, SMP (cache_lines.cpp) -----------------------------------
   /// Journey stage of a message while the CPU stalls on lines another CPU's cache holds modified.
@@ -434,6 +445,8 @@ class Kernel : public CpuSoftware {
     sc_time dma_line_stall = SC_ZERO_TIME;
     uint64_t *xcpu_lines = nullptr, *xcpu_stall_ns = nullptr;  ///< SMP only
     sc_time xcpu_stall = SC_ZERO_TIME;
+    uint64_t *prefetches = nullptr, *prefetch_wait_ns = nullptr;  ///< registered at the first prefetch
+    sc_time prefetch_wait = SC_ZERO_TIME;
   };
 
   PerCpu& pc() const;  // running CPU's
@@ -499,6 +512,7 @@ class Kernel : public CpuSoftware {
   std::map<uint64_t, Region> regions_;  ///< by base
   std::unordered_map<uint64_t, uint16_t> stall_tags_;
   std::unordered_map<const char*, uint16_t> miss_tags_, xcpu_tags_;  ///< "cache miss: [cross-CPU ]<kind>"
+  std::unordered_map<const char*, uint16_t> prefetch_tags_;          ///< "cache miss: <kind> (prefetched)"
 
   KernelParams p_;
   HostFace* hw_;
@@ -535,6 +549,17 @@ class Kernel : public CpuSoftware {
   /// Cache lines (addr / cache_line_bytes) a device wrote, or (SMP) a CPU modified, since every
   /// CPU had a clean copy. A line not in the map is valid in every CPU's cache.
   std::unordered_map<uint64_t, LineState> dma_lines_;
+  /// A prefetched line's fill still under way (Kernel::prefetch): the CPU that started it and the
+  /// absolute time its data arrives. Keyed by line; dropped when the line is loaded after `ready`,
+  /// written by a device, or stored to.
+  struct PendingFill {
+    unsigned cpu;
+    sc_time ready;
+  };
+  std::unordered_map<uint64_t, PendingFill> pending_fills_;
+  /// The rest of a prefetch fill of line `l` that CPU `cpu` would wait for now (0: none pending,
+  /// another CPU's, or already arrived); drops an arrived or foreign entry's claim for `cpu`.
+  sc_time pending_fill_wait(uint64_t l, unsigned cpu);
   uint64_t all_cpus_mask() const { return p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1; }
   /// The common body of load_dma_lines and touch_lines.
   Task<unsigned> load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind, bool track_new);

@@ -174,7 +174,7 @@ sc_time Cpu::line_read(uint64_t addr, unsigned bytes) {
 
 bool Cpu::line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall, uint16_t what,
                     const sc_time& extra) {
-  const sc_time delay = line_read(addr, bytes) + extra;
+  const sc_time delay = (bytes ? line_read(addr, bytes) : SC_ZERO_TIME) + extra;
   if (stall) *stall = delay;
   if (delay == SC_ZERO_TIME) return false;
   ExecContext* c = running_;

@@ -228,14 +228,17 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// The running context stalls, not preemptible, for the returned delay ("cache miss" in
   /// busy_cause). Returns true when it stalls, false when the delay was 0; `*stall` (if given) gets
   /// the delay. Throws std::runtime_error when the target answers with an error response,
-  /// std::invalid_argument when `bytes` is 0 or above 256.
+  /// std::invalid_argument when `bytes` is above 256. `bytes` 0: no read; the context stalls for
+  /// `extra` alone (the rest of a fill already under way, started by line_read: a prefetch).
   /// `what`: the stall's profile tag (ExecContext::prof_what).
   /// `extra`: time added to the target's delay (a snoop stall: the line is modified in another
   /// CPU's cache and comes by its implicit writeback).
   bool line_fill(std::coroutine_handle<> h, uint64_t addr, unsigned bytes, sc_time* stall = nullptr,
                  uint16_t what = 0, const sc_time& extra = SC_ZERO_TIME);
   /// The delay of the same FSB line read, without stalling anyone (for software that folds a
-  /// fill into other work, e.g. the lines a context switch pulls in). Same errors as line_fill.
+  /// fill into other work, e.g. the lines a context switch pulls in, or starts it early: a
+  /// prefetch, whose data arrives at now + the delay). Throws std::runtime_error as line_fill,
+  /// std::invalid_argument when `bytes` is 0 or above 256.
   sc_time line_read(uint64_t addr, unsigned bytes);
   /// The running process context sleeps; it continues at `h` once the software makes it
   /// Ready and installs it with set_process().

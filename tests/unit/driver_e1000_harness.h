@@ -115,6 +115,13 @@ class TestHost : public sc_core::sc_module, public HostHw, public eoi_if {
   }
   uint64_t dram_bytes() const override { return dram.size(); }
   nlohmann::json params_json() const override { return nlohmann::json::object(); }
+  /// The chipset's snoop of inbound writes (HostFace::set_dma_write_observer): reported to the
+  /// kernel's cache-line model only when `snoop_dma` is set (off: no line is ever a miss, as the
+  /// tests without it were written); a CPU line fill of DRAM takes `line_fill_delay`.
+  void set_dma_write_observer(std::function<void(uint64_t, size_t)> o) override { dma_observer = std::move(o); }
+  std::function<void(uint64_t, size_t)> dma_observer;
+  bool snoop_dma = false;
+  sc_time line_fill_delay = ns(150);
 
   // eoi_if
   void eoi(unsigned vector, const sc_time&) override {
@@ -151,6 +158,12 @@ class TestHost : public sc_core::sc_module, public HostHw, public eoi_if {
         const uint64_t size = io ? d->dev->info().io_bar_size : d->dev->info().bar_size;
         if (base && a >= base && a < base + size) target = d.get();
       }
+    if (!target && !io && a + gp.get_data_length() <= dram.size() && gp.is_read()) {  // a CPU line fill
+      std::memcpy(gp.get_data_ptr(), &dram[a], gp.get_data_length());
+      delay += line_fill_delay;
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
     if (!target) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
@@ -185,6 +198,7 @@ inline void DevBus::dma(tlm::tlm_generic_payload& gp, sc_time& delay) {
   Grant g = host->bus.reserve(now() + delay, host->dma_overhead + ns(host->dma_ns_per_byte * len));
   if (gp.is_write()) std::memcpy(&host->dram[a], gp.get_data_ptr(), len);
   else std::memcpy(gp.get_data_ptr(), &host->dram[a], len);
+  if (gp.is_write() && host->snoop_dma && host->dma_observer) host->dma_observer(a, len);
   delay = g.end - now();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -103,3 +103,53 @@ TEST_CASE("ip_tcp_header_bytes: IHL×4 plus the TCP data offset×4 or the UDP he
   CHECK(ip_tcp_header_bytes(p, 80) == 24);
   CHECK(ip_tcp_header_bytes(p, 10) == 10);
 }
+
+TEST_CASE("kernel: a prefetch starts the line fill at once and a later load waits only for what is left of it",
+          "[kernel][dma][prefetch]") {
+  SnoopingHost hw;
+  hw.mch.read_delay = ns(180);
+  Kernel k(hw, bench_params(1));
+  const uint64_t base = 0x10000;  // lines 1024 and 1025
+  unsigned m_early = 99, m_late = 99, m_stale = 99, m_held = 99;
+  sc_time t0, t_early, t1, t_late, t2, t_stale, t3, t_held;
+  auto pmain = [&]() -> Task<void> {
+    hw.observer(base, 128);  // the NIC wrote both lines
+    t0 = now();
+    k.prefetch(base + 2);      // prefetch(skb->data - NET_IP_ALIGN): the line holding base + 2
+    co_await cpu_work(200);    // 100 ns of other work
+    m_early = co_await k.load_dma_lines(base, 14);  // the fill is 80 ns from done: waits for that
+    t_early = now();
+    t1 = now();
+    k.prefetch(base + 64);
+    co_await cpu_work(600);  // 300 ns: the fill has arrived
+    m_late = co_await k.load_dma_lines(base + 64, 64);
+    t_late = now();
+    // Written again by DMA after the prefetch and before the load: the fill brought stale data.
+    hw.observer(base, 64);
+    t2 = now();
+    k.prefetch(base);
+    hw.observer(base, 64);
+    m_stale = co_await k.load_dma_lines(base, 64);
+    t_stale = now();
+    // A line the CPU holds: the prefetch starts no fill.
+    t3 = now();
+    k.prefetch(base);
+    m_held = co_await k.load_dma_lines(base, 64);
+    t_held = now();
+  };
+  k.spawn_process("reader", 0, pmain());
+  sc_core::sc_start(us(20));
+
+  CHECK(m_early == 0);  // not a miss: the line is the CPU's from the prefetch on
+  CHECK(t_early - t0 == ns(180));  // 100 ns of work + the 80 ns left of the fill, not 100 + 180
+  CHECK(m_late == 0);
+  CHECK(t_late - t1 == ns(300));  // the fill hidden entirely
+  CHECK(m_stale == 1);
+  CHECK(t_stale - t2 == ns(180));  // a full demand miss
+  CHECK(m_held == 0);
+  CHECK(t_held == t3);
+  CHECK(sim().counters.at("alpha.cpu0.prefetches") == 3);  // the held line started none
+  CHECK(sim().counters.at("alpha.cpu0.prefetch_wait_ns") == 80);
+  CHECK(sim().counters.at("alpha.cpu0.dma_line_misses") == 1);
+  CHECK(sim().counters.at("alpha.cpu0.dma_line_stall_ns") == 180);
+}

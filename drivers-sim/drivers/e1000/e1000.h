@@ -158,6 +158,9 @@ struct Options {
   /// copybreak (profile.copybreak > 0 only): frames shorter than this many bytes are copied on
   /// receive; 0 = the copybreak code commented out (seed 003's fourth configuration).
   unsigned copybreak = 0;
+  /// prefetch (profile.rx_prefetch only; a what-if, not a module parameter of the real driver):
+  /// false = e1000_clean_rx_irq's two prefetch() calls commented out.
+  bool rx_prefetch = false;
 };
 
 /// The module parameter schema of `p` (names as the real module parameters; unit, doc, source).
@@ -306,8 +309,6 @@ class Adapter : public NetDevice {
   Task<bool> clean_rx_irq(sc_time t_pass, int* work_done = nullptr, int work_to_do = 0);
   /// The NAPI half of e1000_intr (e1000_napi.cpp): ICR read, netif_rx_schedule_prep, IMC.
   Task<void> intr_napi();
-  /// prefetch(addr) (include/asm-i386/processor.h: prefetchnta on SSE CPUs), e1000_napi.cpp.
-  void prefetch(uint64_t addr, const char* kind);
   /// The copybreak block of e1000_clean_rx_irq: `skb` (length bytes incl. FCS stripped) is copied
   /// into a new small skb, the ring buffer kept for refill. Returns the skb to deliver.
   Task<SkbPtr> rx_copybreak(Buffer& b, SkbPtr skb, uint32_t length, JourneyId j);

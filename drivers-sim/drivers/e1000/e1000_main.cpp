@@ -387,9 +387,9 @@ Task<bool> Adapter::clean_rx_irq(sc_time t_pass, int* work_done, int work_to_do)
     ++cleaned_count;
     Buffer& b = r.buffer_info[i];
     const unsigned next = (i + 1) % r.count;
-    if (profile_->rx_prefetch) {  // 6.3.9 / 7.0.33: prefetch(skb->data - NET_IP_ALIGN), prefetch(next_rxd)
-      prefetch(b.skb->data_phys() - 2, "RX frame header");
-      prefetch(r.dma + uint64_t(next) * kDescBytes, "RX descriptor");
+    if (opt_.rx_prefetch) {  // 6.3.9 / 7.0.33: prefetch(skb->data - NET_IP_ALIGN), prefetch(next_rxd)
+      k.prefetch(b.skb->data_phys() - 2);
+      k.prefetch(r.dma + uint64_t(next) * kDescBytes);
     }
     const uint32_t length = desc.length;
     const bool good = (desc.status & E1000_RXD_STAT_EOP) && !(desc.errors & E1000_RXD_ERR_FRAME_ERR_MASK) &&

@@ -87,13 +87,6 @@ Task<bool> Adapter::poll(int& budget) {
   co_return true;
 }
 
-void Adapter::prefetch(uint64_t addr, const char* kind) {
-  // prefetch() starts the line's fill and does not wait for it. The CPU model's asynchronous line
-  // fill (a later load waits only for what is left of it) is the hardware half's (models/cpu);
-  // until it is there a prefetch has no effect on timing, which is stated as a known gap.
-  (void)addr;
-  (void)kind;
-}
 
 Task<SkbPtr> Adapter::rx_copybreak(Buffer& b, SkbPtr skb, uint32_t length, JourneyId j) {
   Kernel& k = kernel();

@@ -76,7 +76,7 @@ const DriverProfile& profile_6_2_15() {
     d.version = "6.2.15-NAPI";
     d.summary =
         "Intel PRO/1000 driver 6.2.15 (Dec 2005; modelled on 6.3.9-k2/7.0.33-k2), NAPI as 6.0.60 plus RX "
-        "prefetch (issued, no timing effect yet: no asynchronous line fill) and copybreak 256 (module option copybreak, 0 = commented out); 802.3x flow control from the "
+        "prefetch (the frame's first line and the next descriptor) and copybreak 256 (module option copybreak, 0 = commented out); 802.3x flow control from the "
         "EEPROM (full) by default";
     d.param_source = kSrc6215;
     d.rx_prefetch = true;
@@ -169,6 +169,12 @@ ParamSchema param_schema(const DriverProfile& p) {
                           "and the ring buffer reused (E1000_CB_LENGTH 256 in 6.3.9); 0 = the copybreak block "
                           "commented out, as in seed 003's fourth run",
                           src));
+  if (p.rx_prefetch)
+    s.push_back(int_param("prefetch", 1, 0, 1, "0/1",
+                          "what-if, not a module parameter of the real driver: 1 (as shipped) e1000_clean_rx_irq "
+                          "prefetches the frame's first line (prefetch(skb->data - NET_IP_ALIGN)) and the next "
+                          "descriptor (prefetch(next_rxd)); 0 = both calls commented out",
+                          src));
   if (p.itr_param)
     s.push_back(int_param("InterruptThrottleRate", p.default_itr, 0, 100000, "interrupts/s",
                           "ITR: 0 off, 1 dynamic (watchdog every 2 s: 2000/s symmetric .. 8000/s one-way traffic), "
@@ -215,6 +221,7 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
   // AutoNeg together with a forced Speed/Duplex is ignored (e1000_check_copper_options).
   o.autoneg = (an_ok && o.speed == 0 && o.duplex == 0) ? static_cast<unsigned>(an) : 0x2F;
   o.copybreak = p.copybreak ? static_cast<unsigned>(v.i("copybreak")) : 0;
+  o.rx_prefetch = p.rx_prefetch && v.i("prefetch") != 0;
   if (p.itr_param) {
     const int64_t itr = v.i("InterruptThrottleRate");
     o.itr = (itr == 0 || itr == 1 || (itr >= 100 && itr <= 100000)) ? static_cast<int>(itr) : p.default_itr;
