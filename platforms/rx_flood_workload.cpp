@@ -31,6 +31,7 @@
 #include "platforms/host_software.h"
 #include "platforms/scenario.h"
 #include "platforms/tester_frame.h"
+#include "platforms/workload_switch.h"
 #include "platforms/workload_counters.h"
 #include <fmt/format.h>
 #include <map>
@@ -54,13 +55,8 @@ ParamSchema rx_flood_schema() {
                  "one is not up yet)",
                  "estimate: e1000 open (reset, rings, RCTL.EN) completes well inside 1 ms of simulated time"),
       real_param("duration_s", 0.1, 1e-6, 1e5, "s", "length of the flood; rates are measured over it", ""),
-      bool_param("switch", false, "a store-and-forward switch between the generator and each flooded port",
-                 "seed 003: \"A switch connects the two ports\""),
-      int_param("switch_buffer_kb", SwitchParams{}.buffer_kb, 2, 65536, "KB", "the switch's shared packet memory",
-                "models/ether/switch.h SwitchParams::buffer_kb (Netgear FS726T: 256 KB)"),
-      bool_param("switch_obey_pause", true, "the switch stops a port's output on a PAUSE from the NIC (802.3x)",
-                 "seed 003: \"The switch i have in the middle obeys flow control\""),
   };
+  add_switch_params(s);
   s[0].unit = kUnitNicEndpoint;
   s[0].required = true;
   s[1].unit = kUnitNicEndpoint;
@@ -92,13 +88,7 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     std::shared_ptr<TesterPort> gen;
   };
   std::vector<PortRun> ports;
-  std::shared_ptr<EthSwitch> sw0;
-  if (p.b("switch")) {
-    SwitchParams sp;
-    sp.buffer_kb = static_cast<unsigned>(p.i("switch_buffer_kb"));
-    sp.obey_pause = p.b("switch_obey_pause");
-    sw0 = std::make_shared<EthSwitch>("switch0", static_cast<unsigned>(2 * rx.size()), sp);
-  }
+  std::shared_ptr<EthSwitch> sw0 = make_workload_switch(p, static_cast<unsigned>(2 * rx.size()));
   for (size_t i = 0; i < rx.size(); ++i) {
     auto ep = *parse_endpoint(rx[i]);
     const std::string netdev = ep.port == 0 ? ep.nic : fmt::format("{}:{}", ep.nic, ep.port);
@@ -109,15 +99,7 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
     auto gen = std::make_shared<TesterPort>(fmt::format("generator_port{}", i).c_str(), gp);
     const std::string gen_name = fmt::format("generator.port{}", i);  // "generator" is a reserved host name
     result_names().alias(gen->name(), gen_name);
-    if (sw0) {
-      const unsigned in = static_cast<unsigned>(2 * i), to_nic = in + 1;
-      tb.cable_equipment_pair(fmt::format("generator.link{}", i), gen, *gen, gen_name, sw0, sw0->port(in),
-                              fmt::format("switch0.port{}", in), 1000, 2.0);
-      tb.cable_equipment(fmt::format("switch0.link{}", to_nic), sw0, sw0->port(to_nic),
-                         fmt::format("switch0.port{}", to_nic), rx[i], 1000, 2.0);
-    } else {
-      tb.cable_equipment(fmt::format("generator.link{}", i), gen, *gen, gen_name, rx[i], 1000, 2.0);
-    }
+    cable_tester(tb, sw0, static_cast<unsigned>(i), gen, gen_name, rx[i]);
     ports.push_back({rx[i], nd->second.get(), ep.port == 0 ? ep.host + "." + ep.nic : fmt::format("{}.{}:{}", ep.host, ep.nic, ep.port), gen});
   }
 
