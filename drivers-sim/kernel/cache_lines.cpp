@@ -19,6 +19,8 @@
 //                                                   lines_modified_elsewhere
 //   prefetch() (linux/prefetch.h, prefetchnta)      Kernel::prefetch: the fill starts now, a later
 //                                                   load waits for what is left (pending_fills_)
+//   (hardware) NetBurst's adjacent cache line       Kernel::sector_fill: a miss or prefetch fetches
+//     prefetch: a read fetches a 128-byte sector    the rest of its read_sector_bytes sector too
 #include "drivers-sim/kernel/kernel.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/cpu_time.h"
@@ -33,25 +35,50 @@ void Kernel::on_dma_write(uint64_t addr, size_t len) {
     for (uint64_t l = l0; l <= l1; ++l) pending_fills_.erase(l);  // a fill under way brings stale data: gone
 }
 
-void Kernel::prefetch(uint64_t addr) {
-  Cpu& c = this_cpu();
+bool Kernel::start_fill(Cpu& c, uint64_t l, bool allow_hitm) {
   const unsigned cpu = c.index();
-  const uint64_t lb = p_.cache_line_bytes, l = addr / lb, bit = uint64_t(1) << cpu;
+  const uint64_t lb = p_.cache_line_bytes, bit = uint64_t(1) << cpu;
   auto it = dma_lines_.find(l);
-  if (it == dma_lines_.end() || (it->second.holders & bit)) return;  // a hit: prefetch does nothing
+  if (it == dma_lines_.end() || (it->second.holders & bit)) return false;  // a hit: nothing to fetch
   LineState& st = it->second;
   const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+  if (hitm && !allow_hitm) return false;
   const sc_time fill = c.line_read(l * lb, static_cast<unsigned>(lb)) + (hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME);
   st.holders |= bit;
   st.owner = hitm ? -1 : st.owner;  // as a load: the implicit writeback leaves it shared and clean
   if (st.holders == all_cpus_mask() && st.owner < 0) dma_lines_.erase(it);
   pending_fills_[l] = PendingFill{cpu, now() + fill};
+  return true;
+}
+
+void Kernel::sector_fill(Cpu& c, uint64_t l) {
+  const uint64_t per = p_.read_sector_bytes / p_.cache_line_bytes;
+  if (per <= 1) return;
+  const uint64_t s0 = l - l % per;
+  unsigned n = 0;
+  for (uint64_t m = s0; m < s0 + per; ++m)
+    if (m != l && !pending_fills_.count(m) && start_fill(c, m, false)) ++n;
+  if (!n) return;
+  PerCpu& q = percpu_[c.index()];
+  if (!q.adjacent_line_fills) {
+    q.adjacent_line_fills = &sim().counters.at(where(c.index()) + ".adjacent_line_fills");
+    q.prefetch_wait_ns = &sim().counters.at(where(c.index()) + ".prefetch_wait_ns");
+  }
+  *q.adjacent_line_fills += n;
+}
+
+void Kernel::prefetch(uint64_t addr) {
+  Cpu& c = this_cpu();
+  const unsigned cpu = c.index();
+  const uint64_t l = addr / p_.cache_line_bytes;
+  if (!start_fill(c, l, true)) return;  // a hit: prefetch does nothing
   PerCpu& q = percpu_[cpu];
   if (!q.prefetches) {
     q.prefetches = &sim().counters.at(where(cpu) + ".prefetches");
     q.prefetch_wait_ns = &sim().counters.at(where(cpu) + ".prefetch_wait_ns");
   }
   ++*q.prefetches;
+  sector_fill(c, l);
 }
 
 sc_time Kernel::pending_fill_wait(uint64_t l, unsigned cpu) {
@@ -212,8 +239,12 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
     auto mt = tags.find(kind);
     if (mt == tags.end())
       mt = tags.emplace(kind, what_tag(std::string(hitm ? "cache miss: cross-CPU " : "cache miss: ") + kind)).first;
-    const sc_time stall = co_await LineFill{l * line_bytes, static_cast<unsigned>(line_bytes), SC_ZERO_TIME,
-                                            mt->second, hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME};
+    // The demanded line's read first, then (a read from memory, not a HITM transfer) the rest of
+    // its sector behind it (sector_fill), then the stall for the demanded line alone.
+    const sc_time read = c.line_read(l * line_bytes, static_cast<unsigned>(line_bytes));
+    if (!hitm) sector_fill(c, l);
+    const sc_time stall =
+        co_await LineFill{l * line_bytes, 0, SC_ZERO_TIME, mt->second, read + (hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME)};
     fill_end = start + stall;  // an interrupt taken at the end of the stall is not the miss's time
     if (hitm) {
       ++transfers;

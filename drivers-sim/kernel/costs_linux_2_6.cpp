@@ -11,8 +11,11 @@
 //  * netif_rx is not on a NAPI driver's path; net_rx_action (the per-packet entry charged by
 //    netif_receive_skb) keeps its 2.4.20 value: 2.6.11 netif_receive_skb walks ptype_all and the
 //    ptype_base hash bucket as 2.4.20's net_rx_action did.
-//  * Not yet here: the IPv4 forwarding path (ip_forward .. ip_finish_output2) and the slab's per-CPU
-//    array refill/flush, which come with the forwarding model.
+//  * The IPv4 forwarding path (ip_forward .. ip_finish_output2) keeps the 2.4.20 table's ip_forward
+//    entry (the same functions). The slab's per-CPU array refill/flush (mm/slab.c 2.6.14
+//    cache_alloc_refill / cache_flusharray, every batchcount objects) is not a cost of its own: it is
+//    inside skb_alloc / skb_free as in the 2.4.20 table (a known simplification; seed 003's
+//    copybreak reference says what it would move).
 #include "core/registry.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/cpu_time.h"

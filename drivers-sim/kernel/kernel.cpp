@@ -42,6 +42,9 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
   if (p_.cpus > 64) throw std::invalid_argument("Kernel: at most 64 CPUs");
   if (p_.cache_line_bytes == 0 || (p_.cache_line_bytes & (p_.cache_line_bytes - 1)) || p_.cache_line_bytes > 256)
     throw std::invalid_argument("Kernel: cache_line_bytes must be a power of two up to 256");
+  if (p_.read_sector_bytes && (p_.read_sector_bytes < p_.cache_line_bytes ||
+                               (p_.read_sector_bytes & (p_.read_sector_bytes - 1)) || p_.read_sector_bytes > 1024))
+    throw std::invalid_argument("Kernel: read_sector_bytes must be 0 or a power of two from cache_line_bytes up to 1024");
   live_kernels().insert(this);
   rq_addr_ = smp_object(p_.cache_line_bytes);  // runqueue_lock + runqueue_head (SMP only)
   Cpu::Params cp;

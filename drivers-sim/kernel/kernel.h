@@ -287,7 +287,9 @@ class Kernel : public CpuSoftware {
   /// of the fill (none once it ended); a DMA write before that load invalidates the line again and
   /// the load misses in full. Counts <host>.cpu<n>.prefetches (fills started) and
   /// .prefetch_wait_ns (the stalls on fills still under way, named in the CPU profile by the
-  /// load's kind: "cache miss: <kind> (prefetched)"). Throws std::logic_error outside a CPU.
+  /// load's kind: "cache miss: <kind> (prefetched)"). With read_sector_bytes above the line
+  /// (NetBurst) the other lines of the sector are fetched as well (sector_fill). Throws
+  /// std::logic_error outside a CPU.
   void prefetch(uint64_t addr);
 
   // ---- cache lines shared between CPUs, SMP (cache_lines.cpp) -----------------------------------
@@ -446,6 +448,7 @@ class Kernel : public CpuSoftware {
     uint64_t *xcpu_lines = nullptr, *xcpu_stall_ns = nullptr;  ///< SMP only
     sc_time xcpu_stall = SC_ZERO_TIME;
     uint64_t *prefetches = nullptr, *prefetch_wait_ns = nullptr;  ///< registered at the first prefetch
+    uint64_t* adjacent_line_fills = nullptr;                        ///< registered at the first one
     sc_time prefetch_wait = SC_ZERO_TIME;
   };
 
@@ -560,6 +563,15 @@ class Kernel : public CpuSoftware {
   /// The rest of a prefetch fill of line `l` that CPU `cpu` would wait for now (0: none pending,
   /// another CPU's, or already arrived); drops an arrived or foreign entry's claim for `cpu`.
   sc_time pending_fill_wait(uint64_t l, unsigned cpu);
+  /// Starts the fill of line `l` on CPU `c` without waiting (a prefetch): the FSB read now, the line
+  /// this CPU's, its data there at now + the read (+ hitm_snoop_stall when another CPU held it
+  /// modified). Returns false (nothing done) when `c` holds the line already or it is valid everywhere.
+  bool start_fill(Cpu& c, uint64_t l, bool allow_hitm);
+  /// The rest of line `l`'s read sector (KernelParams::read_sector_bytes): each other line of it
+  /// that memory holds and `c` does not (a line a device wrote, or one only shared elsewhere; not one
+  /// another CPU holds modified) is started as a fill right behind the demanded one. Counts
+  /// <host>.cpu<n>.adjacent_line_fills. Does nothing when the sector is one line.
+  void sector_fill(Cpu& c, uint64_t l);
   uint64_t all_cpus_mask() const { return p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1; }
   /// The common body of load_dma_lines and touch_lines.
   Task<unsigned> load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind, bool track_new);

@@ -51,6 +51,7 @@ KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c) {
   p.rx_time_limit_jiffies = k.rx_time_limit_jiffies;
   p.tx_queue_len = k.tx_queue_len;
   p.cache_line_bytes = c.cache_line_bytes;
+  p.read_sector_bytes = c.read_sector_bytes;
   p.byte_order = c.byte_order;
   return p;
 }

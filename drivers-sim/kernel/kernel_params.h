@@ -60,8 +60,13 @@ struct KernelParams {
   /// Bytes of one CPU cache line: the unit a DMA write invalidates and a miss fills over the FSB.
   /// research/e7500-p64h2-pcix.md §2/§7: 64 B on the P4 (the PCI cache line size Linux 2.4.20
   /// expects on this board; the P4's 128-byte L2 lines are two 64-byte sectors, each filled by its
-  /// own FSB read; the adjacent-sector prefetch is not modelled).
+  /// own FSB read).
   unsigned cache_line_bytes = 64;
+  /// Bytes a read miss or a prefetch fetches from memory: the aligned sector around the line
+  /// (CpuProfile::read_sector_bytes). 0 or cache_line_bytes: the line alone. Larger: the other
+  /// lines of the sector are fetched too, each by its own FSB read right after the demanded one,
+  /// without stalling the load (NetBurst's adjacent cache line prefetch).
+  unsigned read_sector_bytes = 0;
   /// Extra time a load spends when the line is modified in another CPU's cache (HITM): the FSB
   /// snoop phase is stalled while the owner looks the line up and queues its implicit writeback;
   /// the transaction itself is the line read the chipset model times. estimate: research

@@ -45,6 +45,10 @@ CpuProfile xeon_prestonia() {
   c.max_mhz = 2400;
   // research/e7500-p64h2-pcix.md §2/§7: 64-byte lines (the 128-byte L2 lines are two 64-byte sectors).
   c.cache_line_bytes = 64;
+  // NetBurst's read sector: a miss or a prefetch brings two adjacent 64-byte lines (IA-32 Intel
+  // Architecture Optimization Reference Manual, 248966, Table 1-1 note 1; "adjacent cache line
+  // prefetch", ch. 1); a write is 64 bytes.
+  c.read_sector_bytes = 128;
   c.l1d_kb = 8;    // estimate: NetBurst 8 KB L1 data cache (not in the research notes; unused by the model)
   c.l2_kb = 512;   // research/e7500-p64h2-pcix.md S3: 512K cache
   c.byte_order = ByteOrder::little;  // IA-32 is little-endian (include/asm-i386/byteorder.h: little_endian.h)

@@ -40,8 +40,12 @@ std::string describe_profiles(const ParamValues& v) {
              rx_budget_name(k.rx_budget),
              k.rx_budget == RxBudget::netdev_max_backlog ? k.netdev_max_backlog : k.netdev_budget,
              k.rx_time_limit_jiffies, k.qdisc, k.tx_queue_len, irq_policy_name(k.irq_policy)) +
-         fmt::format("cpu: {} ({}, {}, {}-{} MHz, {}-byte lines, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name, c.isa,
-                     byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes, c.l1d_kb, c.l2_kb,
+         fmt::format("cpu: {} ({}, {}, {}-{} MHz, {}-byte lines{}, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name,
+                     c.isa, byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes,
+                     c.read_sector_bytes > c.cache_line_bytes
+                         ? fmt::format(" read in {}-byte sectors", c.read_sector_bytes)
+                         : std::string(),
+                     c.l1d_kb, c.l2_kb,
                      c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", cost);
 }
 

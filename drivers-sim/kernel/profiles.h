@@ -66,6 +66,12 @@ struct CpuProfile {
   std::string isa;      ///< "IA-32 (i686, SSE2)"
   double min_mhz = 0, max_mhz = 0;  ///< core clocks the profile (and its cost table) covers
   unsigned cache_line_bytes = 64;   ///< the unit a DMA write invalidates and a miss fills
+  /// Bytes a read miss (or a prefetch) fetches from memory, a power-of-two multiple of the line:
+  /// 0 = the line alone. NetBurst: 128, "each read due to a cache miss fetches a sector, consisting
+  /// of two adjacent cache lines; a write operation is 64 bytes" (IA-32 Intel Architecture
+  /// Optimization Reference Manual, order 248966, Table 1-1 note 1), and a prefetch "accesses a
+  /// minimum of two cache lines of data on the Pentium 4" (same manual, ch. 6).
+  unsigned read_sector_bytes = 0;
   unsigned l1d_kb = 0, l2_kb = 0;   ///< cache sizes (informational: the cost table holds cache-resident work)
   unsigned l3_kb = 0;               ///< backside L3 (0: none; informational)
   ByteOrder byte_order = ByteOrder::little;  ///< how a plain store lays out an integer's bytes

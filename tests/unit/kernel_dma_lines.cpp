@@ -153,3 +153,57 @@ TEST_CASE("kernel: a prefetch starts the line fill at once and a later load wait
   CHECK(sim().counters.at("alpha.cpu0.dma_line_misses") == 1);
   CHECK(sim().counters.at("alpha.cpu0.dma_line_stall_ns") == 180);
 }
+
+TEST_CASE("kernel: with a 128-byte read sector a miss fetches the adjacent line behind it without stalling for it",
+          "[kernel][dma][prefetch]") {
+  SnoopingHost hw;
+  hw.mch.read_delay = ns(180);
+  KernelParams kp = bench_params(1);
+  kp.read_sector_bytes = 128;  // NetBurst (CpuProfile xeon-prestonia)
+  Kernel k(hw, kp);
+  const uint64_t base = 0x20000;  // a 128-byte sector: lines 2048 and 2049; 2050 the next sector
+  unsigned m_first = 99, m_adjacent = 99, m_next_sector = 99, m_prefetched = 99;
+  sc_time t0, t_first, t_adjacent, t_next, t1, t_prefetched;
+  auto pmain = [&]() -> Task<void> {
+    hw.observer(base, 192);  // the NIC wrote three lines
+    t0 = now();
+    // A copybreak memcpy of 64 bytes from data - 2 = line offset 16: it spans both lines of the
+    // sector; the second is on its way behind the first and has arrived when the first has.
+    m_first = co_await k.load_dma_lines(base + 16, 64);
+    t_first = now();
+    m_adjacent = co_await k.load_dma_lines(base + 64, 64);  // already fetched with the sector
+    t_adjacent = now();
+    m_next_sector = co_await k.load_dma_lines(base + 128, 64);  // another sector: a miss of its own
+    t_next = now();
+    // A prefetch fetches the sector too: both lines of a freshly written sector are on their way.
+    hw.observer(base, 128);
+    t1 = now();
+    k.prefetch(base);
+    co_await cpu_work(400);  // 200 ns: both fills have arrived
+    m_prefetched = co_await k.load_dma_lines(base, 128);
+    t_prefetched = now();
+  };
+  k.spawn_process("reader", 0, pmain());
+  sc_core::sc_start(us(20));
+
+  CHECK(m_first == 1);  // one demand miss for the two lines the copy reads
+  CHECK(t_first - t0 == ns(180));
+  CHECK(m_adjacent == 0);
+  CHECK(t_adjacent == t_first);
+  CHECK(m_next_sector == 1);  // line 2050 was not fetched with 2048/2049
+  CHECK(t_next - t_adjacent == ns(180));
+  CHECK(m_prefetched == 0);
+  CHECK(t_prefetched - t1 == ns(200));
+  CHECK(sim().counters.at("alpha.cpu0.dma_line_misses") == 2);
+  CHECK(sim().counters.at("alpha.cpu0.adjacent_line_fills") == 2);  // 2049 with the miss and with the prefetch
+  CHECK(sim().counters.at("alpha.cpu0.prefetches") == 1);
+}
+
+TEST_CASE("kernel: read_sector_bytes must be 0 or a power of two from the line size", "[kernel][dma]") {
+  FakeHost hw;
+  KernelParams kp = bench_params(1);
+  kp.read_sector_bytes = 96;
+  CHECK_THROWS_WITH(Kernel(hw, kp), Catch::Contains("read_sector_bytes must be 0 or a power of two"));
+  kp.read_sector_bytes = 32;  // below the 64-byte line
+  CHECK_THROWS_WITH(Kernel(hw, kp), Catch::Contains("read_sector_bytes"));
+}
