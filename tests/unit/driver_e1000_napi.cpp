@@ -153,9 +153,17 @@ TEST_CASE("e1000 6.2.15 prefetch: e1000_clean_rx_irq starts each frame's first l
   // The driver loads the same 45 lines the NIC wrote as with prefetch=0 (the next test): each
   // frame's first line (prefetch(skb->data - NET_IP_ALIGN)) and some descriptor lines
   // (prefetch(next_rxd) where the next descriptor's line is not the one just read) are fetched
-  // early instead of by a demand miss, one for one.
+  // early instead of by a demand miss, one for one. The second line of each frame's copy comes
+  // with the first in its 128-byte read sector (adjacent_line_fills), as without prefetch.
   CHECK(sim().counters.get("alpha.cpu0.prefetches") >= 20);
-  CHECK(sim().counters.get("alpha.cpu0.dma_line_misses") + sim().counters.get("alpha.cpu0.prefetches") == 45);
+  // Every one of the 45 lines is fetched once, by a demand miss, a prefetch or behind another line of
+  // its sector; the prefetches of the next descriptor and the next buffer after the last frame
+  // fetch up to two lines nobody loads (here one).
+  const uint64_t fetched = sim().counters.get("alpha.cpu0.dma_line_misses") + sim().counters.get("alpha.cpu0.prefetches") +
+                           sim().counters.get("alpha.cpu0.adjacent_line_fills");
+  CHECK(fetched >= 45);
+  CHECK(fetched <= 47);
+  CHECK(sim().counters.get("alpha.cpu0.dma_line_misses") <= 5);  // 2 as shipped: the prefetches hide the rest
 }
 
 TEST_CASE("e1000 6.2.15 prefetch=0 (the prefetch calls commented out): no prefetch, every frame's first line a "
@@ -169,6 +177,8 @@ TEST_CASE("e1000 6.2.15 prefetch=0 (the prefetch calls commented out): no prefet
   h.check_got();
   CHECK(sim().counters.get("alpha.cpu0.prefetches") == 0);
   // 20 frames of 60-79 bytes copied from skb->data - 2 (the copybreak's memcpy reads two lines of
-  // each) and the descriptor lines the NIC wrote back: all demand misses.
-  CHECK(sim().counters.get("alpha.cpu0.dma_line_misses") == 45);
+  // each, one 128-byte read sector: one demand miss, the second line fetched behind it) and the
+  // descriptor lines the NIC wrote back.
+  CHECK(sim().counters.get("alpha.cpu0.dma_line_misses") + sim().counters.get("alpha.cpu0.adjacent_line_fills") == 45);
+  CHECK(sim().counters.get("alpha.cpu0.adjacent_line_fills") >= 20);
 }

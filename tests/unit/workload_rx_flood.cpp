@@ -98,7 +98,7 @@ TEST_CASE("rx_flood through a switch that obeys 802.3x: the NIC's XOFFs reach th
           "queue, every frame accounted",
           "[workload][rx_flood][switch]") {
   std::string text;
-  const nlohmann::json r = run_seed003_flood({"workload.duration_s=0.002"}, text);
+  const nlohmann::json r = run_seed003_flood({"workload.duration_s=0.005"}, text);
   INFO(text);
   const auto& m = r["metrics"];
   for (const char* port : {"router.eth0", "router.eth0:1"}) {
