@@ -48,6 +48,8 @@ bool Kernel::start_fill(Cpu& c, uint64_t l, bool allow_hitm) {
   st.owner = hitm ? -1 : st.owner;  // as a load: the implicit writeback leaves it shared and clean
   if (st.holders == all_cpus_mask() && st.owner < 0) dma_lines_.erase(it);
   pending_fills_[l] = PendingFill{cpu, now() + fill};
+  PerCpu& q = percpu_[cpu];
+  if (!q.prefetch_wait_ns) q.prefetch_wait_ns = &sim().counters.at(where(cpu) + ".prefetch_wait_ns");
   return true;
 }
 
@@ -60,10 +62,7 @@ void Kernel::sector_fill(Cpu& c, uint64_t l) {
     if (m != l && !pending_fills_.count(m) && start_fill(c, m, false)) ++n;
   if (!n) return;
   PerCpu& q = percpu_[c.index()];
-  if (!q.adjacent_line_fills) {
-    q.adjacent_line_fills = &sim().counters.at(where(c.index()) + ".adjacent_line_fills");
-    q.prefetch_wait_ns = &sim().counters.at(where(c.index()) + ".prefetch_wait_ns");
-  }
+  if (!q.adjacent_line_fills) q.adjacent_line_fills = &sim().counters.at(where(c.index()) + ".adjacent_line_fills");
   *q.adjacent_line_fills += n;
 }
 
@@ -73,10 +72,7 @@ void Kernel::prefetch(uint64_t addr) {
   const uint64_t l = addr / p_.cache_line_bytes;
   if (!start_fill(c, l, true)) return;  // a hit: prefetch does nothing
   PerCpu& q = percpu_[cpu];
-  if (!q.prefetches) {
-    q.prefetches = &sim().counters.at(where(cpu) + ".prefetches");
-    q.prefetch_wait_ns = &sim().counters.at(where(cpu) + ".prefetch_wait_ns");
-  }
+  if (!q.prefetches) q.prefetches = &sim().counters.at(where(cpu) + ".prefetches");
   ++*q.prefetches;
   sector_fill(c, l);
 }

@@ -447,8 +447,9 @@ class Kernel : public CpuSoftware {
     sc_time dma_line_stall = SC_ZERO_TIME;
     uint64_t *xcpu_lines = nullptr, *xcpu_stall_ns = nullptr;  ///< SMP only
     sc_time xcpu_stall = SC_ZERO_TIME;
-    uint64_t *prefetches = nullptr, *prefetch_wait_ns = nullptr;  ///< registered at the first prefetch
-    uint64_t* adjacent_line_fills = nullptr;                        ///< registered at the first one
+    uint64_t* prefetches = nullptr;           ///< registered at the first prefetch
+    uint64_t* adjacent_line_fills = nullptr;  ///< registered at the first sector fill
+    uint64_t* prefetch_wait_ns = nullptr;     ///< registered at the first asynchronous fill (start_fill)
     sc_time prefetch_wait = SC_ZERO_TIME;
   };
 

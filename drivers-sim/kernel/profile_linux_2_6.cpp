@@ -76,10 +76,7 @@ CpuProfile xeon_prestonia_ht() {
   c.min_mhz = 1800;
   c.max_mhz = 2800;
   c.cache_line_bytes = 64;  // as xeon-prestonia (research/e7500-p64h2-pcix.md §2/§7)
-  // NetBurst's read sector: a miss or a prefetch brings two adjacent 64-byte lines (IA-32 Intel
-  // Architecture Optimization Reference Manual, 248966, Table 1-1 note 1; "adjacent cache line
-  // prefetch", ch. 1); a write is 64 bytes.
-  c.read_sector_bytes = 128;
+  c.read_sector_bytes = 128;  // as xeon-prestonia (NetBurst's read sector, profile_linux_2_4_20.cpp)
   c.l1d_kb = 8;             // estimate: as xeon-prestonia
   c.l2_kb = 512;            // seed 003: "512 KB L2 Cache"
   c.cost_profile = "linux-2.6-p4xeon";  // drivers-sim/kernel/costs_linux_2_6.cpp
