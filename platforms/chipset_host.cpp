@@ -288,15 +288,23 @@ std::vector<ParamProblem> board_problems(const HostConfig& host, const std::vect
   std::vector<ParamProblem> out;
   const ParamValues& v = host.params;
   const std::string pre = "hosts." + host.name + ".";
-  const int64_t cpus = board_int(v, "cpus", 2);
-  // The kernel delivers interrupts to / runs processes on these CPUs (drivers-sim/kernel/kernel.h).
+  // The kernel delivers interrupts to / runs processes on these CPUs (drivers-sim/kernel/kernel.h):
+  // the logical CPUs, packages x threads per core.
+  int64_t threads = 1;
+  try {
+    threads = threads_per_core_of(v);
+  } catch (const std::invalid_argument&) {  // an unknown CPU profile: profile_problems names it
+  }
+  const int64_t cpus = board_int(v, "cpus", 2) * threads;
+  const std::string has = threads > 1 ? fmt::format("{} logical CPUs ({} x {} threads)", cpus, cpus / threads, threads)
+                                      : fmt::format("cpus = {}", cpus);
   for (const char* k : {"irq_dest_cpu", "process_cpu"})
     if (v.has(k) && v.i(k) >= cpus)
-      out.push_back({pre + k, fmt::format("CPU {} does not exist: the host has cpus = {} (CPUs 0..{})", v.i(k), cpus, cpus - 1)});
+      out.push_back({pre + k, fmt::format("CPU {} does not exist: the host has {} (CPUs 0..{})", v.i(k), has, cpus - 1)});
   if (v.has("cpus_allowed") && v.i("cpus_allowed") > 0 && cpus < 63 && (v.i("cpus_allowed") >> cpus) != 0)
     out.push_back({pre + "cpus_allowed",
-                   fmt::format("mask 0x{:x} names a CPU that does not exist: the host has cpus = {} (mask bits 0..{})",
-                               v.i("cpus_allowed"), cpus, cpus - 1)});
+                   fmt::format("mask 0x{:x} names a CPU that does not exist: the host has {} (mask bits 0..{})",
+                               v.i("cpus_allowed"), has, cpus - 1)});
   if (v.has("cpus_allowed") && v.has("process_cpu") && v.i("cpus_allowed") > 0 && v.i("process_cpu") >= 0)
     out.push_back({pre + "process_cpu", "process_cpu is deprecated and conflicts with cpus_allowed: set only "
                                         "cpus_allowed (process_cpu = n is cpus_allowed = 1 << n)"});

@@ -10,6 +10,9 @@ void add_switch_params(ParamSchema& s) {
                          "seed 003: \"A switch connects the two ports\""));
   s.push_back(int_param("switch_buffer_kb", SwitchParams{}.buffer_kb, 2, 65536, "KB", "the switch's shared packet memory",
                         "models/ether/switch.h SwitchParams::buffer_kb (Netgear FS726T: 256 KB)"));
+  s.push_back(int_param("switch_port_queue_kb", SwitchParams{}.port_queue_kb, 0, 65536, "KB",
+                        "cap of one output queue in the shared memory; 0: only the shared memory limits it",
+                        "models/ether/switch.h SwitchParams::port_queue_kb (estimate: 0); what-if"));
   s.push_back(bool_param("switch_obey_pause", true, "the switch stops a port's output on a PAUSE from the NIC (802.3x)",
                          "seed 003: \"The switch i have in the middle obeys flow control\""));
 }
@@ -18,6 +21,7 @@ std::shared_ptr<EthSwitch> make_workload_switch(const ParamValues& p, unsigned p
   if (!p.b("switch")) return nullptr;
   SwitchParams sp;
   sp.buffer_kb = static_cast<unsigned>(p.i("switch_buffer_kb"));
+  sp.port_queue_kb = static_cast<unsigned>(p.i("switch_port_queue_kb"));
   sp.obey_pause = p.b("switch_obey_pause");
   return std::make_shared<EthSwitch>("switch0", ports, sp);
 }

@@ -6,8 +6,10 @@
 // HostFace::set_dma_write_observer -> on_dma_write), so the next load misses and fills over the
 // FSB. On SMP (cpus > 1) the kernel objects the network path shares between CPUs are tracked per
 // cache line with an owner: a load on a CPU that does not hold the line fills it over the FSB; a
-// line modified in the other CPU's cache is a HITM snoop with an implicit writeback. Locked
-// operations (spin_lock) are charged where 2.4.20 takes them.
+// line modified in the other CPU's cache is a HITM snoop with an implicit writeback. Line states are
+// kept per cache, not per logical CPU: hyper-threading siblings share their core's caches
+// (cache_of), so what one wrote the other hits. Locked operations (spin_lock) are charged where 2.4.20
+// takes them.
 //
 //   Linux                                           here
 //   spin_lock()/spin_unlock() (asm/spinlock.h)      Kernel::spin_lock (the lock's line + locked op)
@@ -36,18 +38,18 @@ void Kernel::on_dma_write(uint64_t addr, size_t len) {
 }
 
 bool Kernel::start_fill(Cpu& c, uint64_t l, bool allow_hitm) {
-  const unsigned cpu = c.index();
-  const uint64_t lb = p_.cache_line_bytes, bit = uint64_t(1) << cpu;
+  const unsigned cpu = c.index(), cc = cache_of(cpu);
+  const uint64_t lb = p_.cache_line_bytes, bit = uint64_t(1) << cc;
   auto it = dma_lines_.find(l);
   if (it == dma_lines_.end() || (it->second.holders & bit)) return false;  // a hit: nothing to fetch
   LineState& st = it->second;
-  const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+  const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cc);
   if (hitm && !allow_hitm) return false;
   const sc_time fill = c.line_read(l * lb, static_cast<unsigned>(lb)) + (hitm ? p_.hitm_snoop_stall : SC_ZERO_TIME);
   st.holders |= bit;
   st.owner = hitm ? -1 : st.owner;  // as a load: the implicit writeback leaves it shared and clean
-  if (st.holders == all_cpus_mask() && st.owner < 0) dma_lines_.erase(it);
-  pending_fills_[l] = PendingFill{cpu, now() + fill};
+  if (st.holders == all_caches_mask() && st.owner < 0) dma_lines_.erase(it);
+  pending_fills_[l] = PendingFill{cc, now() + fill};
   PerCpu& q = percpu_[cpu];
   if (!q.prefetch_wait_ns) q.prefetch_wait_ns = &sim().counters.at(where(cpu) + ".prefetch_wait_ns");
   return true;
@@ -81,7 +83,7 @@ sc_time Kernel::pending_fill_wait(uint64_t l, unsigned cpu) {
   auto it = pending_fills_.find(l);
   if (it == pending_fills_.end()) return SC_ZERO_TIME;
   const sc_time t = now();
-  if (it->second.cpu != cpu || it->second.ready <= t) {
+  if (it->second.cpu != cache_of(cpu) || it->second.ready <= t) {
     // Arrived, or another CPU's fill (this CPU's load is a demand access of its own: the line's
     // state says whether it misses).
     if (it->second.ready <= t) pending_fills_.erase(it);
@@ -96,7 +98,8 @@ void Kernel::cpu_stored(unsigned cpu, uint64_t addr, size_t len) {
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it != dma_lines_.end()) it->second = LineState{uint64_t(1) << cpu, p_.cpus > 1 ? static_cast<int>(cpu) : -1};
+    if (it != dma_lines_.end())
+      it->second = LineState{uint64_t(1) << cache_of(cpu), cores() > 1 ? static_cast<int>(cache_of(cpu)) : -1};
   }
   // A store to a line whose prefetch is still under way waits in the store buffer, not the CPU.
   if (!pending_fills_.empty())
@@ -109,7 +112,7 @@ unsigned Kernel::dma_lines_missing(unsigned cpu, uint64_t addr, size_t len) cons
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it != dma_lines_.end() && !(it->second.holders & (uint64_t(1) << cpu))) ++n;
+    if (it != dma_lines_.end() && !(it->second.holders & (uint64_t(1) << cache_of(cpu)))) ++n;
   }
   return n;
 }
@@ -120,7 +123,7 @@ unsigned Kernel::lines_modified_elsewhere(unsigned cpu, uint64_t addr, size_t le
   const uint64_t l0 = addr / p_.cache_line_bytes, l1 = (addr + len - 1) / p_.cache_line_bytes;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
-    if (it != dma_lines_.end() && it->second.owner >= 0 && it->second.owner != static_cast<int>(cpu)) ++n;
+    if (it != dma_lines_.end() && it->second.owner >= 0 && it->second.owner != static_cast<int>(cache_of(cpu))) ++n;
   }
   return n;
 }
@@ -151,17 +154,18 @@ uint64_t Kernel::smp_object(size_t bytes) {
 sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess acc, bool count) {
   if (p_.cpus == 1 || !len || !addr) return SC_ZERO_TIME;
   PerCpu& q = percpu_[cpu];
-  const uint64_t bit = uint64_t(1) << cpu;
+  const int cc = static_cast<int>(cache_of(cpu));
+  const uint64_t bit = uint64_t(1) << cc;
   sc_time t = SC_ZERO_TIME;
   const uint64_t lb = p_.cache_line_bytes, l0 = addr / lb, l1 = (addr + len - 1) / lb;
   for (uint64_t l = l0; l <= l1; ++l) {
     auto it = dma_lines_.find(l);
     if (it == dma_lines_.end()) {
-      if (acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, static_cast<int>(cpu)});
+      if (acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, cc});
       continue;
     }
     LineState& st = it->second;
-    const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+    const bool hitm = st.owner >= 0 && st.owner != cc;
     if (hitm && count) {
       const sc_time d = q.cpu->line_read(l * lb, static_cast<unsigned>(lb)) + p_.hitm_snoop_stall;
       t += d;
@@ -171,9 +175,9 @@ sc_time Kernel::lines_now(unsigned cpu, uint64_t addr, size_t len, LineAccess ac
     if (acc == LineAccess::Load) {
       st.holders |= bit;
       st.owner = -1;  // the implicit writeback leaves it shared and clean
-      if (st.holders == all_cpus_mask()) dma_lines_.erase(it);
+      if (st.holders == all_caches_mask()) dma_lines_.erase(it);
     } else {
-      st = LineState{bit, static_cast<int>(cpu)};
+      st = LineState{bit, cc};
     }
   }
   if (t > SC_ZERO_TIME) *q.xcpu_stall_ns = static_cast<uint64_t>(q.xcpu_stall.value() / 1000);
@@ -184,9 +188,10 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
                                   bool track_new) {
   Cpu& c = this_cpu();
   const unsigned cpu = c.index();
+  const int cc = static_cast<int>(cache_of(cpu));
   PerCpu& q = percpu_[cpu];
-  const uint64_t bit = uint64_t(1) << cpu;
-  const uint64_t all = all_cpus_mask();
+  const uint64_t bit = uint64_t(1) << cc;
+  const uint64_t all = all_caches_mask();
   const uint64_t line_bytes = p_.cache_line_bytes;
   ExecContext* ctx = c.running();
   const bool for_journey = j && ctx && ctx->journey == j && !ctx->stage.empty();
@@ -213,11 +218,11 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
     }
     auto it = dma_lines_.find(l);
     if (it == dma_lines_.end()) {  // valid everywhere: a hit; a write makes it this CPU's own
-      if (track_new && acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, static_cast<int>(cpu)});
+      if (track_new && acc != LineAccess::Load) dma_lines_.emplace(l, LineState{bit, cc});
       continue;
     }
     LineState& st = it->second;
-    const bool hitm = st.owner >= 0 && st.owner != static_cast<int>(cpu);
+    const bool hitm = st.owner >= 0 && st.owner != cc;
     const bool miss = !(st.holders & bit);
     // The new state first (the stall below suspends; the line is this CPU's from the request on).
     if (acc == LineAccess::Load) {
@@ -225,7 +230,7 @@ Task<unsigned> Kernel::load_lines(uint64_t addr, size_t len, LineAccess acc, Jou
       st.owner = hitm ? -1 : st.owner;  // implicit writeback: shared and clean
       if (st.holders == all && st.owner < 0) dma_lines_.erase(it);
     } else {
-      st = LineState{bit, static_cast<int>(cpu)};
+      st = LineState{bit, cc};
     }
     if (!miss || (acc == LineAccess::Store)) continue;  // a hit; a plain store's RFO is hidden
     const char* stage = hitm ? kCrossCpuStage : kDmaMissStage;

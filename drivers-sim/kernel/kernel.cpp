@@ -40,6 +40,10 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
     throw std::invalid_argument("Kernel: cpus_allowed names no existing CPU");
   if (p_.hz == 0) throw std::invalid_argument("Kernel: hz must be > 0");
   if (p_.cpus > 64) throw std::invalid_argument("Kernel: at most 64 CPUs");
+  if (p_.threads_per_core < 1 || p_.threads_per_core > 2 || p_.cpus % p_.threads_per_core)
+    throw std::invalid_argument("Kernel: threads_per_core must be 1 or 2 and divide cpus");
+  if (!(p_.smt_shared_speed > 0 && p_.smt_shared_speed <= 1))
+    throw std::invalid_argument("Kernel: smt_shared_speed must be in (0, 1]");
   if (p_.cache_line_bytes == 0 || (p_.cache_line_bytes & (p_.cache_line_bytes - 1)) || p_.cache_line_bytes > 256)
     throw std::invalid_argument("Kernel: cache_line_bytes must be a power of two up to 256");
   if (p_.read_sector_bytes && (p_.read_sector_bytes < p_.cache_line_bytes ||
@@ -50,7 +54,11 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
   Cpu::Params cp;
   cp.mhz = p_.cpu_mhz;
   cp.halt_exit_latency = p_.halt_exit_latency;
+  if (p_.threads_per_core > 1) cp.smt_shared_speed = p_.smt_shared_speed;
   complex_ = std::make_unique<CpuComplex>((p_.host + "_cpus").c_str(), p_.cpus, cp);
+  // Hyper-threading: logical CPU n and n + cores() are the two threads of core n (cache_of).
+  if (p_.threads_per_core == 2)
+    for (unsigned i = 0; i < p_.cpus; ++i) complex_->cpu(i).set_sibling(&complex_->cpu((i + cores()) % p_.cpus));
   complex_->set_route_default(p_.irq_dest_cpu);
   complex_->fsb_initiator.bind(hw.fsb_target());
   hw.apic_out().bind(*complex_);

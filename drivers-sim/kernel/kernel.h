@@ -544,8 +544,8 @@ class Kernel : public CpuSoftware {
   /// size -> freed addresses, most recently freed last: reused last-in first-out like the slab
   /// allocator's per-CPU array cache (Linux 2.4 mm/slab.c: cc_entry(cc)[--cc->avail]).
   std::unordered_map<size_t, std::vector<uint64_t>> dma_free_;
-  /// State of one cache line the model tracks: CPUs holding a valid copy (bit n = CPU n) and the
-  /// CPU holding it modified (-1: clean; memory is up to date).
+  /// State of one cache line the model tracks, by cache: bit c of `holders` = core c's cache holds it, `owner` = the core
+  /// that holds it modified (-1: none). A core's caches serve all its logical CPUs (cache_of).
   struct LineState {
     uint64_t holders = 0;
     int owner = -1;
@@ -557,7 +557,7 @@ class Kernel : public CpuSoftware {
   /// absolute time its data arrives. Keyed by line; dropped when the line is loaded after `ready`,
   /// written by a device, or stored to.
   struct PendingFill {
-    unsigned cpu;
+    unsigned cpu;  ///< the cache (cache_of) the fill goes to
     sc_time ready;
   };
   std::unordered_map<uint64_t, PendingFill> pending_fills_;
@@ -574,6 +574,12 @@ class Kernel : public CpuSoftware {
   /// <host>.cpu<n>.adjacent_line_fills. Does nothing when the sector is one line.
   void sector_fill(Cpu& c, uint64_t l);
   uint64_t all_cpus_mask() const { return p_.cpus == 64 ? ~uint64_t(0) : (uint64_t(1) << p_.cpus) - 1; }
+  /// Cores (one cache hierarchy each): cpus / threads_per_core.
+  unsigned cores() const { return p_.cpus / p_.threads_per_core; }
+  /// The core whose caches logical CPU `cpu` uses: cpu % cores() (the BIOS lists the first thread of
+  /// every package before the second; CpuProfile::threads_per_core).
+  unsigned cache_of(unsigned cpu) const { return cpu % cores(); }
+  uint64_t all_caches_mask() const { return cores() == 64 ? ~uint64_t(0) : (uint64_t(1) << cores()) - 1; }
   /// The common body of load_dma_lines and touch_lines.
   Task<unsigned> load_lines(uint64_t addr, size_t len, LineAccess acc, JourneyId j, const char* kind, bool track_new);
   /// touch_lines without stalling: updates the lines' states for `cpu` and returns the time the

@@ -23,6 +23,9 @@ ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::st
       int_param("process_cpu", -1, -1, 63, "CPU",
                 "deprecated: the one CPU the workload's processes may run on (cpus_allowed = 1 << process_cpu); "
                 "-1: not set", "kept for old scenarios; use cpus_allowed"),
+      int_param("threads_per_core", 0, 0, 2, "threads",
+                "logical processors per core: 1 = hyper-threading off in the BIOS, 2 = on; 0: the CPU profile's",
+                "CpuProfile::threads_per_core (xeon-prestonia-ht: 2); what-if override"),
       bool_param("hz_tick", d.hz_tick, "generate the HZ timer interrupts (IRQ0 and LOC)", "Linux 2.4 i386"),
       int_param("hz", 0, 0, 1000, "Hz", "timer interrupt rate; 0: the kernel profile's HZ",
                 "kernel profile (linux-2.4.20-i386: tg3-bonding-tcp-gmac-formats.md §2.3: HZ=100)"),
@@ -52,14 +55,22 @@ KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c) {
   p.tx_queue_len = k.tx_queue_len;
   p.cache_line_bytes = c.cache_line_bytes;
   p.read_sector_bytes = c.read_sector_bytes;
+  p.threads_per_core = c.threads_per_core;
+  p.smt_shared_speed = c.smt_shared_speed;
   p.byte_order = c.byte_order;
   return p;
+}
+
+unsigned threads_per_core_of(const ParamValues& v) {
+  if (v.has("threads_per_core") && v.i("threads_per_core") > 0) return static_cast<unsigned>(v.i("threads_per_core"));
+  return v.has("cpu_profile") ? cpu_profile(v.s("cpu_profile")).threads_per_core : 1;
 }
 
 KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz) {
   KernelParams p = kernel_params_of(kernel_profile(v.s("kernel_profile")), cpu_profile(v.s("cpu_profile")));
   p.host = host;
-  p.cpus = cpus;
+  p.threads_per_core = threads_per_core_of(v);
+  p.cpus = cpus * p.threads_per_core;
   p.cpu_mhz = cpu_mhz;
   if (!v.s("cost_profile").empty()) p.cost_profile = v.s("cost_profile");
   p.irq_dest_cpu = static_cast<unsigned>(v.i("irq_dest_cpu"));

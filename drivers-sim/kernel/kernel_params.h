@@ -17,7 +17,12 @@ namespace nicsim {
 /// them equal); kernel_params_from fills them from the host's profiles and overrides.
 struct KernelParams {
   std::string host = "host";  ///< host name: prefix of counters and journey "where"
-  unsigned cpus = 1;          ///< platform param `cpus`
+  unsigned cpus = 1;          ///< logical CPUs the kernel sees: platform param `cpus` x threads_per_core
+  /// Logical processors per core (CpuProfile::threads_per_core; scenario key threads_per_core):
+  /// logical CPU n runs on core n % (cpus / threads_per_core), whose caches and execution time it
+  /// shares with the other threads of that core.
+  unsigned threads_per_core = 1;
+  double smt_shared_speed = 1.0;  ///< CpuProfile::smt_shared_speed (Cpu::Params)
   double cpu_mhz = 2400;      ///< platform param `cpu_mhz`
   std::string kernel_profile = "linux-2.4.20-i386";  ///< KernelProfile name (shown; fields below)
   std::string cpu_profile = "xeon-prestonia";        ///< CpuProfile name (shown; fields below)
@@ -84,9 +89,13 @@ struct KernelParams {
 ParamSchema kernel_param_schema(const std::string& kernel_profile = "linux-2.4.20-i386",
                                 const std::string& cpu_profile = "xeon-prestonia");
 /// KernelParams from `v` (which must hold every kernel_param_schema() name) plus the host name
-/// and the platform's CPU count and clock: the named profiles' fields, then the overrides that are
-/// set. Throws std::invalid_argument for an unknown profile name.
+/// and the platform's CPU count (packages) and clock: the named profiles' fields, then the overrides
+/// that are set; `cpus` of the result is packages x threads_per_core_of(v). Throws std::invalid_argument for an unknown profile name.
 KernelParams kernel_params_from(const ParamValues& v, const std::string& host, unsigned cpus, double cpu_mhz);
+/// Logical processors per core a host's resolved params `v` (kernel_param_schema names) give: the
+/// scenario's threads_per_core, or the CPU profile's when it is 0. Throws std::invalid_argument for
+/// an unknown CPU profile.
+unsigned threads_per_core_of(const ParamValues& v);
 /// KernelParams of `k` on `c` (cost_profile = c.cost_profile), other fields at their defaults.
 KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c);
 

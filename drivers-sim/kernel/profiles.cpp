@@ -1,6 +1,7 @@
 #include "drivers-sim/kernel/profiles.h"
 #include "core/registry.h"
 #include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/kernel_params.h"
 #include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -40,8 +41,16 @@ std::string describe_profiles(const ParamValues& v) {
              rx_budget_name(k.rx_budget),
              k.rx_budget == RxBudget::netdev_max_backlog ? k.netdev_max_backlog : k.netdev_budget,
              k.rx_time_limit_jiffies, k.qdisc, k.tx_queue_len, irq_policy_name(k.irq_policy)) +
-         fmt::format("cpu: {} ({}, {}, {}-{} MHz, {}-byte lines{}, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name,
-                     c.isa, byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes,
+         fmt::format("cpu: {} ({}, {}{}, {}-{} MHz, {}-byte lines{}, L1d {} KB, L2 {} KB{}), cost table {}\n", c.name,
+                     c.isa, byte_order_name(c.byte_order),
+                     [&] {
+                       const unsigned t = threads_per_core_of(v);
+                       return t > 1 ? fmt::format(", hyper-threading: {} logical CPUs per core sharing its caches, "
+                                                  "each at {:.0f} % of the core while its sibling runs",
+                                                  t, 100 * c.smt_shared_speed)
+                                    : c.threads_per_core > 1 ? std::string(", hyper-threading off") : std::string();
+                     }(),
+                     c.min_mhz, c.max_mhz, c.cache_line_bytes,
                      c.read_sector_bytes > c.cache_line_bytes
                          ? fmt::format(" read in {}-byte sectors", c.read_sector_bytes)
                          : std::string(),
@@ -66,6 +75,12 @@ std::vector<ParamProblem> profile_problems(const std::string& host, const ParamV
     const CpuProfile* c = Registry<CpuProfile>::instance().find(v.s("cpu_profile"));
     if (!c) unknown("cpu_profile", "CPU", Registry<CpuProfile>::instance().names());
     else {
+      if (v.has("threads_per_core") && v.i("threads_per_core") > static_cast<int64_t>(c->threads_per_core))
+        out.push_back({"hosts." + host + ".threads_per_core",
+                       fmt::format("the {} CPU profile has {} logical processor{} per core (no hyper-threading); "
+                                   "threads_per_core {} needs a CPU profile with it (e.g. xeon-prestonia-ht)",
+                                   c->name, c->threads_per_core, c->threads_per_core == 1 ? "" : "s",
+                                   v.i("threads_per_core"))});
       if (v.has("cpu_mhz") && (v.r("cpu_mhz") < c->min_mhz || v.r("cpu_mhz") > c->max_mhz))
         out.push_back({"hosts." + host + ".cpu_mhz", fmt::format("{} MHz is outside the {} CPU profile's {}-{} MHz",
                                                                  v.r("cpu_mhz"), c->name, c->min_mhz, c->max_mhz)});

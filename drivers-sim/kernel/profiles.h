@@ -74,6 +74,14 @@ struct CpuProfile {
   unsigned read_sector_bytes = 0;
   unsigned l1d_kb = 0, l2_kb = 0;   ///< cache sizes (informational: the cost table holds cache-resident work)
   unsigned l3_kb = 0;               ///< backside L3 (0: none; informational)
+  /// Logical processors per core (hyper-threading: 2). The kernel sees packages x threads CPUs,
+  /// numbered as the BIOS lists them in the MP/ACPI tables (the first thread of every package,
+  /// then the second: logical CPU n is thread n / packages of package n % packages); siblings share
+  /// the core's caches (one line state) and its execution time (smt_shared_speed).
+  unsigned threads_per_core = 1;
+  /// Share of the core's speed a logical processor's computation gets while its sibling is also
+  /// executing (Cpu::Params::smt_shared_speed); 1 without hyper-threading.
+  double smt_shared_speed = 1.0;
   ByteOrder byte_order = ByteOrder::little;  ///< how a plain store lays out an integer's bytes
   std::string cost_profile;         ///< CostProfile name of the kernel paths (drivers-sim/kernel/costs.h)
   std::string source;

@@ -119,8 +119,34 @@ void Cpu::burn(std::coroutine_handle<> h, const sc_time& d, uint16_t what) {
   c->prof_what = what;
   c->resume_at = h;
   c->state = State::Burning;
-  c->until = now() + d;
+  c->rate = speed_;
+  c->until = now() + (speed_ == 1.0 ? d : d / speed_);
   c->preemptible = c->irqs_enabled;
+}
+
+void Cpu::set_sibling(Cpu* s) {
+  sibling_ = s;
+  speed_ = s && !s->halted_ ? p_.smt_shared_speed : 1.0;
+}
+
+void Cpu::set_halted(bool h) {
+  if (halted_ == h) return;
+  halted_ = h;
+  if (sibling_) sibling_->sibling_changed();
+}
+
+void Cpu::sibling_changed() {
+  const double s = sibling_ && !sibling_->halted_ ? p_.smt_shared_speed : 1.0;
+  if (s == speed_) return;
+  ExecContext* t = top();
+  if (t && t->state == State::Burning && t->until > now()) {
+    // The work left (at full speed) is unchanged; the wall time it takes follows the new share.
+    const double left_full = (t->until - now()).to_double() * t->rate;  // ps
+    t->until = now() + sc_time(left_full / s, sc_core::SC_PS);
+    t->rate = s;
+    if (!in_dispatch_) schedule_at(t->until);
+  }
+  speed_ = s;
 }
 
 bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& data, unsigned bytes, PciSpace space) {
@@ -228,7 +254,7 @@ void Cpu::split(ExecContext* c, const std::string& cause) {
     return;
   }
   c->state = State::Preempted;
-  c->remaining = rem;
+  c->remaining = c->rate == 1.0 ? rem : rem * c->rate;
   if (c->journey) sim().journeys.mark(c->journey, now(), "CPU wait", name(), cause);
 }
 
@@ -254,13 +280,13 @@ void Cpu::dispatch() {
   account();
   if (kicked_) {
     kicked_ = false;
-    if (halted_) halted_ = false;  // elaboration/test-bench start: no HLT exit latency
+    if (halted_) set_halted(false);  // elaboration/test-bench start: no HLT exit latency
   }
   for (;;) {
     if (halted_) {
       if (deliverable() < 0) break;
       note_pending_cause("CPU halted");
-      halted_ = false;
+      set_halted(false);
       waking_ = true;
       wake_at_ = now() + p_.halt_exit_latency;
     }
@@ -290,7 +316,7 @@ void Cpu::dispatch() {
     if (!t) {
       sw_->idle(*this);
       if (!process_) {
-        halted_ = true;
+        set_halted(true);
         if (deliverable() < 0) break;
       }
       continue;
@@ -306,7 +332,8 @@ void Cpu::dispatch() {
         continue;
       case State::Preempted:
         t->state = State::Burning;
-        t->until = now() + t->remaining;
+        t->rate = speed_;
+        t->until = now() + (speed_ == 1.0 ? t->remaining : t->remaining / speed_);
         t->remaining = SC_ZERO_TIME;
         if (t->journey) sim().journeys.mark(t->journey, now(), t->stage, name());
         continue;

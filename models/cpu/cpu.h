@@ -73,7 +73,10 @@ struct ExecContext {
   std::coroutine_handle<> resume_at;  ///< where execution continues (innermost suspended frame)
   State state = State::Ready;
   sc_time until = SC_ZERO_TIME;      ///< Burning/Stalled: absolute end time
-  sc_time remaining = SC_ZERO_TIME;  ///< Preempted: burn still to do
+  /// Preempted: burn still to do, in time at the core's full speed (a hyper-threading sibling that
+  /// is busy slows it when it runs again: Cpu::Params::smt_shared_speed).
+  sc_time remaining = SC_ZERO_TIME;
+  double rate = 1.0;  ///< Burning: the share of the core's speed the burn runs at now (1: all of it)
   bool preemptible = true;           ///< the current burn may be split (IF=1 when it started)
   bool irqs_enabled = true;          ///< x86 IF while this context runs (software toggles it)
   const char* stall_kind = "MMIO stall";  ///< Stalled: what it waits for ("MMIO stall", "cache miss")
@@ -168,6 +171,14 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
     /// Time from an interrupt reaching a halted (HLT, C1) core until it executes again.
     /// estimate: no P4 Xeon figure found; C1 exit is documented as "low latency" — order 1 µs.
     sc_time halt_exit_latency = us(1.0);
+    /// Hyper-threading (set_sibling): the share of the core's speed a burn runs at while the other
+    /// logical processor of the same core is executing (not halted); 1 = no slowdown, the value
+    /// without a sibling. A halted sibling gives all of the core back (single-task mode: "resources
+    /// that were partitioned in MT-mode are re-combined to give the single active logical processor
+    /// use of all of the resources", Marr et al., "Hyper-Threading Technology Architecture and
+    /// Microarchitecture", Intel Technology Journal 6(1), Feb 2002, on HALT). Stalls (MMIO, cache
+    /// misses) are not slowed: they wait on the bus.
+    double smt_shared_speed = 1.0;
   };
 
   tlm_utils::simple_initiator_socket<Cpu> fsb_initiator;  ///< uncached (MMIO) accesses
@@ -178,6 +189,14 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   Cpu(sc_core::sc_module_name name, unsigned index, const Params& p);
 
   void set_software(CpuSoftware* sw) { sw_ = sw; }
+  /// Make `s` this logical processor's hyper-threading sibling (the other logical processor of the
+  /// same core; both directions must be set): while `s` is not halted, this CPU's burns run at
+  /// Params::smt_shared_speed, and a burn under way is re-timed the moment `s` halts or wakes.
+  /// nullptr: no sibling (the default).
+  void set_sibling(Cpu* s);
+  Cpu* sibling() const { return sibling_; }
+  /// The share of the core's speed a burn started now runs at (1 without a busy sibling).
+  double speed() const { return speed_; }
   unsigned index() const { return index_; }
   double mhz() const { return p_.mhz; }
   /// Duration of `cycles` cycles on this core.
@@ -295,6 +314,8 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   void split(ExecContext* c, const std::string& cause);
   void schedule_at(const sc_time& t);
   void note_pending_cause(const std::string& cause);
+  void set_halted(bool h);      // halted_ = h, telling the sibling
+  void sibling_changed();       // the sibling halted or woke: re-time the burn under way
 
   unsigned index_;
   Params p_;
@@ -310,6 +331,8 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   std::multimap<sc_time, unsigned> arrivals_;
   bool halted_ = false;
   bool waking_ = false;
+  Cpu* sibling_ = nullptr;
+  double speed_ = 1.0;  // share of the core's speed now (Params::smt_shared_speed while the sibling runs)
   sc_time wake_at_ = SC_ZERO_TIME;
 
   struct Periodic {

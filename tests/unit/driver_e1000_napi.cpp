@@ -16,6 +16,7 @@ KernelParams napi_params(const char* kernel) {
   KernelParams p = kernel_params_of(kernel_profile(kernel), cpu_profile("xeon-prestonia-ht"));
   p.host = "alpha";
   p.cpus = 1;
+  p.threads_per_core = 1;  // one logical CPU: hyper-threading off (the driver is under test, not HT)
   p.cpu_mhz = 2000;
   p.hz_tick = true;
   return p;

@@ -690,6 +690,28 @@ TEST_CASE("validation: a host's kernel and CPU profile names are checked against
         "no error");
 }
 
+TEST_CASE("validation: threads_per_core needs a CPU profile with hyper-threading, CPU indexes count logical CPUs",
+          "[validation][profiles][smt]") {
+  CHECK(load_error(kTwoBoxes, {"hosts.alpha.cpu_profile=xeon-prestonia", "hosts.alpha.threads_per_core=2"}) ==
+        "--set: key 'hosts.alpha.threads_per_core': the xeon-prestonia CPU profile has 1 logical processor per core "
+        "(no hyper-threading); threads_per_core 2 needs a CPU profile with it (e.g. xeon-prestonia-ht)");
+  // With HT the two packages are four logical CPUs: CPU 3 exists, CPU 4 does not.
+  const std::vector<std::string> ht = {"hosts.alpha.cpu_profile=xeon-prestonia-ht",
+                                       "hosts.alpha.kernel_profile=linux-2.6.14-i386"};
+  auto with = [&](const std::string& s) {
+    std::vector<std::string> v = ht;
+    v.push_back(s);
+    return v;
+  };
+  CHECK(load_error(kTwoBoxes, with("hosts.alpha.irq_dest_cpu=3")) == "no error");
+  CHECK(load_error(kTwoBoxes, with("hosts.alpha.irq_dest_cpu=4")) ==
+        "--set: key 'hosts.alpha.irq_dest_cpu': CPU 4 does not exist: the host has 4 logical CPUs (2 x 2 threads) "
+        "(CPUs 0..3)");
+  // Hyper-threading off on the HT profile: two CPUs again.
+  CHECK(load_error(kTwoBoxes, {ht[0], ht[1], "hosts.alpha.threads_per_core=1", "hosts.alpha.irq_dest_cpu=2"}) ==
+        "--set: key 'hosts.alpha.irq_dest_cpu': CPU 2 does not exist: the host has cpus = 2 (CPUs 0..1)");
+}
+
 TEST_CASE("validation: a host's cost_profile is checked against the registered cost tables, with a suggestion",
           "[validation][profiles]") {
   // The cost tables register from their own files (drivers-sim/kernel/costs_*.cpp): a check, not a
