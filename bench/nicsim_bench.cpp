@@ -3,6 +3,9 @@
 //   nicsim_bench stream [--seconds S]  the 82546EB netperf TCP_STREAM scenario for S simulated s (default 10)
 //   nicsim_bench flood [--seconds S]   bench/rx-flood-64b.toml: 64-byte frames at 1.488 Mpps into both
 //                                      ports of one host's 82546EB for S simulated s (default 0.1)
+//   nicsim_bench forward [--packets N] scenarios/seed003/2.6.14-e1000-6.2.15.toml: Linux 2.6.14 NAPI forwarding
+//                                      of two 64-byte flows at 1.488 Mpps each through an 82546EB,
+//                                      N packets per flow, one run (default 300000: 0.2 s of burst)
 //   nicsim_bench hosts [--hosts N]     scenarios/default.toml (a short NetPIPE run) plus N hosts with
 //                                      no NIC (default 200): the cost of building, running and
 //                                      tearing down a testbed as it grows
@@ -32,7 +35,7 @@ __attribute__((constructor(101))) static void nicsim_bench_no_systemc_banner() {
 namespace {
 
 int usage() {
-  std::cerr << "usage: nicsim_bench netpipe|stream|flood|hosts [--seconds S] [--hosts N] [--scenario FILE]\n";
+  std::cerr << "usage: nicsim_bench netpipe|stream|flood|forward|hosts [--seconds S] [--packets N] [--hosts N] [--scenario FILE]\n";
   return 2;
 }
 
@@ -45,10 +48,12 @@ int sc_main(int argc, char** argv) {
   double seconds = -1;  // per case default below
   std::string scenario_path;
   int hosts = 200;
+  long packets = 300000;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (a == "--hosts" && i + 1 < argc) hosts = std::atoi(argv[++i]);
+    else if (a == "--packets" && i + 1 < argc) packets = std::atol(argv[++i]);
     else if (a == "--scenario" && i + 1 < argc) scenario_path = argv[++i];
     else return usage();
   }
@@ -62,6 +67,9 @@ int sc_main(int argc, char** argv) {
   } else if (which == "flood") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/bench/rx-flood-64b.toml";
     sets.push_back(fmt::format("workload.duration_s={}", seconds));
+  } else if (which == "forward") {
+    if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed003/2.6.14-e1000-6.2.15.toml";
+    sets = {fmt::format("workload.packets={}", packets), "workload.runs=1", "workload.average_last=1"};
   } else if (which == "hosts") {
     if (scenario_path.empty()) scenario_path = std::string(NICSIM_SOURCE_DIR) + "/scenarios/default.toml";
     sets = {"workload.upper=1", "workload.trials=1", "workload.runtm_s=0.001"};
@@ -111,6 +119,8 @@ int sc_main(int argc, char** argv) {
     extra = fmt::format(" offered_pps={:.0f} nic_accepted_pps={:.0f} ip_received_pps={:.0f}",
                         result["metrics"]["offered_pps"].get<double>(), result["metrics"]["nic_accepted_pps"].get<double>(),
                         result["metrics"]["ip_received_pps"].get<double>());
+  if (result["metrics"].contains("forwarded_kpps"))
+    extra = fmt::format(" forwarded_kpps={:.1f}", result["metrics"]["forwarded_kpps"].get<double>());
   if (which == "hosts") extra += fmt::format(" hosts={}", scenario.hosts.size());
   struct rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);  // ru_maxrss: kilobytes on Linux
