@@ -49,20 +49,36 @@ struct PromiseBase {
   static void* operator new(std::size_t n) { return FramePool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept { FramePool::deallocate(p, n); }
 };
+
+/// The promise of a Task<T>: the value the coroutine returned (Task<void>: none).
+template <typename T>
+struct TaskPromise : PromiseBase {
+  std::optional<T> value;
+  Task<T> get_return_object();
+  template <typename U>
+  void return_value(U&& v) { value.emplace(std::forward<U>(v)); }
+  /// After the coroutine ended: its value (rethrows the exception it ended with).
+  T take() {
+    if (exception) std::rethrow_exception(exception);
+    return std::move(*value);
+  }
+};
+template <>
+struct TaskPromise<void> : PromiseBase {
+  Task<void> get_return_object();
+  void return_void() noexcept {}
+  void take() {
+    if (exception) std::rethrow_exception(exception);
+  }
+};
 }  // namespace detail
 
-/// A lazily started coroutine producing a T. Move-only; destroys its frame when destroyed.
-/// `co_await task` runs it to completion (across any CPU time it spends) and yields its value,
-/// rethrowing any exception it ended with.
+/// A lazily started coroutine producing a T (or nothing: Task<void>). Move-only; destroys its frame
+/// when destroyed.
 template <typename T>
 class [[nodiscard]] Task {
  public:
-  struct promise_type : detail::PromiseBase {
-    std::optional<T> value;
-    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
-    template <typename U>
-    void return_value(U&& v) { value.emplace(std::forward<U>(v)); }
-  };
+  using promise_type = detail::TaskPromise<T>;
   using handle_type = std::coroutine_handle<promise_type>;
 
   Task() = default;
@@ -85,10 +101,7 @@ class [[nodiscard]] Task {
   bool done() const { return h_ && h_.done(); }
   handle_type handle() const { return h_; }
   /// After done(): the value (rethrows the exception the coroutine ended with).
-  T result() {
-    if (h_.promise().exception) std::rethrow_exception(h_.promise().exception);
-    return std::move(*h_.promise().value);
-  }
+  T result() { return h_.promise().take(); }
 
   auto operator co_await() && noexcept {
     struct Awaiter {
@@ -98,10 +111,7 @@ class [[nodiscard]] Task {
         h.promise().continuation = c;
         return h;
       }
-      T await_resume() {
-        if (h.promise().exception) std::rethrow_exception(h.promise().exception);
-        return std::move(*h.promise().value);
-      }
+      T await_resume() { return h.promise().take(); }
     };
     return Awaiter{h_};
   }
@@ -110,57 +120,15 @@ class [[nodiscard]] Task {
   handle_type h_;
 };
 
-template <>
-class [[nodiscard]] Task<void> {
- public:
-  struct promise_type : detail::PromiseBase {
-    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
-    void return_void() noexcept {}
-  };
-  using handle_type = std::coroutine_handle<promise_type>;
-
-  Task() = default;
-  explicit Task(handle_type h) : h_(h) {}
-  Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
-  Task& operator=(Task&& o) noexcept {
-    if (this != &o) {
-      if (h_) h_.destroy();
-      h_ = std::exchange(o.h_, {});
-    }
-    return *this;
-  }
-  Task(const Task&) = delete;
-  Task& operator=(const Task&) = delete;
-  ~Task() {
-    if (h_) h_.destroy();
-  }
-
-  bool valid() const { return static_cast<bool>(h_); }
-  bool done() const { return h_ && h_.done(); }
-  handle_type handle() const { return h_; }
-  /// After done(): rethrows the exception the coroutine ended with, if any.
-  void result() {
-    if (h_.promise().exception) std::rethrow_exception(h_.promise().exception);
-  }
-
-  auto operator co_await() && noexcept {
-    struct Awaiter {
-      handle_type h;
-      bool await_ready() const noexcept { return !h || h.done(); }
-      std::coroutine_handle<> await_suspend(std::coroutine_handle<> c) noexcept {
-        h.promise().continuation = c;
-        return h;
-      }
-      void await_resume() {
-        if (h.promise().exception) std::rethrow_exception(h.promise().exception);
-      }
-    };
-    return Awaiter{h_};
-  }
-
- private:
-  handle_type h_;
-};
+namespace detail {
+template <typename T>
+Task<T> TaskPromise<T>::get_return_object() {
+  return Task<T>(std::coroutine_handle<TaskPromise<T>>::from_promise(*this));
+}
+inline Task<void> TaskPromise<void>::get_return_object() {
+  return Task<void>(std::coroutine_handle<TaskPromise<void>>::from_promise(*this));
+}
+}  // namespace detail
 
 /// Awaitable: the running context computes for `d` (preemptible when its IRQs are enabled),
 /// charged in the CPU's profile to `what` (a cpu_time.h tag; 0 untagged).
