@@ -23,6 +23,20 @@ double CostProfile::cycles(const CostEntry& e, size_t bytes, double mhz) const {
   return e.cycles_per_call + per_byte * static_cast<double>(bytes);
 }
 
+void CostProfile::set(CostId id, double cycles_per_call, double cycles_per_byte, bool memory_bound, const char* source) {
+  CostEntry& e = entries[static_cast<size_t>(id)];
+  e.cycles_per_call = cycles_per_call;
+  e.cycles_per_byte = cycles_per_byte;
+  e.memory_bound = memory_bound;
+  e.source = source;
+}
+
+void CostProfile::set_smp_locked_ops(CostId id, unsigned n, const char* source) {
+  CostEntry& e = entries[static_cast<size_t>(id)];
+  e.smp_locked_ops = n;
+  e.smp_locked_source = source;
+}
+
 void set_what_tags(CostProfile& p) {
   for (size_t i = 0; i < kCostCount; ++i) p.entries[i].what = what_tag(static_cast<CostId>(i));
 }

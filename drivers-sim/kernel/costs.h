@@ -92,6 +92,14 @@ struct CostProfile {
   double cycles(CostId id, size_t bytes, double mhz) const { return cycles(at(id), bytes, mhz); }
   /// The same for an entry of this profile that is not in `entries` (a driver's, driver_costs.h).
   double cycles(const CostEntry& e, size_t bytes, double mhz) const;
+
+  /// A table's builder: entry `id` costs `cycles_per_call` + `cycles_per_byte` per byte (scaled with
+  /// the core clock when `memory_bound`), from `source`. The SMP locked-op count and the CPU-profile
+  /// tag are left as they are (a table built from another keeps that table's counts).
+  void set(CostId id, double cycles_per_call, double cycles_per_byte, bool memory_bound, const char* source);
+  /// A table's builder: an SMP kernel takes `n` LOCK-prefixed instructions on `id`'s path that a UP
+  /// kernel does not, counted in the functions `source` names (CostEntry::smp_locked_ops).
+  void set_smp_locked_ops(CostId id, unsigned n, const char* source);
 };
 
 /// The registered cost table named `name` (each table registers itself from its own file,

@@ -87,13 +87,6 @@ CostProfile linux_2_4_ppc7450() {
   p.name = "linux-2.4-ppc7450";
   p.summary = "Linux 2.4.13-2.4.16 PowerPC (sc syscalls, OpenPIC, HZ=100) on an MPC7450 G4, cycles at 733 MHz";
   p.ref_mhz = 733;
-  auto set = [&](CostId id, double call, double byte, bool mem, const char* src) {
-    CostEntry& e = p.entries[static_cast<size_t>(id)];
-    e.cycles_per_call = call;
-    e.cycles_per_byte = byte;
-    e.memory_bound = mem;
-    e.source = src;
-  };
   constexpr const char* kKept =
       "estimate: the P4 table's calibrated cycles kept (same 2.4 C path; equal cycles per path, see the calibration "
       "block (a) in costs_linux_2_4_ppc7450.cpp)";
@@ -107,20 +100,20 @@ CostProfile linux_2_4_ppc7450() {
   // CR, LR, CTR, XER (~60 instructions, one store per clock through the one load/store unit),
   // DoSyscall's table dispatch (~25 instructions); getppid's body (a few loads). Entry ~160 cycles,
   // the round trip 280: [L4]'s 52-cycle minimal path with ~6x the instructions.
-  set(CostId::syscall_entry, 160, 0, false,
+  p.set(CostId::syscall_entry, 160, 0, false,
       "estimate: arch/ppc 2.4.16 head.S SystemCall/EXCEPTION_PROLOG + transfer_to_handler (rfi with the MMU on) + "
       "entry.S DoSyscall, ~120 instructions and two serialising transitions on a 7450; scaled from the one PowerPC "
       "measurement found, L4Ka::Pistachio's empty system call on a 500 MHz 750: 51.73 cycles / 27 instructions "
       "(l4ka.org pistachio/powerpc/perf.php); no PowerPC Linux lmbench found");
   // ret_from_syscall_1's errno check, ret_from_except's need_resched / sigpending tests with
   // interrupts off (mtmsr), the register restore (~40 loads) and the final rfi to user mode.
-  set(CostId::syscall_exit, 120, 0, false,
+  p.set(CostId::syscall_exit, 120, 0, false,
       "estimate: arch/ppc 2.4.16 entry.S ret_from_syscall_1 + ret_from_except (checks, mtmsr, ~40 restores, rfi)");
   // __copy_tofrom_user (LH@2.4.16:arch/ppc/lib/string.S): per 32-byte line one dcbt (source, one
   // line ahead), one dcbz (destination) and 8 lwz + 8 stw through the 7450's single load/store
   // unit: >= 18 cycles per line, ~0.8 cycles/B with the source in L1 or the core-clock L2
   // (~0.9 GB/s at 733 MHz). Core-clock work: not scaled (memory_bound false).
-  set(CostId::copy_user_cached, 40, 0.8, false,
+  p.set(CostId::copy_user_cached, 40, 0.8, false,
       "estimate: arch/ppc/lib/string.S __copy_tofrom_user line loop (dcbt + dcbz + 8 lwz/stw per 32 B) through one "
       "load/store unit, ~0.8 cycles/B cache-resident; per call (alignment prologue, exception-table setup) estimate");
   // The source out of cache (just DMA'd). __copy_tofrom_user's line loop issues the dcbt of line
@@ -131,14 +124,14 @@ CostProfile linux_2_4_ppc7450() {
   // CPU line fill from SDRAM"; 157.5 ns for a first line, 180 ns in another row). (135 + 35) / 2 =
   // 85 ns per 32 B = 376 MB/s = 1.95 cycles/B at 733 MHz; dcbz spares the destination read. The
   // 2.4.16 kernel leaves the 7450's L2 prefetch engines (MSSCR0) as the firmware set them: none assumed.
-  set(CostId::copy_user_uncached, 40, 1.95, true,
+  p.set(CostId::copy_user_uncached, 40, 1.95, true,
       "estimate: __copy_tofrom_user with the source out of cache: dcbt one line ahead keeps two 32-byte line "
       "fills in flight, (L + W) / 2 per line with L = 135 ns (the platform model's SDRAM line fill, next line in "
       "an open row) and W = 35 ns (the cached work): 376 MB/s, 1.95 cycles/B at 733 MHz; dcbz spares the "
       "destination read");
   // csum_partial (LH@2.4.16:arch/ppc/lib/checksum.S): lwzu + adde per 32-bit word in a bdnz loop;
   // the adde chain through XER[CA] gives one word per clock at best: ~0.3 cycles/B cache-resident.
-  set(CostId::csum_partial, 30, 0.3, false,
+  p.set(CostId::csum_partial, 30, 0.3, false,
       "estimate: arch/ppc/lib/checksum.S csum_partial, one lwzu + adde per word (carry chain: ~1 word/clock), "
       "~0.3 cycles/B cache-resident");
   // Context switch: kernel/sched.c schedule() is the same C as on i386 (goodness loop; ~700
@@ -147,34 +140,34 @@ CostProfile linux_2_4_ppc7450() {
   // rfi-free return) and switch_mm -> set_context (include/asm-ppc/mmu_context.h): 16 mtsr of the
   // new context's VSIDs with isync. The hashed page table is tagged by VSID: no TLB flush and no
   // refill, unlike the P4's CR3 reload.
-  set(CostId::context_switch, 900, 0, false,
+  p.set(CostId::context_switch, 900, 0, false,
       "estimate: schedule() C as the P4 (~700 cycles) + entry.S _switch (~100) + set_context's 16 mtsr/isync "
       "(~100: L4Ka::Pistachio's 12-segment-register switch ~40 cycles on a 500 MHz 750, l4ka.org "
       "pistachio/powerpc/perf.php, x16/12, x2 for the 7450's pipeline); no TLB flush on PowerPC (VSID-tagged "
       "hashed page table, asm-ppc/mmu_context.h switch_mm)");
-  set(CostId::wakeup, 300, 0, false, kKept);
-  set(CostId::pipe_rw, 276, 0, false, kKept);
+  p.set(CostId::wakeup, 300, 0, false, kKept);
+  p.set(CostId::pipe_rw, 276, 0, false, kKept);
   // Interrupt entry and the OpenPIC accesses (see the calibration block).
-  set(CostId::irq_entry, 260 + 4 * kOpenPicReadCycles + 2 * kOpenPicWriteCycles, 0, false,
+  p.set(CostId::irq_entry, 260 + 4 * kOpenPicReadCycles + 2 * kOpenPicWriteCycles, 0, false,
       "estimate: exception entry + do_IRQ/ppc_irq_dispatch_handler (~260 cycles, cf. syscall_entry) + the OpenPIC "
       "accesses of 2.4.16 arch/ppc/kernel/open_pic.c: openpic_irq's IACK read, openpic_ack_irq = openpic_disable_irq "
       "(read, write, read-back) + openpic_eoi (write, read-back): 4 reads x 503 + 2 writes x 40 cycles (a register read on the "
       "33 MHz slot bus, KeyLargo's, takes 686 ns through the platform's UniNorth models; research seeds §1.1: "
       "0.3-1.0 us)");
-  set(CostId::irq_return, 150, 0, false,
+  p.set(CostId::irq_return, 150, 0, false,
       "estimate: arch/ppc entry.S ret_from_intr/ret_from_except (need_resched, sigpending, restore, rfi), as "
       "syscall_exit plus the interrupted-context checks");
-  set(CostId::apic_eoi, 2 * kOpenPicReadCycles + kOpenPicWriteCycles, 0, false,
+  p.set(CostId::apic_eoi, 2 * kOpenPicReadCycles + kOpenPicWriteCycles, 0, false,
       "estimate: the level interrupt's end on OpenPIC, 2.4.16 open_pic.c openpic_end_irq -> openpic_enable_irq "
       "(read, write, read-back until MASK clears): 2 reads x 503 + 1 write x 40 cycles; the EOI write itself is "
       "in irq_entry (openpic_ack_irq)");
-  set(CostId::timer_interrupt, 1000, 0, false,
+  p.set(CostId::timer_interrupt, 1000, 0, false,
       "estimate: arch/ppc/kernel/time.c timer_interrupt: decrementer reload (mtdec), do_timer, timebase-based "
       "xtime update; no PIT latch read as on i386 (P4 table: 1500)");
-  set(CostId::local_timer, 1000, 0, false, kKept);
-  set(CostId::run_timer_list, 300, 0, false, kKept);
-  set(CostId::timer_callback, 150, 0, false, kKept);
-  set(CostId::softirq_entry, 146, 0, false, kKept);
+  p.set(CostId::local_timer, 1000, 0, false, kKept);
+  p.set(CostId::run_timer_list, 300, 0, false, kKept);
+  p.set(CostId::timer_callback, 150, 0, false, kKept);
+  p.set(CostId::softirq_entry, 146, 0, false, kKept);
   // SMP (the dual-800 QuickSilver): spin_lock is lwarx/stwcx. + isync, spin_unlock eieio + a store
   // (LH@2.4.16:include/asm-ppc/spinlock.h); an atomic op a lwarx/stwcx. loop (atomic.h). A
   // reservation on a line in the own cache, ~20 cycles for the pair plus the isync/eieio
@@ -182,43 +175,39 @@ CostProfile linux_2_4_ppc7450() {
   constexpr const char* kLockSrc =
       "estimate: include/asm-ppc/spinlock.h / atomic.h 2.4.16: lwarx/stwcx. on an own-cache line + isync or eieio, "
       "~60 cycles (no LOCK prefix draining a NetBurst store buffer); the cross-CPU line transfer is separate";
-  set(CostId::spin_lock, 60, 0, false, kLockSrc);
-  set(CostId::locked_op, 60, 0, false, kLockSrc);
-  set(CostId::add_interrupt_randomness, 200, 0, false,
+  p.set(CostId::spin_lock, 60, 0, false, kLockSrc);
+  p.set(CostId::locked_op, 60, 0, false, kLockSrc);
+  p.set(CostId::add_interrupt_randomness, 200, 0, false,
       "estimate: drivers/char/random.c add_timer_randomness + batch_entropy_store (get_cycles = mftb on PowerPC), a "
       "few dozen instructions as on the P4");
 
   // --- (a) generic C paths: the P4's cycles kept -------------------------------------------------
-  set(CostId::skb_alloc, 292, 0, false, kKept);
-  set(CostId::skb_free, 292, 0, false, kKept);
+  p.set(CostId::skb_alloc, 292, 0, false, kKept);
+  p.set(CostId::skb_free, 292, 0, false, kKept);
   // netif_rx: the P4 entry (584) holds do_gettimeofday's ~475 cycles (its 650 scaled by 0.73) of
   // rdtsc and the i386 offset arithmetic; PowerPC's do_gettimeofday reads the timebase (mftb,
   // arch/ppc/kernel/time.c) and scales it with one mulhwu: ~60 cycles.
-  set(CostId::netif_rx, 170, 0, false,
+  p.set(CostId::netif_rx, 170, 0, false,
       "estimate: the P4 entry without its i386 do_gettimeofday (584 - 475) + PowerPC's timebase read and scale "
       "(mftb, mulhwu: ~60 cycles, arch/ppc/kernel/time.c) = ~170 cycles");
-  set(CostId::net_rx_action, 219, 0, false, kKept);
-  set(CostId::ip_rcv, 730, 0, false, kKept);
-  set(CostId::ip_output, 1095, 0, false, kKept);
-  set(CostId::ip_forward, 1095, 0, false, kKept);
-  set(CostId::tcp_v4_rcv, 2190, 0, false, kKept);
-  set(CostId::tcp_sendmsg, 2190, 0, false, kKept);
-  set(CostId::tcp_transmit_skb, 1095, 0, false, kKept);
-  set(CostId::tcp_recvmsg, 1460, 0, false, kKept);
-  set(CostId::tcp_ack, 1500, 0, false, kKept);
-  set(CostId::udp_sendmsg, 2190, 0, false, kKept);
-  set(CostId::udp_rcv, 1898, 0, false, kKept);
-  set(CostId::udp_recvmsg, 1460, 0, false, kKept);
-  set(CostId::ip_defrag, 800, 0, false, kKept);
-  set(CostId::dev_queue_xmit, 730, 0, false, kKept);
-  set(CostId::net_tx_action, 300, 0, false, kKept);
+  p.set(CostId::net_rx_action, 219, 0, false, kKept);
+  p.set(CostId::ip_rcv, 730, 0, false, kKept);
+  p.set(CostId::ip_output, 1095, 0, false, kKept);
+  p.set(CostId::ip_forward, 1095, 0, false, kKept);
+  p.set(CostId::tcp_v4_rcv, 2190, 0, false, kKept);
+  p.set(CostId::tcp_sendmsg, 2190, 0, false, kKept);
+  p.set(CostId::tcp_transmit_skb, 1095, 0, false, kKept);
+  p.set(CostId::tcp_recvmsg, 1460, 0, false, kKept);
+  p.set(CostId::tcp_ack, 1500, 0, false, kKept);
+  p.set(CostId::udp_sendmsg, 2190, 0, false, kKept);
+  p.set(CostId::udp_rcv, 1898, 0, false, kKept);
+  p.set(CostId::udp_recvmsg, 1460, 0, false, kKept);
+  p.set(CostId::ip_defrag, 800, 0, false, kKept);
+  p.set(CostId::dev_queue_xmit, 730, 0, false, kKept);
+  p.set(CostId::net_tx_action, 300, 0, false, kKept);
 
   // SMP locked-op counts that differ from the P4 table's (the rest are the generic code's, kept).
-  auto smp = [&](CostId id, unsigned n, const char* src) {
-    p.entries[static_cast<size_t>(id)].smp_locked_ops = n;
-    p.entries[static_cast<size_t>(id)].smp_locked_source = src;
-  };
-  smp(CostId::context_switch, 2,
+  p.set_smp_locked_ops(CostId::context_switch, 2,
       "kernel/sched.c __schedule_tail's task_lock + mb(); PowerPC switch_mm (include/asm-ppc/mmu_context.h 2.4.16) "
       "sets the VSIDs without i386's cpu_vm_mask bitops");
   set_what_tags(p);

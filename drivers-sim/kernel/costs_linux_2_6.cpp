@@ -28,14 +28,10 @@ CostProfile linux_2_6_p4xeon() {
   p.name = "linux-2.6-p4xeon";
   p.summary = "Linux 2.6.11/2.6.14 kernel paths (2.4.20 entries, RCU locking on receive) on a Pentium 4 Xeon, cycles at 2.4 GHz";
   // SMP locked ops that 2.6 no longer takes on these paths: RCU replaced the 2.4 read locks.
-  auto smp = [&](CostId id, unsigned n, const char* src) {
-    p.entries[static_cast<size_t>(id)].smp_locked_ops = n;
-    p.entries[static_cast<size_t>(id)].smp_locked_source = src;
-  };
-  smp(CostId::net_rx_action, 0,
+  p.set_smp_locked_ops(CostId::net_rx_action, 0,
       "net/core/dev.c 2.6.11 netif_receive_skb: rcu_read_lock (no LOCK prefix) instead of 2.4's "
       "br_read_lock(BR_NETPROTO_LOCK); the last (here only) ptype handler is called without atomic_inc(&skb->users)");
-  smp(CostId::ip_rcv, 1,
+  p.set_smp_locked_ops(CostId::ip_rcv, 1,
       "net/ipv4/route.c 2.6.11 ip_route_input cache hit: rcu_read_lock + dst_hold (atomic_inc) + rcu_read_unlock "
       "instead of 2.4's read_lock/dst_hold/read_unlock of the hash bucket");
   set_what_tags(p);
