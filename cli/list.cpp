@@ -36,7 +36,8 @@ std::string num_text(double v, ParamKind k) {
 /// "integer, default 0, range [0, 65535], unit 1.024 µs units"
 std::string spec_line(const ParamSpec& p) {
   std::string s = fmt::format("{}, default {}", kind_name(p.kind), value_text(p.def));
-  if (p.min && p.max) s += fmt::format(", range [{}, {}]", num_text(*p.min, p.kind), num_text(*p.max, p.kind));
+  if (!p.accepted.empty()) s += ", one of " + accepted_text(p);
+  else if (p.min && p.max) s += fmt::format(", range [{}, {}]", num_text(*p.min, p.kind), num_text(*p.max, p.kind));
   else if (p.min) s += fmt::format(", range >= {}", num_text(*p.min, p.kind));
   else if (p.max) s += fmt::format(", range <= {}", num_text(*p.max, p.kind));
   if (!p.choices.empty()) {

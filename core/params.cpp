@@ -14,21 +14,64 @@ const char* kind_name(ParamKind k) {
   return "?";
 }
 
+namespace {
+ParamSpec spec(std::string name, ParamKind kind, ParamValue def, std::optional<double> min, std::optional<double> max,
+               std::vector<std::string> choices, std::string unit, std::string doc, std::string source) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.kind = kind;
+  s.def = std::move(def);
+  s.min = min;
+  s.max = max;
+  s.choices = std::move(choices);
+  s.unit = std::move(unit);
+  s.doc = std::move(doc);
+  s.source = std::move(source);
+  return s;
+}
+}  // namespace
+
 ParamSpec int_param(std::string name, int64_t def, std::optional<double> min, std::optional<double> max,
                     std::string unit, std::string doc, std::string source) {
-  return {std::move(name), ParamKind::Int, def, min, max, {}, std::move(unit), std::move(doc), std::move(source)};
+  return spec(std::move(name), ParamKind::Int, def, min, max, {}, std::move(unit), std::move(doc), std::move(source));
 }
 ParamSpec real_param(std::string name, double def, std::optional<double> min, std::optional<double> max,
                      std::string unit, std::string doc, std::string source) {
-  return {std::move(name), ParamKind::Real, def, min, max, {}, std::move(unit), std::move(doc), std::move(source)};
+  return spec(std::move(name), ParamKind::Real, def, min, max, {}, std::move(unit), std::move(doc), std::move(source));
 }
 ParamSpec bool_param(std::string name, bool def, std::string doc, std::string source) {
-  return {std::move(name), ParamKind::Bool, def, {}, {}, {}, "", std::move(doc), std::move(source)};
+  return spec(std::move(name), ParamKind::Bool, def, {}, {}, {}, "", std::move(doc), std::move(source));
 }
 ParamSpec string_param(std::string name, std::string def, std::vector<std::string> choices, std::string doc,
                        std::string source) {
-  return {std::move(name), ParamKind::String, std::move(def), {}, {}, std::move(choices), "", std::move(doc),
-          std::move(source)};
+  return spec(std::move(name), ParamKind::String, std::move(def), {}, {}, std::move(choices), "", std::move(doc),
+              std::move(source));
+}
+
+ParamSpec int_set_param(std::string name, int64_t def, std::vector<std::pair<int64_t, int64_t>> accepted,
+                        std::string unit, std::string doc, std::string source) {
+  if (accepted.empty()) throw std::logic_error("int_set_param " + name + ": no accepted values");
+  ParamSpec s = int_param(std::move(name), def, static_cast<double>(accepted.front().first),
+                          static_cast<double>(accepted.back().second), std::move(unit), std::move(doc), std::move(source));
+  s.accepted = std::move(accepted);
+  return s;
+}
+
+bool int_accepted(const ParamSpec& spec, int64_t v) {
+  const double d = static_cast<double>(v);
+  if ((spec.min && d < *spec.min) || (spec.max && d > *spec.max)) return false;
+  if (spec.accepted.empty()) return true;
+  return std::any_of(spec.accepted.begin(), spec.accepted.end(),
+                     [v](const std::pair<int64_t, int64_t>& r) { return v >= r.first && v <= r.second; });
+}
+
+std::string accepted_text(const ParamSpec& spec) {
+  std::string s;
+  for (const auto& r : spec.accepted) {
+    if (!s.empty()) s += ", ";
+    s += r.first == r.second ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.second);
+  }
+  return s;
 }
 
 ParamValues::ParamValues(const ParamSchema& schema) {

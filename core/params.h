@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct ParamSpec {
   std::string doc;                     ///< one line for `nicsim list --verbose` and docs
   std::string source;                  ///< datasheet section, driver file, or "estimate: ..."
   bool required = false;               ///< a scenario must set it (String: non-empty)
+  /// Int: the values accepted, as inclusive intervals in ascending order, where not every value of
+  /// [min, max] is one (e1000 FlowControl: 0-3 and 255); empty = all of [min, max]. The loader
+  /// refuses the others and `nicsim list --verbose` prints the set.
+  std::vector<std::pair<int64_t, int64_t>> accepted;
 };
 
 using ParamSchema = std::vector<ParamSpec>;
@@ -45,6 +50,14 @@ ParamSpec real_param(std::string name, double def, std::optional<double> min, st
 ParamSpec bool_param(std::string name, bool def, std::string doc, std::string source = "");
 ParamSpec string_param(std::string name, std::string def, std::vector<std::string> choices, std::string doc,
                        std::string source = "");
+/// An Int spec accepting only the values in `accepted` (inclusive intervals, ascending; min and max
+/// are its ends).
+ParamSpec int_set_param(std::string name, int64_t def, std::vector<std::pair<int64_t, int64_t>> accepted,
+                        std::string unit, std::string doc, std::string source = "");
+/// Whether `v` lies in [min, max] of `spec` and, when it has an accepted set, in that set.
+bool int_accepted(const ParamSpec& spec, int64_t v);
+/// The accepted set of `spec` as text, e.g. "0-3, 255" ("" when it has none).
+std::string accepted_text(const ParamSpec& spec);
 
 /// Resolved parameter values (defaults overlaid with what a scenario set).
 class ParamValues {

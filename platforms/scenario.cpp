@@ -491,6 +491,10 @@ ParamValue Loader::convert(const ParamSpec& spec, const toml::node& n, const std
       if (!n.is_integer()) throw wrong();
       int64_t v = n.as_integer()->get();
       range(static_cast<double>(v));
+      if (!int_accepted(spec, v))
+        fail(key, n.source(),
+             fmt::format("value {} is not one of {}{} ({})", v, accepted_text(spec),
+                         spec.unit.empty() ? "" : " [" + spec.unit + "]", spec.doc));
       return v;
     }
     case ParamKind::Real: {

@@ -225,6 +225,8 @@ TEST_CASE("cli: list --verbose and describe answer from the registries", "[cli]"
   CHECK_THAT(out, Catch::Contains("binds: test-nic, test-dual, test-nic32, test-lom, test-broken\n"));
   CHECK_THAT(out, Catch::Contains("RxIntDelay: integer, default 0, range [0, 65535], unit 1.024 µs units\n"));
   CHECK_THAT(out, Catch::Contains("FlowControl: string, default \"full\", one of none|rx|tx|full\n"));
+  // An integer accepted only in a set prints the set, not a wider range (e1000 FlowControl).
+  CHECK_THAT(out, Catch::Contains("FlowControl: integer, default 255, one of 0-3, 255, unit mode\n"));
   CHECK_THAT(out, !Catch::Contains("platforms:"));
   REQUIRE(verb({"list", "platforms", "--verbose"}, out) == 0);
   CHECK_THAT(out, Catch::Contains("slot lan: test segment — test slot (onboard: test-lom)\n"));

@@ -56,3 +56,19 @@ TEST_CASE("nearest_name suggests the one name a truncated spelling is the start 
   CHECK(nearest_name("xeon", {"xeon-prestonia"}) == "xeon-prestonia");
   CHECK(nearest_name("xe", {"xeon-prestonia"}).empty());  // too short to be a name
 }
+
+TEST_CASE("int_set_param: an integer accepted only in a set of intervals", "[core][params]") {
+  const ParamSpec s = int_set_param("FlowControl", 255, {{0, 3}, {255, 255}}, "mode", "flow control");
+  CHECK(s.kind == ParamKind::Int);
+  CHECK(*s.min == 0);
+  CHECK(*s.max == 255);
+  CHECK(accepted_text(s) == "0-3, 255");
+  for (int64_t v : {0, 1, 3, 255}) CHECK(int_accepted(s, v));
+  for (int64_t v : {-1, 4, 100, 254, 256}) CHECK_FALSE(int_accepted(s, v));
+  // A plain range accepts all of [min, max] and has no set text.
+  const ParamSpec r = int_param("Duplex", 0, 0, 2, "0-2", "duplex");
+  CHECK(int_accepted(r, 2));
+  CHECK_FALSE(int_accepted(r, 3));
+  CHECK(accepted_text(r).empty());
+  CHECK_THROWS_AS(int_set_param("x", 0, {}, "", ""), std::logic_error);
+}

@@ -2,6 +2,7 @@
 // the ITR arithmetic, ring arithmetic, MAC identification, pause resolution, registry entries.
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "platforms/testbed.h"
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 using namespace nicsim;
@@ -98,6 +99,38 @@ TEST_CASE("e1000 module parameters: defaults per version and e1000_check_options
   v.set("Speed", int64_t(100));
   v.set("AutoNeg", int64_t(0x08));
   CHECK(check_options(v, p5, e1000_82546).autoneg == 0x2F);  // AutoNeg with a forced speed: ignored
+}
+
+TEST_CASE("e1000 option sets: every value the schema admits is one e1000_check_options keeps, and no other",
+          "[e1000drv]") {
+  // Regression (list --verbose showed FlowControl [0, 255] and Speed [0, 1000], wider than the
+  // driver's check): the schema's accepted set is the one check_options uses.
+  const DriverProfile& p5 = profile_5_0_43_k1();
+  const ParamSchema schema = param_schema(p5);
+  auto spec = [&](const std::string& n) {
+    auto it = std::find_if(schema.begin(), schema.end(), [&](const ParamSpec& x) { return x.name == n; });
+    REQUIRE(it != schema.end());
+    return *it;
+  };
+  auto kept = [&](const std::string& name, int64_t x) {
+    ParamValues v(schema);
+    v.set(name, x);
+    const Options o = check_options(v, p5, e1000_82546);
+    if (name == "FlowControl") return int64_t(o.flow_control) == x;
+    if (name == "Speed") return int64_t(o.speed) == x;
+    if (name == "AutoNeg") return int64_t(o.autoneg) == x;
+    return int64_t(o.itr) == x;
+  };
+  for (const char* name : {"FlowControl", "Speed", "AutoNeg", "InterruptThrottleRate"}) {
+    const ParamSpec s = spec(name);
+    CHECK_FALSE(s.accepted.empty());
+    const int64_t def = std::get<int64_t>(s.def);
+    for (int64_t x = static_cast<int64_t>(*s.min) - 1; x <= std::min<int64_t>(static_cast<int64_t>(*s.max) + 1, 1100); ++x) {
+      if (x == def) continue;  // the fallback itself
+      INFO(name << " = " << x);
+      CHECK(int_accepted(s, x) == kept(name, x));
+    }
+  }
 }
 
 TEST_CASE("e1000 driver entries: two versions with the same devices and documented parameters", "[e1000drv]") {

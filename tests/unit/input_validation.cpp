@@ -643,20 +643,26 @@ TEST_CASE("scenario: e1000 module and device parameters the driver or bus does n
     INFO(ok);
     CHECK(nic(ok) == "no error");
   }
-  CHECK(nic("FlowControl=17") ==
-        "--set: key 'hosts.alpha.nics.eth0.FlowControl': 17 is not a flow control mode: 0 none, 1 rx pause, 2 tx "
-        "pause, 3 full, 255 EEPROM default (e1000_check_options)");
-  CHECK(nic("Speed=7") ==
-        "--set: key 'hosts.alpha.nics.eth0.Speed': 7 Mb/s is not a speed the driver forces: 0 (autonegotiate), 10, "
-        "100 or 1000 (e1000_check_copper_options)");
-  CHECK_THAT(nic("AutoNeg=16"), Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.AutoNeg': 0x10 advertises 1000/HD"));
+  // The schema's accepted sets are what e1000_check_options accepts (one source: the loader refuses
+  // the rest, `list --verbose` prints the set, check_options falls back outside it).
+  CHECK_THAT(nic("FlowControl=17"),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.FlowControl': value 17 is not one of 0-3, 255 [mode] "
+                               "(802.3x flow control: 0 none, 1 rx pause, 2 tx pause, 3 full, 255 (default)"));
+  CHECK_THAT(nic("FlowControl=4"), Catch::Contains("value 4 is not one of 0-3, 255"));
+  CHECK_THAT(nic("Speed=7"),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.Speed': value 7 is not one of 0, 10, 100, 1000 [Mb/s] "
+                               "(forced speed 0 (autonegotiate), 10, 100 or 1000 (e1000_check_copper_options)"));
+  CHECK_THAT(nic("AutoNeg=16"),
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.AutoNeg': value 16 is not one of 1-15, 32-47"));
+  CHECK_THAT(nic("AutoNeg=16"), Catch::Contains("bit 4 (1000/HD) is not supported by the 8254x"));
   CHECK_THAT(nic("cache_line_bytes=17"),
              Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.cache_line_bytes': 17 bytes is not a power of two"));
   CHECK_THAT(nic("dma_read_burst_bytes=5"),
              Catch::StartsWith("--set: key 'hosts.alpha.nics.eth0.dma_read_burst_bytes': 5 bytes is not a power of two"));
   CHECK_THAT(load_error(with("driver = \"e1000-4.4.12-k1\"\n\n[hosts.beta]", "driver = \"e1000-5.0.43-k1\"\n\n[hosts.beta]"),
                         {"hosts.alpha.nics.eth1.InterruptThrottleRate=50"}),
-             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth1.InterruptThrottleRate': 50 is not 0 (off)"));
+             Catch::StartsWith("--set: key 'hosts.alpha.nics.eth1.InterruptThrottleRate': value 50 is not one of 0-1, "
+                               "100-100000"));
   // Platform: PCI-X clocks and the Cache Line Size register.
   CHECK(load_error(kTwoBoxes, {"hosts.alpha.pcix_slot_mhz=133"}) == "no error");
   CHECK(load_error(kTwoBoxes, {"hosts.alpha.pcix_slot_mhz=67"}) ==
