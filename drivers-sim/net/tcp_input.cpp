@@ -73,6 +73,41 @@ bool TcpSocket::paws_discard(const Seg& s) const {
   return int32_t(tp.ts_recent - tp.rcv_tsval) > 1 && !pure_dup_ack;
 }
 
+bool TcpSocket::validate_incoming(const Seg& s, uint32_t end_seq, bool syn_counts_in_errs) {
+  // The checks 2.4.20 tcp_input.c writes twice, in tcp_rcv_established's slow path and in
+  // tcp_rcv_state_process (2.6.25 made them one function, tcp_validate_incoming): the timestamp
+  // option and PAWS, tcp_sequence, RST, tcp_replace_ts_recent, and a SYN in the window.
+  NetMib& m = stack_.mib_;
+  const ParsedTcpPacket& pk = s.pkt;
+  const TcpHeader& th = pk.th;
+  tp.saw_tstamp = pk.opt.has_ts && tp.tstamp_ok;
+  if (tp.saw_tstamp) {
+    tp.rcv_tsval = pk.opt.tsval;
+    tp.rcv_tsecr = pk.opt.tsecr;
+    if (paws_discard(s) && !(th.flags & kTcpRst)) {
+      ++m[TcpExtMib::PAWSEstab];
+      send_dupack(s);
+      return false;
+    }
+  }
+  if (!sequence_ok(th.seq, end_seq)) {
+    if (!(th.flags & kTcpRst)) send_dupack(s);
+    return false;
+  }
+  if (th.flags & kTcpRst) {
+    reset();
+    return false;
+  }
+  replace_ts_recent(th.seq);
+  if ((th.flags & kTcpSyn) && !seq_before(th.seq, tp.rcv_nxt)) {
+    if (syn_counts_in_errs) ++m[TcpMib::InErrs];  // tcp_rcv_established's copy counts it, the other not
+    ++m[TcpExtMib::TCPAbortOnSyn];
+    reset();
+    return false;
+  }
+  return true;
+}
+
 bool TcpSocket::sequence_ok(uint32_t seq, uint32_t end_seq) const {
   // tcp_sequence
   return !seq_before(end_seq, tp.rcv_wup) && !seq_after(seq, tp.rcv_nxt + receive_window());
@@ -187,34 +222,8 @@ void TcpSocket::rcv_established(const Seg& s) {
   }
 
   // slow_path
-  tp.saw_tstamp = pk.opt.has_ts && tp.tstamp_ok;
-  if (tp.saw_tstamp) {
-    tp.rcv_tsval = pk.opt.tsval;
-    tp.rcv_tsecr = pk.opt.tsecr;
-  }
   fx().path(TcpPath::tcp_rcv_established_slow);
-  if (tp.saw_tstamp && paws_discard(s)) {
-    if (!(th.flags & kTcpRst)) {
-      ++m[TcpExtMib::PAWSEstab];
-      send_dupack(s);
-      return;
-    }
-  }
-  if (!sequence_ok(th.seq, end_seq)) {
-    if (!(th.flags & kTcpRst)) send_dupack(s);
-    return;
-  }
-  if (th.flags & kTcpRst) {
-    reset();
-    return;
-  }
-  replace_ts_recent(th.seq);
-  if ((th.flags & kTcpSyn) && !seq_before(th.seq, tp.rcv_nxt)) {
-    ++m[TcpMib::InErrs];
-    ++m[TcpExtMib::TCPAbortOnSyn];
-    reset();
-    return;
-  }
+  if (!validate_incoming(s, end_seq, true)) return;
   // step5
   if (th.flags & kTcpAck) ack(s, FLAG_SLOWPATH);
   data_queue(s);
@@ -711,7 +720,6 @@ void TcpSocket::rcv_synsent(const Seg& s) {
 
 void TcpSocket::rcv_state_process(const Seg& s) {
   // tcp_rcv_state_process (tcp_input.c) for the non-ESTABLISHED states
-  NetMib& m = stack_.mib_;
   const ParsedTcpPacket& pk = s.pkt;
   const TcpHeader& th = pk.th;
   fx().path(TcpPath::tcp_rcv_state_process);
@@ -729,30 +737,7 @@ void TcpSocket::rcv_state_process(const Seg& s) {
       return;
     default: break;
   }
-  tp.saw_tstamp = pk.opt.has_ts && tp.tstamp_ok;
-  if (tp.saw_tstamp) {
-    tp.rcv_tsval = pk.opt.tsval;
-    tp.rcv_tsecr = pk.opt.tsecr;
-    if (paws_discard(s) && !(th.flags & kTcpRst)) {
-      ++m[TcpExtMib::PAWSEstab];
-      send_dupack(s);
-      return;
-    }
-  }
-  if (!sequence_ok(th.seq, end_seq)) {
-    if (!(th.flags & kTcpRst)) send_dupack(s);
-    return;
-  }
-  if (th.flags & kTcpRst) {
-    reset();
-    return;
-  }
-  replace_ts_recent(th.seq);
-  if ((th.flags & kTcpSyn) && !seq_before(th.seq, tp.rcv_nxt)) {
-    ++m[TcpExtMib::TCPAbortOnSyn];
-    reset();
-    return;
-  }
+  if (!validate_incoming(s, end_seq, false)) return;
   if (!(th.flags & kTcpAck)) return;
   int acceptable = ack(s, FLAG_SLOWPATH);
   switch (tp.state) {

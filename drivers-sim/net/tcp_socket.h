@@ -337,6 +337,10 @@ class TcpSocket {
   void send_dupack(const Seg& s);
   void fin();
   void reset();
+  /// The slow-path checks of tcp_rcv_established and tcp_rcv_state_process; false when they dealt
+  /// with the segment (a duplicate ACK sent, dropped or the connection reset). `syn_counts_in_errs`:
+  /// an in-window SYN counts Tcp.InErrs too (tcp_rcv_established's copy).
+  bool validate_incoming(const Seg& s, uint32_t end_seq, bool syn_counts_in_errs);
   bool sequence_ok(uint32_t seq, uint32_t end_seq) const;
   void store_ts_recent();
   void replace_ts_recent(uint32_t seq);
