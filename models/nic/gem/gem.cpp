@@ -132,7 +132,7 @@ void phy_reset(std::array<uint16_t, 32>& r) {
 // ============================================================================================
 
 Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
-    : sc_module(name),
+    : OnePortNic(name),
       pci_target_socket("pci_target"),
       dma_initiator_socket("dma_initiator"),
       irq("irq_out_0"),
@@ -165,9 +165,7 @@ Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
     o.set_sensitivity(&mif_ev_);
     sc_core::sc_spawn([this] { mif_done(); }, "mif", &o);
   }
-  mac_tx_ = std::make_unique<MacTxQueue>(this->name(), p_.mac_tx_latency + p_.phy_tx_latency);
-  rx_pipe_ = std::make_unique<MacRxPipeline>(this->name(), p_.phy_rx_latency + p_.mac_rx_latency,
-                                             [this](const EthFrame& f) { accept_frame(f); });
+  build_mac(p_, [this](const EthFrame& f) { accept_frame(f); });
   auto& c = sim().counters;
   const std::string n = this->name();
   c_tx_frames_ = &c.at(n + ".tx_frames");

@@ -25,6 +25,7 @@
 #include "core/dma_tags.h"
 #include "core/params.h"
 #include "core/units.h"
+#include "models/ether/one_port_nic.h"
 #include "models/bus/dma_engine.h"
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
@@ -96,7 +97,7 @@ uint16_t csum16_be(const uint8_t* b, size_t n);
 /// RX_DONE's ITIME limit: `units` × 2048 clocks of `clk`.
 inline sc_time rx_blank_time(const ClockDomain& clk, unsigned units) { return clk.cycles(double(units) * kRxBlankClocksPerUnit); }
 
-class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
+class Gmac : public OnePortNic {
  public:
   tlm_utils::simple_target_socket<Gmac> pci_target_socket;        ///< "pci_target"
   tlm_utils::simple_initiator_socket<Gmac> dma_initiator_socket;  ///< "dma_initiator"
@@ -114,16 +115,9 @@ class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
   uint64_t bar(unsigned fn) const override { return fn == 0 ? bar_ : 0; }
   /// The segment's clock: M66EN reads set above 33 MHz, RXDMA_BLANK counts this clock.
   void bus_mode(bool pcix, unsigned mhz) override;
-  unsigned eth_ports() const override { return 1; }
-  EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
 
-  // EthPort
-  void attach_link(EthLinkEnd* end) override {
-    mac_tx_->set_link(end);
-    cabled_ = end != nullptr;
-  }
+  // EthPort (the port list, cable and name: OnePortNic)
   void frame_received(const EthFrame& f) override;
-  std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
 
   const GemParams& params() const { return p_; }
@@ -226,12 +220,8 @@ class Gmac : public sc_core::sc_module, public PciDevice, public EthPort {
   std::vector<JourneyId> rx_await_;  ///< frames in host memory whose RX_DONE has not been raised
   sc_core::sc_event blank_ev_, mif_ev_;
 
-  std::unique_ptr<MacTxQueue> mac_tx_;
-  std::unique_ptr<MacRxPipeline> rx_pipe_;
-
   // MIF / PHY
   std::array<uint16_t, 32> phy_{};
-  bool cabled_ = false;
   uint32_t mif_frame_ = 0;
 
   uint64_t *c_tx_frames_, *c_tx_octets_, *c_rx_frames_, *c_rx_octets_, *c_rx_overflow_, *c_rx_filtered_,

@@ -134,7 +134,7 @@ void I8255x::spawn(const char* what, sc_core::sc_event* ev, F f) {
 }
 
 I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParams& p)
-    : sc_module(name),
+    : OnePortNic(name),
       pci_target_socket("pci_target"),
       dma_initiator_socket("dma_initiator"),
       irq("irq_out_0"),
@@ -153,9 +153,7 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
                                      [this](bool w, uint64_t a, size_t left) { return dma_burst(w, a, left); });
   spawn("scb", &scb_ev_, [this] { accept_command(); });
   spawn("mdi", &mdi_ev_, [this] { mdi_done(); });
-  mac_tx_ = std::make_unique<MacTxQueue>(this->name(), p_.mac_tx_latency + p_.phy_tx_latency);
-  rx_pipe_ = std::make_unique<MacRxPipeline>(this->name(), p_.phy_rx_latency + p_.mac_rx_latency,
-                                             [this](const EthFrame& f) { accept_frame(f); });
+  build_mac(p_, [this](const EthFrame& f) { accept_frame(f); });
   spawn("cpusaver", &saver_ev_, [this] { on_saver(); });
   for (unsigned c = 0; c < kStatCounters; ++c) stat_ctr_[c] = &sim().counters.at(std::string(this->name()) + "." + kStatNames[c]);
   for (const char* n : {".interrupts", ".rx_filtered", ".rx_dropped_reset", ".cpusaver.min-size mask",

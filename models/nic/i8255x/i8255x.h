@@ -62,6 +62,7 @@
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
+#include "models/ether/one_port_nic.h"
 #include "models/bus/dma_engine.h"
 #include "core/params.h"
 #include "core/units.h"
@@ -118,7 +119,7 @@ struct I8255xParams : NicTimingParams {
 /// The PCI facts of a variant: 32-bit PCI, 33 MHz, one function, 4 KB CSR memory BAR.
 PciDeviceInfo device_info(const Variant& v);
 
-class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
+class I8255x : public OnePortNic {
  public:
   tlm_utils::simple_target_socket<I8255x> pci_target_socket;        ///< "pci_target"
   tlm_utils::simple_initiator_socket<I8255x> dma_initiator_socket;  ///< "dma_initiator"
@@ -134,8 +135,6 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   sc_core::sc_port<irq_if>& irq_out(unsigned fn) override;
   void set_bar(unsigned fn, uint64_t base) override;  ///< the CSR memory BAR
   uint64_t bar(unsigned fn) const override;
-  unsigned eth_ports() const override { return 1; }
-  EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
   /// The CSR I/O BAR (PCI BAR1: an I/O port, 0 = unassigned) of the one function; its size is
   /// info().io_bar_size = io_bar_bytes(). Accesses carrying a PciSpaceExt (I/O cycles) decode
   /// against it, all others against the memory BAR. Throws std::out_of_range for fn != 0.
@@ -145,10 +144,8 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   uint64_t io_bar() const { return io_bar_; }
   unsigned io_bar_bytes() const { return v_.io_bar_bytes; }
 
-  // EthPort
-  void attach_link(EthLinkEnd* end) override { mac_tx_->set_link(end); }
+  // EthPort (the port list, cable and name: OnePortNic)
   void frame_received(const EthFrame& f) override;
-  std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
 
   const Variant& variant() const { return v_; }
@@ -236,9 +233,6 @@ class I8255x : public sc_core::sc_module, public PciDevice, public EthPort {
   std::unique_ptr<CpuSaver> saver_;
   std::array<uint32_t, kStatCounters> stats_{};
   std::array<uint64_t*, kStatCounters> stat_ctr_{};
-
-  std::unique_ptr<MacTxQueue> mac_tx_;  ///< MAC transmit (models/ether/mac_tx.h)
-  std::unique_ptr<MacRxPipeline> rx_pipe_;  ///< PHY + MAC receive pipeline (models/ether/mac_tx.h)
 
   // RX
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId j; };

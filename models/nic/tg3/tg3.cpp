@@ -109,7 +109,7 @@ void Tg3::spawn(const char* what, sc_core::sc_event* ev, F f) {
 }
 
 Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
-    : sc_module(name),
+    : OnePortNic(name),
       pci_target_socket("pci_target"),
       dma_initiator_socket("dma_initiator"),
       irq("irq_out_0"),
@@ -141,9 +141,7 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   spawn("hostcc", &hc_ev_, [this] { hc_tick(); });
   spawn("stats", &stats_ev_, [this] { stats_tick(); });
   spawn("mi", &mi_ev_, [this] { mi_done(); });
-  mac_tx_ = std::make_unique<MacTxQueue>(this->name(), p_.mac_tx_latency + p_.phy_tx_latency);
-  rx_pipe_ = std::make_unique<MacRxPipeline>(this->name(), p_.phy_rx_latency + p_.mac_rx_latency,
-                                             [this](const EthFrame& f) { accept_frame(f); });
+  build_mac(p_, [this](const EthFrame& f) { accept_frame(f); });
   auto& c = sim().counters;
   const std::string n = this->name();
   c_rx_octets_ = &c.at(n + ".rx_octets");

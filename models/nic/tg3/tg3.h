@@ -86,6 +86,7 @@
 #include "core/dma_tags.h"
 #include "core/params.h"
 #include "core/units.h"
+#include "models/ether/one_port_nic.h"
 #include "models/bus/dma_engine.h"
 #include "models/bus/pci.h"
 #include "models/ether/frame.h"
@@ -146,7 +147,7 @@ struct Tg3Params : NicTimingParams {
 /// The BCM5701's PCI facts: 64-bit, PCI-X capable up to 133 MHz, one function, BAR0 64 KB.
 PciDeviceInfo bcm5701_info(const Tg3Params& p = {});
 
-class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
+class Tg3 : public OnePortNic {
  public:
   tlm_utils::simple_target_socket<Tg3> pci_target_socket;        ///< "pci_target"
   tlm_utils::simple_initiator_socket<Tg3> dma_initiator_socket;  ///< "dma_initiator"
@@ -162,16 +163,9 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   sc_core::sc_port<irq_if>& irq_out(unsigned fn) override;
   void set_bar(unsigned fn, uint64_t base) override;
   uint64_t bar(unsigned fn) const override { return fn == 0 ? bar_ : 0; }
-  unsigned eth_ports() const override { return 1; }
-  EthPort* eth_port(unsigned i) override { return i == 0 ? this : nullptr; }
 
-  // EthPort
-  void attach_link(EthLinkEnd* end) override {
-    mac_tx_->set_link(end);
-    cabled_ = end != nullptr;
-  }
+  // EthPort (the port list, cable and name: OnePortNic)
   void frame_received(const EthFrame& f) override;
-  std::string port_name() const override { return name(); }
   std::optional<FrameTally> tally() const override;
 
   const Tg3Params& params() const { return p_; }
@@ -266,12 +260,8 @@ class Tg3 : public sc_core::sc_module, public PciDevice, public EthPort {
   size_t rx_fifo_used_ = 0;
   bool xoff_sent_ = false;  ///< an XOFF went out and no XON since (flow_control_check)
 
-  std::unique_ptr<MacTxQueue> mac_tx_;  ///< MAC transmit (models/ether/mac_tx.h)
-  std::unique_ptr<MacRxPipeline> rx_pipe_;  ///< PHY + MAC receive pipeline (models/ether/mac_tx.h)
-
   // PHY
   std::array<uint16_t, 32> phy_{};
-  bool cabled_ = false;  ///< a link partner on the wire (attach_link): the PHY reports link only then
   uint32_t mi_com_ = 0;
 
   // counters (tg3_hw_stats names) and their running values for the statistics block
