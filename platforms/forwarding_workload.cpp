@@ -59,19 +59,16 @@ ParamSchema forwarding_schema() {
       int_param("packets", 10000000, 1, 1000000000, "frames",
                 "frames each tester sends per run (seed 003: exactly 10M per interface)",
                 "seed 003: \"All tests send exactly 10M packets burst at wire rate (1.488 MPps) on each interface\""),
-      int_param("frame_bytes", 60, 60, 1514, "bytes", "frame length without FCS (60 = the 64-byte minimum)",
-                "IEEE 802.3 §4.4.2 minFrameSize 64 bytes incl. FCS; seed 003's 1.488 Mpps is 64-byte frames"),
-      real_param("load", 1.0, 1e-6, 1.0, "fraction of line rate", "offered rate per port (1 = wire rate)",
-                 "seed 003: wire rate, 1.488 Mpps"),
       int_param("runs", 4, 1, 100, "runs", "bursts run one after the other", "seed 003: \"4 runs are made\""),
       int_param("average_last", 3, 1, 100, "runs", "the result is the mean of the last this many runs",
                 "seed 003: \"pick the last 3 of 4\""),
-      real_param("start_s", 0.1, 0.001, 1e4, "s", "when the first run starts (after ifup and link-up)",
-                 "estimate: e1000 open and the first watchdog's link-up complete well inside 100 ms"),
       real_param("drain_ms", 20, 0.1, 1e5, "ms",
                  "quiet time after each burst before the next starts (rings, qdiscs and TX complete)",
                  "estimate: 1000-packet qdiscs and 256-descriptor rings drain in well under 10 ms at 450 kpps"),
   };
+  add_tester_params(s, {"seed 003's 1.488 Mpps is 64-byte frames", "offered rate per port (1 = wire rate)",
+                        "seed 003: wire rate, 1.488 Mpps", "when the first run starts (after ifup and link-up)",
+                        "estimate: e1000 open and the first watchdog's link-up complete well inside 100 ms"});
   add_switch_params(s);
   s[0].unit = kUnitNicEndpoint;
   s[0].required = true;

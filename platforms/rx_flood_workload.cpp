@@ -44,18 +44,14 @@ ParamSchema rx_flood_schema() {
   ParamSchema s{
       string_param("receiver", "", {}, "NIC port the generator floods (\"host.nic\" or \"host.nic:port\")"),
       string_param("receiver2", "", {}, "a second NIC port of the same host flooded the same way; empty: none"),
-      int_param("frame_bytes", 60, 60, 1514, "bytes",
-                "frame length without FCS (60 = the 64-byte minimum frame; 1514 = full size)",
-                "IEEE 802.3 §4.4.2 minFrameSize 64 bytes incl. FCS"),
-      real_param("load", 1.0, 1e-6, 1.0, "fraction of line rate",
-                 "offered rate as a fraction of wire rate (1 = back to back, 1,488,095 frames/s of 64 bytes at 1 Gb/s)",
-                 "RFC 2544 §26.1 throughput: frames offered at a fraction of the medium's maximum rate"),
-      real_param("start_s", 0.1, 0.001, 1e4, "s",
-                 "when the tester starts (after the host's ifup opened every interface; the run fails, saying so, if "
-                 "one is not up yet)",
-                 "estimate: e1000 open (reset, rings, RCTL.EN) completes well inside 1 ms of simulated time"),
-      real_param("duration_s", 0.1, 1e-6, 1e5, "s", "length of the flood; rates are measured over it", ""),
   };
+  add_tester_params(
+      s, {"", "offered rate as a fraction of wire rate (1 = back to back, 1,488,095 frames/s of 64 bytes at 1 Gb/s)",
+          "RFC 2544 §26.1 throughput: frames offered at a fraction of the medium's maximum rate",
+          "when the tester starts (after the host's ifup opened every interface; the run fails, saying so, if one "
+          "is not up yet)",
+          "estimate: e1000 open (reset, rings, RCTL.EN) completes well inside 1 ms of simulated time"});
+  s.push_back(real_param("duration_s", 0.1, 1e-6, 1e5, "s", "length of the flood; rates are measured over it", ""));
   add_switch_params(s);
   s[0].unit = kUnitNicEndpoint;
   s[0].required = true;

@@ -5,6 +5,15 @@
 
 namespace nicsim {
 
+void add_tester_params(ParamSchema& s, const TesterKeyTexts& t) {
+  s.push_back(int_param("frame_bytes", 60, 60, 1514, "bytes",
+                        "frame length without FCS (60 = the 64-byte minimum frame; 1514 = full size)",
+                        "IEEE 802.3 §4.4.2 minFrameSize 64 bytes incl. FCS" +
+                            (t.frame_bytes_source.empty() ? "" : "; " + t.frame_bytes_source)));
+  s.push_back(real_param("load", 1.0, 1e-6, 1.0, "fraction of line rate", t.load_doc, t.load_source));
+  s.push_back(real_param("start_s", 0.1, 0.001, 1e4, "s", t.start_doc, t.start_source));
+}
+
 void add_switch_params(ParamSchema& s) {
   s.push_back(bool_param("switch", false, "a store-and-forward switch between the testers and each router/host port",
                          "seed 003: \"A switch connects the two ports\""));
