@@ -7,6 +7,7 @@
 #include <cctype>
 #include <fmt/core.h>
 #include <fmt/ranges.h>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -372,11 +373,12 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
   out << fmt::format("busbench — host {}\n", host.name());
   out << fmt::format("  master 1: {}\n            slot {} — {}\n", master_desc(i1), slot,
                      intro ? intro->slot_bus(slot) : std::string("?"));
+  std::optional<SlotSharing> shared;
+  if (m2 && intro) shared = intro->sharing(slot, slot2);
   if (m2) {
-    out << fmt::format("  master 2: {}\n            slot {} — {}{}\n", master_desc(m2->info()), slot2,
-                       intro ? intro->slot_bus(slot2) : std::string("?"),
-                       intro && !intro->same_segment(slot, slot2) ? "\n            (other segment: the two share only the link to the north bridge)"
-                                                                  : "\n            (same segment: the two share the bus)");
+    out << fmt::format("  master 2: {}\n            slot {} — {}\n", master_desc(m2->info()), slot2,
+                       intro ? intro->slot_bus(slot2) : std::string("?"));
+    if (shared) out << fmt::format("            ({})\n", shared->text);
   }
   out << fmt::format("  DMA buffers in host DRAM at {:#x} and {:#x}; {} back-to-back transfers per point\n\n", buf1, buf2,
                      transfers);
@@ -401,12 +403,16 @@ int run_busbench(HostHw& host, const ParamValues& params, std::ostream& out, nlo
     }
     // Memory Write is posted: a master is done when its last write is in the bridge's posted-write
     // buffers, not in DRAM. A point whose transfers x size fits those buffers therefore shows a
-    // "both loaded" total above what the shared upstream link (the PE2650's IMBus, the P64H2's
-    // Hub-Link) carries; more transfers measure the link itself.
-    if (w && m2)
-      out << "  (both loaded, at the masters: posted writes still buffered in the bridges when a master ends count as "
-             "done, so with few transfers the total can exceed what the shared upstream link carries; raise "
-             "transfers to measure the link)\n";
+    // "both loaded" total above what the upstream link (the PE2650's IMBus, the P64H2's Hub-Link)
+    // carries; more transfers measure the link itself. Masters behind two bridges have a link each.
+    if (w && m2 && shared)
+      out << fmt::format("  (both loaded, at the masters: posted writes still buffered in the bridges when a master ends "
+                         "count as done, so with few transfers {} can exceed what {} carries; raise transfers to "
+                         "measure {})\n",
+                         shared->level == SlotSharing::Level::north_bridge ? "each master's rate" : "the total",
+                         shared->level == SlotSharing::Level::north_bridge ? "its own link (" + shared->link + ")"
+                                                                           : "the shared link, " + shared->link,
+                         shared->level == SlotSharing::Level::north_bridge ? "the links" : "the link");
     out << "\n";
   }
   out << fmt::format("CPU MMIO to master 1 BAR0+{:#x} (FSB → north bridge → link → PCI-X bridge → segment), {} of each, idle bus\n",

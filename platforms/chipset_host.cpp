@@ -172,9 +172,22 @@ std::string ChipsetHost::slot_bus(const std::string& s) const {
                      top_->bridges[sl.bridge]->segment(sl.segment).summary());
 }
 
-bool ChipsetHost::same_segment(const std::string& a, const std::string& b) const {
+SlotSharing ChipsetHost::sharing(const std::string& a, const std::string& b) const {
   const ChipsetSlot &x = slot(a), &y = slot(b);
-  return x.bridge == y.bridge && x.segment == y.segment;
+  const ChipsetBridgeSpec &bx = spec_.bridges[x.bridge], &by = spec_.bridges[y.bridge];
+  const std::string north = "north bridge " + spec_.north_name;
+  if (x.bridge == y.bridge && x.segment == y.segment)
+    return {SlotSharing::Level::segment, "same segment: the two share the bus",
+            fmt::format("the {} {}", bx.link_part, bx.link_name)};
+  if (x.bridge == y.bridge)
+    return {SlotSharing::Level::bridge_link,
+            fmt::format("other segment of the same {} {}: the two share only its {} {} to the {}", bx.part, bx.name,
+                        bx.link_part, bx.link_name, north),
+            fmt::format("the {} {}", bx.link_part, bx.link_name)};
+  return {SlotSharing::Level::north_bridge,
+          fmt::format("behind another bridge, {} {} on its own {} {}: the two share only the {} and its memory",
+                      by.part, by.name, by.link_part, by.link_name, north),
+          fmt::format("the {} {} and {}", bx.link_part, bx.link_name, by.link_name)};
 }
 
 nlohmann::json ChipsetHost::params_json() const {

@@ -108,7 +108,7 @@ class ChipsetHost : public HostHw, public SlotIntrospection, public IrqIntrospec
   // SlotIntrospection
   PciDevice* device_in(const std::string& slot) const override;
   std::string slot_bus(const std::string& slot) const override;
-  bool same_segment(const std::string& a, const std::string& b) const override;
+  SlotSharing sharing(const std::string& a, const std::string& b) const override;
   // IrqIntrospection
   std::string irq_chip() const override { return spec_.irq_chip; }
 

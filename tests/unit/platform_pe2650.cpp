@@ -117,6 +117,37 @@ TEST_CASE("scenario busbench/pe2650-slot3-pcix133 runs within PCI-X 133 and IMBu
   CHECK(rd <= 1200.0);
 }
 
+TEST_CASE("busbench on the PE2650 with masters behind the two CIOB-X2s says they share only the CMIC",
+          "[platform][pe2650][busbench][scenario]") {
+  // Regression: the placement line said "(other segment: the two share only the link to the north
+  // bridge)" for masters behind different CIOB-X2s, which have an IMBus each, and the posted-write
+  // note spoke of one shared upstream link.
+  Scenario sc = load_scenario(std::string(NICSIM_SOURCE_DIR) + "/scenarios/busbench/pe2650-slot3-pcix133.toml",
+                              {"workload.second_slot=\"onboard-nic1\"", "workload.sizes=\"4096\"",
+                               "workload.ops=\"write\"", "workload.transfers=16", "workload.mmio_accesses=1",
+                               "workload.interrupt=false"});
+  const test::ScenarioRun r = test::run_in_process(sc);
+  REQUIRE(r.rc == 0);
+  INFO(r.text);
+  CHECK(r.text.find("(behind another bridge, ServerWorks CIOB-X2 ciob1 on its own IMBus imb1: the two share only "
+                    "the north bridge cmic and its memory)") != std::string::npos);
+  CHECK(r.text.find("each master's rate can exceed what its own link (the IMBus imb0 and imb1) carries") !=
+        std::string::npos);
+  CHECK(r.text.find("shared link") == std::string::npos);
+}
+
+TEST_CASE("busbench on the PE2650 with masters on the two segments of one CIOB-X2 says they share its IMBus",
+          "[platform][pe2650][busbench][scenario]") {
+  Scenario same = load_scenario(std::string(NICSIM_SOURCE_DIR) + "/scenarios/busbench/pe2650-slot3-pcix133.toml",
+                                {"workload.sizes=\"4096\"", "workload.ops=\"write\"", "workload.transfers=16",
+                                 "workload.mmio_accesses=1", "workload.interrupt=false"});
+  const test::ScenarioRun r2 = test::run_in_process(same);
+  REQUIRE(r2.rc == 0);
+  CHECK(r2.text.find("(other segment of the same ServerWorks CIOB-X2 ciob0: the two share only its IMBus imb0 to the "
+                     "north bridge cmic)") != std::string::npos);
+  CHECK(r2.text.find("the total can exceed what the shared link, the IMBus imb0 carries") != std::string::npos);
+}
+
 namespace {
 std::string seed004_error(const std::vector<std::string>& sets) {
   try {

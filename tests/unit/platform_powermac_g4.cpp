@@ -121,7 +121,7 @@ TEST_CASE("powermac-g4: the GMAC on the 66 MHz internal bus senses M66EN and cou
   CHECK(g.nic->bar(0) >= s.mmio_base);  // bridge 0 segment A: the first window
   CHECK(g.nic->bar(0) + gem::gmac_info().bar_size <= s.mmio_base + s.segment_window_bytes);
   CHECK(g.b.host->slot_bus("onboard-gmac").find("internal PCI bus") != std::string::npos);
-  CHECK_FALSE(g.b.host->same_segment("onboard-gmac", "slot1"));
+  CHECK(g.b.host->sharing("onboard-gmac", "slot1").level == SlotSharing::Level::north_bridge);
   const PciSegment& seg = g.b.host->bridge(0).segment(0);
   uint32_t bif = 0;
   sc_time t_read;
@@ -251,7 +251,7 @@ TEST_CASE("powermac-g4: slot cards are OpenPIC sources of the slot bus's bridge,
   CHECK(v1 == std::vector<unsigned>{56});
   CHECK(v4 == std::vector<unsigned>{59});
   CHECK(b.host->slot_bus("slot1").find("PCI slot bus") != std::string::npos);
-  CHECK(b.host->same_segment("slot1", "slot4"));
+  CHECK(b.host->sharing("slot1", "slot4").level == SlotSharing::Level::segment);
 }
 
 TEST_CASE("powermac-g4: a DMA write on the internal bus is posted at the bus's own pace, long bursts run at its "
