@@ -36,6 +36,11 @@
 //                                                                      sys_getppid
 //   (the scenario's kernel keys)                      kernel_params.cpp  kernel_params_from
 //
+// For driver code, beside the class: include/asm-i386/io.h readl/writel and the Task awaitables
+// (task.h), include/asm-ppc/io.h in_le32/out_le32 (io.h), asm/byteorder.h cpu_to_le32, st_le32
+// (byteorder.h); the per-path cycle costs (costs.h, a table per kernel and CPU in costs_*.cpp; a
+// driver's own paths: driver_costs.h) and the kernel and CPU profiles (profiles.h, profile_*.cpp).
+//
 // Types beside the class, each in the header named for Linux's: KernelParams (kernel_params.h),
 // task_struct (sched.h: Process), wait_queue_head_t (wait.h: WaitQueue), timer_list (timer.h:
 // TimerList), struct socket (socket.h: Socket, SockOps), vectors, softirq numbers and request_irq
