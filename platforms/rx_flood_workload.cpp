@@ -1,6 +1,7 @@
 // The `rx_flood` workload: a traffic generator (an ideal tester port per NIC port, as in an
 // RFC 2544 throughput test; models/ether/traffic_gen.h) offers minimum-size (or any size) UDP/IPv4
-// frames at a fraction of line rate into one or two NIC ports of a host, which runs its driver and
+// frames at a fraction of line rate into one or two NIC ports of a host (or the slave ports of a
+// bond, each with a tester port of its own), which runs its driver and
 // stack and drops what it cannot take. The frames are addressed to the NIC's station address and to
 // an IP address that is not the host's, so a host without IP forwarding (Linux 2.4 default
 // ip_forward = 0) counts them in Ip.InAddrErrors after ip_rcv: this is the receive half of a router
@@ -34,6 +35,7 @@
 #include "platforms/workload_switch.h"
 #include "platforms/workload_counters.h"
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <ostream>
 
@@ -42,8 +44,9 @@ namespace {
 
 ParamSchema rx_flood_schema() {
   ParamSchema s{
-      string_param("receiver", "", {}, "NIC port the generator floods (\"host.nic\" or \"host.nic:port\")"),
-      string_param("receiver2", "", {}, "a second NIC port of the same host flooded the same way; empty: none"),
+      string_param("receiver", "", {}, "NIC port the generator floods (\"host.nic\" or \"host.nic:port\"), or a bond "
+                   "(\"host.bond0\"): a tester port into each of its slaves"),
+      string_param("receiver2", "", {}, "a second NIC port (or bond) of the same host flooded the same way; empty: none"),
   };
   add_tester_params(
       s, {"", "offered rate as a fraction of wire rate (1 = back to back, 1,488,095 frames/s of 64 bytes at 1 Gb/s)",
@@ -67,10 +70,28 @@ std::vector<uint8_t> flood_frame(unsigned len, const std::array<uint8_t, 6>& dst
                           (198u << 24) | (19u << 16) | 1u, 49184, 9);
 }
 
+/// The NIC ports the testers flood ("host.nic:port"): receiver's and receiver2's, a bond's being
+/// each of its slaves' ports in slave order. A bond receives on its slaves: the frames are addressed
+/// to the slave's station address, which ifenslave set to the bond's, and 2.4.20 net/core/dev.c
+/// skb_bond hands each frame up as the bond's; a tester (or a pktgen host) has a cable into each
+/// slave port.
+std::vector<std::string> flooded_ports(const Scenario& s) {
+  std::vector<std::string> ports;
+  for (const char* key : {"receiver", "receiver2"}) {
+    const std::string v = s.workload.params.s(key);
+    auto ep = parse_endpoint(v);
+    if (!ep) continue;
+    if (const BondConfig* b = s.find_bond(ep->host, ep->nic))
+      for (const std::string& slave : b->slaves) ports.push_back(canonical_endpoint(ep->host + "." + slave));
+    else
+      ports.push_back(canonical_endpoint(v));
+  }
+  return ports;
+}
+
 int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   const ParamValues& p = tb.scenario().workload.params;
-  std::vector<std::string> rx = {canonical_endpoint(p.s("receiver"))};
-  if (!p.s("receiver2").empty()) rx.push_back(canonical_endpoint(p.s("receiver2")));
+  const std::vector<std::string> rx = flooded_ports(tb.scenario());
   const std::string host = parse_endpoint(rx[0])->host;
   TestbedSoftware& sw = build_software(tb);
   HostSoftware& hs = sw.host(host);
@@ -153,6 +174,11 @@ int run_rx_flood(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   out << fmt::format("rx_flood: {}-byte frames ({} with FCS) at {:g}% of 1000 Mb/s ({:.1f} frames/s per port) into {} port{} of {} for {:g} s\n",
                      len, len + kEthFcsBytes, 100.0 * p.r("load"), line_pps, ports.size(), ports.size() > 1 ? "s" : "",
                      host, duration_s);
+  for (const char* key : {"receiver", "receiver2"})
+    if (auto ep = parse_endpoint(p.s(key)))
+      if (const BondConfig* b = tb.scenario().find_bond(ep->host, ep->nic))
+        out << fmt::format("  {} is bond {} ({}): a tester port into each of its slaves {}\n", key, b->name,
+                           b->params.s("mode"), fmt::join(b->slaves, ", "));
   out << fmt::format("{:<16} {:>12} {:>14} {:>12} {:>12}\n", "port", "offered", "NIC took/s", "MPC/s", "RNBC/s");
   for (size_t i = 0; i < ports.size(); ++i) {
     const auto& pr = ports[i];
@@ -230,11 +256,21 @@ std::vector<ParamProblem> rx_flood_problems(const Scenario& s) {
   for (size_t i = 0; i < s.links.size(); ++i)
     for (const char* key : {"receiver", "receiver2"}) {
       const std::string v = p.s(key);
-      if (v.empty()) continue;
-      for (const std::string* end : {&s.links[i].a, &s.links[i].b})
-        if (canonical_endpoint(*end) == canonical_endpoint(v))
+      auto ep = parse_endpoint(v);
+      if (!ep) continue;
+      const BondConfig* bond = s.find_bond(ep->host, ep->nic);
+      for (const std::string* end : {&s.links[i].a, &s.links[i].b}) {
+        auto e = parse_endpoint(*end);
+        if (!e) continue;
+        if (!bond && canonical_endpoint(*end) == canonical_endpoint(v))
           probs.push_back({fmt::format("links.{}", i),
                            fmt::format("{} is the flooded port {}: the traffic generator cables it; remove this link", v, key)});
+        if (bond && s.bond_of_port(e->host, e->nic, e->port) == bond)
+          probs.push_back({fmt::format("links.{}", i),
+                           fmt::format("{} is a slave of {}, the flooded {}: the traffic generator cables each of "
+                                       "its slaves; remove this link",
+                                       *end, v, key)});
+      }
     }
   return probs;
 }
