@@ -147,11 +147,21 @@ std::vector<ParamProblem> tcp_pair_problems(const Scenario& s, const std::string
         host_port[host] = ep == port ? fmt::format("{} in links.{}", port, i)
                                      : fmt::format("{} in links.{}, a slave of {}", port, i, ep.substr(0, ep.size() - 2));
     }
-  for (auto [role, other, ep] : {std::tuple{"transmitter", "receiver", &*tx_ep}, std::tuple{"receiver", "transmitter", &*rx_ep}})
-    if (!cabled.count(fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port)))
-      out.push_back({std::string("workload.") + role,
-                     fmt::format("no [[links]] cable is plugged into {}.{} (port {}), so {} cannot reach the {} "
-                                 "through it", ep->host, ep->nic, ep->port, label, other)});
+  for (auto [role, other, ep] : {std::tuple{"transmitter", "receiver", &*tx_ep}, std::tuple{"receiver", "transmitter", &*rx_ep}}) {
+    if (cabled.count(fmt::format("{}.{}:{}", ep->host, ep->nic, ep->port))) continue;
+    // A bond has no port of its own: its slaves' ports are what lacks a cable.
+    std::string where = fmt::format("{}.{} (port {})", ep->host, ep->nic, ep->port);
+    if (const BondConfig* b = s.find_bond(ep->host, ep->nic)) {
+      std::vector<std::string> slaves;
+      for (const std::string& sl : b->slaves) slaves.push_back(ep->host + "." + sl);
+      where = fmt::format("any slave of {}.{} ({})", ep->host, ep->nic, fmt::join(slaves, ", "));
+      if (auto it = host_port.find(ep->host); it != host_port.end())
+        where += fmt::format("; {} is cabled but is not its slave", it->second);
+    }
+    out.push_back({std::string("workload.") + role,
+                   fmt::format("no [[links]] cable is plugged into {}, so {} cannot reach the {} through it", where,
+                               label, other)});
+  }
   for (const NicEndpoint* ep : {&*tx_ep, &*rx_ep}) {
     const HostConfig* h = s.find_host(ep->host);
     if (h && h->params.has("hz_tick") && !h->params.b("hz_tick")) {

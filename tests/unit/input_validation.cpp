@@ -430,6 +430,14 @@ TEST_CASE("scenario: workload and platform combinations the models cannot run ar
   CHECK(load_error(with("transmitter = \"alpha.eth0\"", "transmitter = \"alpha.eth1\"")) ==
         "v.toml:30:15: key 'workload.transmitter': no [[links]] cable is plugged into alpha.eth1 (port 0), so "
         "NetPIPE cannot reach the receiver through it");
+  // A bond end whose slaves have no cable names the slaves' ports (regression: it named "alpha.bond0
+  // (port 0)", a port no bond has), and the host's cabled port that is not a slave.
+  CHECK_THAT(load_error(with("transmitter = \"alpha.eth0\"", "transmitter = \"alpha.bond0\"",
+                             with("[hosts.beta]", "[hosts.alpha.bonds.bond0]\nmode = \"balance-rr\"\nmiimon = 100\n"
+                                                  "slaves = [\"eth1\", \"eth1:1\"]\n\n[hosts.beta]"))),
+             Catch::EndsWith("key 'workload.transmitter': no [[links]] cable is plugged into any slave of alpha.bond0 "
+                             "(alpha.eth1, alpha.eth1:1); alpha.eth0:0 in links.0 is cabled but is not its slave, so "
+                             "NetPIPE cannot reach the receiver through it"));
   // A second cabled port on a host (the TCP/IP model gives a host one address and one route).
   CHECK(load_error(with("[workload]", "[[links]]\na = \"alpha.eth1:0\"\nb = \"alpha.eth1:1\"\n\n[workload]")) ==
         "v.toml:29:5: key 'links.1.a': host alpha already has a cabled port (alpha.eth0:0 in links.0): the TCP/IP "
