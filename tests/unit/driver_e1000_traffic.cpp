@@ -39,6 +39,16 @@ struct OneHost {
     });
   }
 };
+
+/// dev_open, then burn CPU in 100 µs steps until the watchdog has seen the link up. False if the
+/// open failed.
+Task<bool> open_until_link_up(OneHost& h, NetDevice& dev) {
+  const int rc = co_await h.k.dev_open(dev);
+  if (rc != 0) co_return false;
+  const CostEntry burn_100us{2400.0 * 100, 0, false, "test: 100 µs of CPU at 2400 MHz"};
+  while (!h.a->carrier_ok()) co_await h.k.cost(burn_100us);
+  co_return true;
+}
 }  // namespace
 
 TEST_CASE("e1000 transmit puts the skb bytes on the wire with its journey and receive hands netif_rx the frame "
@@ -223,12 +233,10 @@ unsigned next_to_clean_after_second_xmit(const std::string& driver_name) {
   NetDevice& dev = *h.devs[0];
   const unsigned len = 60;
   unsigned clean = 99, used = 99;
-  const CostEntry burn_100us{2400.0 * 100, 0, false, "test: 100 µs of CPU at 2400 MHz"};
   const CostEntry burn_30us{2400.0 * 30, 0, false, "test: 30 µs of CPU at 2400 MHz"};
   auto app = [&]() -> Task<void> {
-    const int rc = co_await h.k.dev_open(dev);
-    if (rc != 0) co_return;
-    while (!h.a->carrier_ok()) co_await h.k.cost(burn_100us);  // link up
+    const bool up = co_await open_until_link_up(h, dev);
+    if (!up) co_return;
     for (int i = 0; i < 2; ++i) {
       EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, uint8_t(i));
       SkbPtr s = co_await h.k.alloc_skb(len);
@@ -269,12 +277,10 @@ unsigned next_to_clean_after_rx_interrupt(const std::string& driver_name) {
   const unsigned len = 60;
   unsigned clean = 99;
   unsigned got_before = 0;
-  const CostEntry burn_100us{2400.0 * 100, 0, false, "test: 100 µs of CPU at 2400 MHz"};
   const CostEntry burn_30us{2400.0 * 30, 0, false, "test: 30 µs of CPU at 2400 MHz"};
   auto app = [&]() -> Task<void> {
-    const int rc = co_await h.k.dev_open(dev);
-    if (rc != 0) co_return;
-    while (!h.a->carrier_ok()) co_await h.k.cost(burn_100us);  // link up
+    const bool up = co_await open_until_link_up(h, dev);
+    if (!up) co_return;
     EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, 1);
     SkbPtr s = co_await h.k.alloc_skb(len);
     std::memcpy(s->put(len), f.bytes.data(), len);
