@@ -16,6 +16,13 @@ ParamSchema p4dpr_param_schema() {
                  "coreboot e7501 raminit: tCL 2.0/2.5, 1.5 on E7500 only [S7] research §1"),
       int_param("pci_cache_line_bytes", 64, 32, 128, "bytes", "PCI Cache Line Size register value used by MRL/MRM/MWI",
                 "Linux 2.4.20 expects 16 DW on this board, BIOS wrote 32 B [S10]; 128 B after the 2003 patch [S41]"),
+      int_param("p64h2_mr_fetch_bytes", 8, 8, 4096, "bytes",
+                "what the P64H2 reads from memory for one inbound Memory Read in PCI mode (delayed transaction), "
+                "up to the next multiple of this size",
+                "estimate: one QWORD (MR not prefetchable, PCI 2.2 command semantics); the 82870P2 datasheet's "
+                "prefetch rules were not found. Analog bridges prefetch an upstream MR (Intel 21150/21152 and "
+                "Pericom PI7C8150 read-prefetching tables: upstream MR prefetched, to the cache-line boundary; "
+                "Intel 413808 ATU: host memory prefetchable): what-if 64 (scenarios/seed002/*-mrline.full.toml)"),
       real_param("hub_crossing_ns", 100.0, 50.0, 150.0, "ns", "Hub Interface 2.0 one-way latency per crossing",
                  "estimate: research §1: 50–150 ns; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)"),
       bool_param("hub_shared_pipe", true, "HI 2.0 directions share one pipe (half duplex)",
@@ -47,6 +54,7 @@ E7500BoardSpec p4dpr_board(const ParamValues& v) {
   s.hub.crossing_ns = board_real(v, "hub_crossing_ns", 100.0);
   s.hub.shared_pipe = board_bool(v, "hub_shared_pipe", true);
   s.bridge.detailed_dma = board_bool(v, "detailed_dma", false);
+  s.bridge.mr_fetch_bytes = static_cast<uint32_t>(board_int(v, "p64h2_mr_fetch_bytes", 8));
   s.hub_port = 1;  // HI_C: a similar E7500 board has its P64H2 there [S12]; P4DPR port unknown (estimate)
   const uint32_t cls = static_cast<uint32_t>(board_int(v, "pci_cache_line_bytes", 64));
 

@@ -58,11 +58,12 @@ TEST_CASE("RDTR=20, three packets 10 us apart: one interrupt 20x1.024 us after t
   CHECK(irq);
 }
 
-TEST_CASE("82544GC: RDTR counts from the first packet (absolute) and RADV/ITR/TADV read 0", "[e1000][rx]") {
-  E1000Params p;
+namespace {
+/// An 82544GC with RDTR 20 (RADV 5, ITR 1000 and TADV 5 written too, which the part does not have)
+/// and three 60-byte frames 10 µs apart from 10 µs. `absent`: what RADV, ITR and TADV read back.
+std::vector<sc_time> rdtr_82544_three_frames(const E1000Params& p, uint32_t absent[3]) {
   Bench b("82544GC", p);
   auto mac = b.nic->mac_address(0);
-  uint32_t itr = 1, radv = 1, tadv = 1;
   run(
       [&] {
         b.setup_rx(0, kRing, 8, kBufs, 7);
@@ -70,20 +71,36 @@ TEST_CASE("82544GC: RDTR counts from the first packet (absolute) and RADV/ITR/TA
         b.w(0, RADV, 5);
         b.w(0, ITR, 1000);
         b.w(0, TADV, 5);
-        itr = b.r(0, ITR);
-        radv = b.r(0, RADV);
-        tadv = b.r(0, TADV);
+        absent[0] = b.r(0, RADV);
+        absent[1] = b.r(0, ITR);
+        absent[2] = b.r(0, TADV);
         b.w(0, IMS, icr::RXT0);
         for (int i = 0; i < 3; ++i) b.peers[0]->send(make_frame(mac, 60, uint8_t(i)), us(10 + 10 * i));
         wait_until(us(80));
       },
       us(100));
-  CHECK(itr == 0);
-  CHECK(radv == 0);
-  CHECK(tadv == 0);
-  auto a = b.irq[0].assertions();
+  return b.irq[0].assertions();
+}
+}  // namespace
+
+TEST_CASE("82544GC: RDTR counts from the first packet (absolute) and RADV/ITR/TADV read 0", "[e1000][rx]") {
+  E1000Params p;
+  uint32_t absent[3] = {1, 1, 1};
+  auto a = rdtr_82544_three_frames(p, absent);
+  CHECK(absent[0] == 0);
+  CHECK(absent[1] == 0);
+  CHECK(absent[2] == 0);
   REQUIRE(a.size() == 1);
   CHECK(a[0] == stored_at(p, us(10)) + us(20 * kTick));  // SDM §3.2.8: from the first packet
+}
+
+TEST_CASE("82544GC with the rdtr_per_packet what-if: RDTR counts from the last packet, as on the 82540+", "[e1000][rx]") {
+  E1000Params p;
+  p.rdtr_per_packet = true;
+  uint32_t absent[3] = {1, 1, 1};
+  auto a = rdtr_82544_three_frames(p, absent);
+  REQUIRE(a.size() == 1);
+  CHECK(a[0] == stored_at(p, us(30)) + us(20 * kTick));  // restarted by the third packet
 }
 
 TEST_CASE("RADV fires RADV x1.024 us after the first packet under steady traffic, then RDTR stays halted", "[e1000][rx]") {
@@ -159,6 +176,60 @@ TEST_CASE("FPD write flushes descriptors held by WTHRESH and raises RXT0 at once
   CHECK(a[0] == us(20) + txn_time(16));  // FPD on the write: write-back, then RXT0
   CHECK(b.rx_desc(kRing, 0).status == (rxsta::DD | rxsta::EOP));
   CHECK(b.nic->peek(0, RDTR) == 100);  // FPD self-clears
+}
+
+namespace {
+/// 82544GC, WTHRESH=0, 64-byte cache line (4 descriptors per line), RDTR 50: one frame at 10 µs (the
+/// timer counts from it), then three more at 100..120 µs, after the first interrupt: the fourth
+/// completes line 0. `dd_mid`: descriptor 0's status 20 µs after its frame (the timer still running);
+/// `dd_line`: descriptor 3's at 130 µs.
+struct PackingRun {
+  uint8_t dd_mid = 0xFF, dd_line = 0xFF;
+  std::vector<sc_time> asserts;
+};
+PackingRun packing_run(bool packing) {
+  PackingRun out;
+  E1000Params p;
+  p.cache_line_bytes = 64;
+  p.rx_desc_line_packing = packing;
+  Bench b("82544GC", p);
+  auto mac = b.nic->mac_address(0);
+  run(
+      [&] {
+        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.w(0, RDTR, 50);
+        b.w(0, IMS, icr::RXT0);
+        b.peers[0]->send(make_frame(mac, 60, 0), us(10));
+        wait_until(us(30));
+        out.dd_mid = b.rx_desc(kRing, 0).status;
+        wait_until(us(90));
+        b.r(0, ICR);  // acknowledge the first RXT0
+        for (int i = 1; i < 4; ++i) b.peers[0]->send(make_frame(mac, 60, uint8_t(i)), us(100 + 10 * (i - 1)));
+        wait_until(us(130));
+        out.dd_line = b.rx_desc(kRing, 3).status;
+        wait_until(us(200));
+      },
+      us(200));
+  out.asserts = b.irq[0].assertions();
+  return out;
+}
+}  // namespace
+
+TEST_CASE("82544GC, WTHRESH=0 (default): each RX descriptor is written back as soon as it is used", "[e1000][rx]") {
+  const PackingRun r = packing_run(false);
+  CHECK(r.dd_mid == (rxsta::DD | rxsta::EOP));  // written back at once: a TXDW-driven ISR would see it
+  CHECK(r.dd_line == (rxsta::DD | rxsta::EOP));
+  REQUIRE(r.asserts.size() >= 1);
+  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kTick));  // nothing left to flush
+}
+
+TEST_CASE("82544GC, WTHRESH=0 with the rx_desc_line_packing what-if: a lone descriptor waits for RDTR, "
+          "a completed cache line goes at once", "[e1000][rx]") {
+  const PackingRun r = packing_run(true);
+  CHECK(r.dd_mid == 0);  // partial line held on chip until the timer
+  CHECK(r.dd_line == (rxsta::DD | rxsta::EOP));  // the fourth descriptor completed the line
+  REQUIRE(r.asserts.size() >= 1);
+  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kTick) + txn_time(16));  // flush, then RXT0
 }
 
 TEST_CASE("RX ring wrap with RDT handling: DD/EOP on each used descriptor, RDH wraps", "[e1000][rx]") {

@@ -29,7 +29,8 @@ TEST_CASE("tg3 coalescing: a tick timer expires at reload + k periods, the first
   CHECK(hc.deadline()->first == us(270));  // 70 + 2·100: free-running from the reload, not per packet
 }
 
-TEST_CASE("tg3 coalescing: HOSTCC_MODE_CLRTICK_RXBD reloads the RX timer at each RX BD", "[tg3][hostcc]") {
+TEST_CASE("tg3 coalescing: HOSTCC_MODE_CLRTICK_RXBD starts the RX timer at the first RX BD after an update, "
+          "later BDs do not reload it", "[tg3][hostcc]") {
   HostCoalescing hc(us(1));
   CoalRegs r;
   r.rx_ticks = 100;
@@ -38,13 +39,16 @@ TEST_CASE("tg3 coalescing: HOSTCC_MODE_CLRTICK_RXBD reloads the RX timer at each
   hc.set_clrtick(true, false);
   hc.on_update(us(0));
   hc.rx_bds(us(30));
-  CHECK(hc.deadline()->first == us(130));
+  CHECK(hc.deadline()->first == us(130));  // idle since the update, counting from the first BD
   hc.rx_bds(us(90));
-  CHECK(hc.deadline()->first == us(190));  // quiet time after the last BD
-  hc.on_update(us(190));
-  hc.tx_bds(us(200));
-  hc.tx_bds(us(250));
-  CHECK(hc.deadline()->first == us(290));  // TX without CLRTICK: from the update
+  CHECK(hc.deadline()->first == us(130));  // BCM5718 PG p.259: not reloaded by the second BD
+  hc.on_update(us(130));
+  hc.rx_bds(us(400));  // long after the update: a free-running timer would expire at 500
+  CHECK(hc.deadline()->first == us(500));
+  hc.on_update(us(500));
+  hc.tx_bds(us(510));
+  hc.tx_bds(us(560));
+  CHECK(hc.deadline()->first == us(600));  // TX without CLRTICK: from the update
   CHECK(hc.deadline()->second == UpdateCause::TxTicks);
 }
 

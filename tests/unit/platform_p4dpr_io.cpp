@@ -95,3 +95,11 @@ TEST_CASE("P4DPR-6GM+ software reads an 82559 EEPROM and SCB status through I/O 
   CHECK(to_us(one_in) < 1.5);
   CHECK(t1 - t0 >= one_in * (double(ios) * 0.9));
 }
+
+TEST_CASE("P4DPR-6GM+ p64h2_mr_fetch_bytes sets what the P64H2 fetches for one inbound Memory Read (default one QWORD)",
+          "[platform][bridge]") {
+  ParamValues pv(p4dpr_param_schema());
+  CHECK(p4dpr_board(pv).bridge.mr_fetch_bytes == 8);
+  pv.set("p64h2_mr_fetch_bytes", int64_t(64));
+  CHECK(p4dpr_board(pv).bridge.mr_fetch_bytes == 64);
+}

@@ -82,8 +82,11 @@
 // Where 1.8.38 (the seed's version) could differ and move the result:
 //  1. IntDelay default: e100_ucode.h says "current default is either x600 or x800"; with 0x800 the
 //     dead-man wait is 1.37 ms instead of 1.02 ms (the 64-128 B plateau moves by ~2 x 0.34 ms).
-//  2. The microcode image itself (1.8.38 may carry an older D101M image whose timer semantics differ:
-//     restart on each frame vs. start on the first; the model starts it on the first).
+//  2. The microcode image itself (1.8.38 may carry an older D101M image than rcvbundl.h v3.28's
+//     "Version 2.10"; the model re-arms the timer on each bundled frame, as the CPUSaver comment
+//     says: "the timer is reset each time a new packet is received"). 1.8.38 is not in the search
+//     index; it shipped in Andrea Arcangeli's 2.4.19-pre10aa3..2.4.19rc1aa1 as 07_e100-1.8.38.gz
+//     (LKML, Arcangeli to Nekrasov, 10 Jul 2002), where a later search could find it.
 //  3. TX: TX_FRAME_CNT and whether every TCB carries CB_S_BIT (an unsuspended CBL would not raise CNA
 //     per frame: fewer TX interrupts, which matters here because a TX interrupt also runs e100_rx_srv
 //     only when FR/RNR/SWI are set - it does not in 2.1.6, so bundled frames wait for FR).

@@ -20,7 +20,8 @@
 //    EOP on the last, the journey tagged on the first buffer's bus address, TDT written (posted).
 //    When fewer descriptors are free than the packet needs: netif_stop_queue and return busy.
 //  * e1000_intr (non-NAPI): up to E1000_MAX_INTR = 10 passes of { icr = READ(ICR); if 0 stop;
-//    RXSEQ/LSC -> link check; e1000_clean_rx_irq; e1000_clean_tx_irq }. Work is found by DD bits.
+//    RXSEQ/LSC -> link check; e1000_clean_rx_irq; e1000_clean_tx_irq (4.2.8: only when ICR.TXDW,
+//    DriverProfile::tx_clean_needs_txdw) }. Work is found by DD bits.
 //    The ICR read clears the causes and deasserts INTx (hardware).
 //  * e1000_clean_rx_irq: every DD descriptor: the 2 KB buffer's skb itself goes up (no copybreak),
 //    skb_put(length - FCS), checksum status, eth_type_trans, netif_rx; then alloc_rx_buffers.
@@ -87,6 +88,12 @@ struct DriverProfile {
   /// e1000_xmit_frame first reclaims completed transmit descriptors (e1000_clean_tx_irq) before
   /// queuing the frame: "aggressively reclaim Tx descriptors" (4.2.x, LH@1ac12fc6c5; research §2.2).
   bool tx_reclaim_in_xmit = false;
+  /// e1000_intr cleans the TX ring only in a pass whose ICR value has TXDW set and whose trylock of
+  /// adapter->tx_lock succeeds (4.2.8, MaximeChretien/linux-history @a4358d3aab
+  /// drivers/net/e1000/e1000_main.c e1000_intr; IMS_ENABLE_MASK there is RXT0|TXDW|RXDMT0|RXSEQ|LSC).
+  /// The 4.4.x driver calls e1000_clean_tx_irq on every pass. The RX ring is cleaned on every pass
+  /// in both. (The model's xmit path holds no lock across an interrupt, so the trylock succeeds.)
+  bool tx_clean_needs_txdw = false;
 
   // ---- 2.6 drivers (5.6.10.1-k2, 6.0.60-k2, 6.2.15; e1000_napi.cpp) ----
   /// Built with CONFIG_E1000_NAPI: e1000_intr masks the NIC (IMC) and netif_rx_schedule()s; e1000_clean

@@ -569,7 +569,7 @@ Task<void> Adapter::intr() {
       k.mod_timer(watchdog_timer_, k.jiffies());
     }
     co_await clean_rx_irq(t_pass);
-    co_await clean_tx_irq();
+    if (!profile_->tx_clean_needs_txdw || (icr & E1000_ICR_TXDW)) co_await clean_tx_irq();
     --i;
   }
   if (first_zero) ++*c_icr_zero_;  // not ours (shared line) or already handled

@@ -95,6 +95,7 @@ const DriverProfile& profile_4_2_8_k1() {
                     80, false, kSrc428};
     d.rx_int_delay_only = true;
     d.tx_reclaim_in_xmit = true;
+    d.tx_clean_needs_txdw = true;
     return d;
   }();
   return p;

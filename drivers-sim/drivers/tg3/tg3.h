@@ -60,8 +60,12 @@
 //    rate_sample_jiffies (HZ) the packet rate = (rx_ucast_packets + tx_ucast_packets deltas, from
 //    the statistics block the chip DMAs every stat-block-usecs) / seconds; below pkt-rate-low the LOW
 //    set, above pkt-rate-high the HIGH set, else the DEFAULT set is written to HOSTCC_RXCOL_TICKS /
-//    HOSTCC_RXMAX_FRAMES when it changes. estimate: which TX counter the sum uses (research: "rx_ucast
-//    + tx packets").
+//    HOSTCC_RXMAX_FRAMES when it changes. The 0.99 source (2.4.19 drivers/net/tg3.c tg3_rate_sample,
+//    MaximeChretien/linux-history tag 2.4.19, read for issue 27) sums rx_ucast_packets and
+//    COS_out_packets[0] and divides by the whole seconds elapsed (integer ticks / HZ); the model
+//    reads tx_ucast_packets (the same count here: the workloads send no broadcast or multicast) and
+//    divides by the exact seconds (the sample runs at the first interrupt 1 s after the last: the
+//    same divisor, 1).
 //
 // 802.3x flow control (tg3 1.0, RH 2.4.18-14 drivers/net/tg3.c; 0.99's not re-read): tg3_reset_hw
 // writes MAC_TX_MODE = TX_MODE_ENABLE and MAC_RX_MODE = RX_MODE_ENABLE, then tg3_setup_phy. With

@@ -33,6 +33,14 @@ ParamSchema E1000Params::schema() {
                   "research/e7500-p64h2-pcix.md [S10]"),
         bool_param("mwi_enable", d.mwi_enable, "use Memory Write and Invalidate for whole-line writes",
                    "PCI 2.2 §3.1.1"),
+        bool_param("rdtr_per_packet", d.rdtr_per_packet,
+                   "what-if: restart RDTR on every packet on the 82544GC/EI too (false: absolute from the first "
+                   "packet, SDM §3.2.8 p=45)",
+                   "the 82540+ rule of SDM §13.4.30 p=305 applied to the 82544, against its own §3.2.8"),
+        bool_param("rx_desc_line_packing", d.rx_desc_line_packing,
+                   "what-if: with RXDCTL.WTHRESH = 0 pack used RX descriptors into cache lines; a partial line is "
+                   "written back only on RDTR/RADV expiry or FPD (false: each descriptor at once)",
+                   "one reading of SDM §3.2.5.1 p=40 / §3.2.8 p=45 (descriptor packing); the SDM leaves WTHRESH=0 open"),
         string_param("mac_address", "", {}, "station address of port A (empty: derived from the device name)"),
         bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
                    "speed only: count frames a tester train offers while the port drops everything in closed form "
@@ -49,6 +57,8 @@ E1000Params E1000Params::from(const ParamValues& v) {
   p.dma_write_burst_bytes = static_cast<unsigned>(v.i("dma_write_burst_bytes"));
   p.cache_line_bytes = static_cast<unsigned>(v.i("cache_line_bytes"));
   p.mwi_enable = v.b("mwi_enable");
+  p.rx_desc_line_packing = v.b("rx_desc_line_packing");
+  p.rdtr_per_packet = v.b("rdtr_per_packet");
   p.mac_address = v.s("mac_address");
   p.closed_form_rx_drops = v.b("closed_form_rx_drops");
   return p;
@@ -217,7 +227,7 @@ struct E1000::Port : EthPort {
     for (const auto& r : kRegs)
       if (r.access != Access::RC) regs[r.offset / 4] = r.reset;
     stats.clear();
-    ModFeatures mf{dev.v_.has_itr, dev.v_.has_radv, dev.v_.has_tadv, dev.v_.rdtr_absolute};
+    ModFeatures mf{dev.v_.has_itr, dev.v_.has_radv, dev.v_.has_tadv, dev.v_.rdtr_absolute && !dev.p_.rdtr_per_packet};
     mod = std::make_unique<Moderation>(mf, dev.clk_);
     // EEPROM image (SDM §5.6): words 0-2 the port-A MAC; word 0x3F makes the checksum 0xBABA.
     eeprom.fill(0xFFFF);
@@ -812,17 +822,28 @@ struct E1000::Port : EthPort {
         if (mod->rx_packet_stored(now()) == ModOutcome::Immediate) {
           rx_writeback([this] { raise_rxt0(""); });
         } else {
-          unsigned w = thresh(reg(RXDCTL), dctl::WTHRESH_SHIFT);
-          if (w == 0 || rx_used.size() >= w) rx_writeback(nullptr);
+          if (rx_wb_due(slot.index, true)) rx_writeback(nullptr);
           sync_irq();
         }
-      } else if (!(reg(RXDCTL) >> dctl::WTHRESH_SHIFT & dctl::WTHRESH_MASK)) {
+      } else if (rx_wb_due(slot.index, false)) {
         rx_writeback(nullptr);
       }
       flow_control_check();
       rx_process();
     };
     dev.dma_->submit(std::move(r));
+  }
+
+  /// Whether the used descriptors are written back now that descriptor `index` was used (the timer
+  /// and FPD paths write back regardless): WTHRESH of them used (counted at a frame's last
+  /// descriptor, `last`); with WTHRESH = 0 at once, or, with rx_desc_line_packing, when `index`
+  /// completes a cache line of descriptors (see E1000Params).
+  bool rx_wb_due(unsigned index, bool last) const {
+    const unsigned w = thresh(reg(RXDCTL), dctl::WTHRESH_SHIFT);
+    if (w) return last && rx_used.size() >= w;
+    if (!dev.p_.rx_desc_line_packing) return true;
+    const unsigned per_line = std::max(1u, dev.p_.cache_line_bytes / kDescBytes);
+    return (index + 1) % per_line == 0;
   }
 
   /// Write back every used RX descriptor (contiguous runs, split at the ring end); then `then`.

@@ -80,6 +80,24 @@ struct E1000Params : NicTimingParams {
   unsigned cache_line_bytes = 64;       ///< PCI cache line size register (2.4.20 on P4: 64 B,
                                         ///< research/e7500-p64h2-pcix.md [S10]); GRAN=0 unit, MRL/MWI choice
   bool mwi_enable = false;  ///< PCI command register Memory Write and Invalidate enable (BIOS/driver)
+  /// What-if (default off): RX descriptor packing with WTHRESH = 0. SDM §3.2.5 ("Receive Descriptor
+  /// Write-Back", p=40) says used RX descriptors "accumulate" and are written out as a cache line
+  /// when WTHRESH of them are used, when the receive timer (RDTR/RADV; on the 82544GC/EI RDTR, "to
+  /// force timely write-back") expires, or on an explicit FPD flush; §3.2.8 (p=45, 82544GC/EI) adds
+  /// that RDTR's expiry "flushes any accumulated descriptors" and that FPD flushes "any partial cache
+  /// lines". The SDM does not say what WTHRESH = 0 (reset value; e1000 4.x never writes RXDCTL)
+  /// does. Off (the shipped reading, as TXDCTL's "default 0b forces immediate write-back", SDM
+  /// p=68): each descriptor is written back as soon as it is used. On: a descriptor is written back
+  /// when it completes a cache line (cache_line_bytes / 16 descriptors, ring-aligned); a partial
+  /// line waits for the receive timer or FPD, so until then the driver sees no DD (seed 002 e1000
+  /// what-if, scenarios/seed002/e1000-82544gc-pci66-rxpack.full.toml). RDTR = 0 still writes back at once.
+  bool rx_desc_line_packing = false;
+  /// What-if (default off): on a part whose RDTR is absolute (82544GC/EI, Variant::rdtr_absolute,
+  /// SDM §3.2.8 p=45 "since the first packet received after the hardware timer was written"),
+  /// restart it on every packet instead, as the 82540 and later do (SDM §13.4.30 p=305). The
+  /// seed-002 e1000 RTT rises above the MSS as if the wait began at a message's last frame
+  /// (scenarios/seed002/e1000-82544gc-pci66-rdtrpkt.full.toml).
+  bool rdtr_per_packet = false;
   std::string mac_address;  ///< "00:02:b3:xx:xx:xx"; empty: Intel OUI 00:02:B3 + hash of the device name
   std::string dma_space;    ///< DmaTags space name; empty: the device's full SystemC name
   /// Speed only, results unchanged: while a port drops every frame (a drop verdict that no event

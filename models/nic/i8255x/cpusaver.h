@@ -18,6 +18,18 @@
 // The D101 (82558) images define BUNDLE and MIN_SIZE as UCODE_MAX_DWORDS: they have the timer only.
 // Timer tick: estimate ≈0.667 µs (FreeBSD if_fxp.c fxp_load_ucode writes int_delay_us * 1.5, i.e.
 // 1.5 ticks per µs; research intel-8254x-e1000-e100.md §3), so 0x600 ticks ≈ 1.02 ms.
+// What else was read for issue 27 (none of it contradicts the above; the seed-002 e100 miss stands):
+//  * Intel's rcvbundl.h v3.28 (05/30/2000) as shipped in FreeBSD (freebsd/freebsd-src
+//    sys/dev/fxp/rcvbundl.h) and the e100 2.x e100_ucode.h (ROCm/ROCK-Kernel-Driver
+//    drivers/net/e100/e100_ucode.h): the same parameter comments; the D101M image (v2.10 /
+//    v2.10.1) itself carries 0x0600 in its timer word 78, 6 in the bundle word 65 and 0xFF80 in
+//    the min-size word 126, i.e. Intel's image default IntDelay is 0x600 whatever a driver patches.
+//  * FreeBSD if_fxp.c: "Interrupt delay is expressed in microseconds, a multiplier is used to
+//    convert this to the appropriate clock ticks"; its sysctl range 300-3000 µs is Intel's
+//    x200-x1000 ticks divided by 1.5. No source states the tick itself.
+//  * No source describes a free-running timer, an end of the bundle by a CU (TX) interrupt or by
+//    a host command, or a second timer: in a ping-pong, where each direction carries one bundled
+//    frame, the documented microcode waits IntDelay once per direction.
 #pragma once
 #include "core/clock.h"
 #include "core/units.h"

@@ -27,15 +27,19 @@ UpdateCause HostCoalescing::check_max() const {
 }
 
 UpdateCause HostCoalescing::rx_bds(const sc_time& t, unsigned n) {
-  if (!rx_bds_ || clrtick_rx_) rx_first_ = t;
-  if (clrtick_rx_) rx_reload_ = t;
+  if (!rx_bds_) {
+    rx_first_ = t;
+    if (clrtick_rx_) rx_reload_ = t;  // CLRTICK: idle since the update, counting from this first BD
+  }
   rx_bds_ += n;
   return check_max();
 }
 
 UpdateCause HostCoalescing::tx_bds(const sc_time& t, unsigned n) {
-  if (!tx_bds_ || clrtick_tx_) tx_first_ = t;
-  if (clrtick_tx_) tx_reload_ = t;
+  if (!tx_bds_) {
+    tx_first_ = t;
+    if (clrtick_tx_) tx_reload_ = t;
+  }
   tx_bds_ += n;
   return check_max();
 }

@@ -17,10 +17,15 @@
 //    replaces the four values above (the module also suppresses INTA then).
 //  * One update refreshes every index of the status block (RX and TX together), so it zeroes both
 //    directions' counters and reloads both timers.
-//  * HOSTCC_MODE_CLRTICK_RXBD / _TXBD (tg3 0.96-0.99 set them with tagged status on non-5700 chips,
-//    research §1.2): the direction's tick timer also reloads at each of its BDs, so it then measures
-//    the quiet time after the last frame rather than the time since the last update. estimate: the
-//    reading of the bit names; the guides cited in §1.1 do not describe them.
+//  * HOSTCC_MODE_CLRTICK_RXBD / _TXBD (bits 9 / 10; tg3 0.96-0.99 set both with tagged status on
+//    non-5700 chips, 2.4.19 drivers/net/tg3.c tg3_get_invariants, MaximeChretien/linux-history tag
+//    2.4.19): BCM5718 PG p.259 ("Clear Ticks On Rx Bd Events Mode (0x3c00[9])"): when enabled, the
+//    counters initialise to the idle state after an update and begin counting only when a receive
+//    BD event is detected. So the direction's tick timer starts at its FIRST BD after an update and
+//    is not reloaded by later BDs: it measures the time since the first frame not yet reported.
+//    (Before issue 27 the model reloaded it at every BD, a reading of the bit's name that made the
+//    timer measure the quiet time after the last frame.) The TX bit by analogy (the guide describes
+//    the RX one); the BCM5701 is assumed to behave as the later part documented.
 #pragma once
 #include "core/units.h"
 #include <cstdint>
