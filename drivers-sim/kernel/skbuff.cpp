@@ -29,6 +29,7 @@ constexpr uint32_t kSkbStructBytes = 160;
 /// runs on one thread); deleted at thread exit, after which freed skbs are deleted at once.
 /// Bypassed under AddressSanitizer like the coroutine frame pool (core/frame_pool.h), so a
 /// use-after-free of an skb is still reported.
+#ifndef NICSIM_FRAME_POOL_BYPASS
 struct SkbCache {
   static constexpr unsigned kClasses = 16;  // up to 1 MB; larger skbs are not kept
   std::vector<Skb*> free[kClasses];
@@ -44,6 +45,7 @@ SkbCache& skb_cache() {
   static thread_local SkbCache c;
   return c;
 }
+#endif
 unsigned skb_class_index(size_t kmalloc_bytes) {
   unsigned i = 0;
   for (size_t c = 32; c < kmalloc_bytes; c <<= 1) ++i;
