@@ -12,11 +12,6 @@
 
 namespace nicsim {
 
-void SkbDeleter::operator()(Skb* s) const {
-  if (kernel_alive(kernel)) kernel->skb_release(s);
-  else delete s;
-}
-
 namespace {
 /// kmalloc size classes are powers of two from 32 bytes (mm/slab.c cache_sizes).
 size_t kmalloc_class(size_t n) {
@@ -27,14 +22,82 @@ size_t kmalloc_class(size_t n) {
 // estimate: sizeof(struct skb_shared_info) and sizeof(struct sk_buff) on 2.4 i386.
 constexpr uint32_t kSharedInfoBytes = 64;
 constexpr uint32_t kSkbStructBytes = 160;
+
+/// Freed skbs kept for reuse with their data buffers (the simulator's own memory, not the
+/// simulated DRAM), by kmalloc size class (index i: 32 << i bytes), most recently freed last:
+/// after the first packets a run allocates no host memory for skbs. One per thread (a simulation
+/// runs on one thread); deleted at thread exit, after which freed skbs are deleted at once.
+/// Bypassed under AddressSanitizer like the coroutine frame pool (core/frame_pool.h), so a
+/// use-after-free of an skb is still reported.
+#ifndef NICSIM_FRAME_POOL_BYPASS
+struct SkbCache {
+  static constexpr unsigned kClasses = 16;  // up to 1 MB; larger skbs are not kept
+  std::vector<Skb*> free[kClasses];
+  ~SkbCache();
+};
+thread_local bool skb_cache_gone = false;  // trivially destructible: valid until the thread ends
+SkbCache::~SkbCache() {
+  skb_cache_gone = true;
+  for (auto& v : free)
+    for (Skb* s : v) delete s;
+}
+SkbCache& skb_cache() {
+  static thread_local SkbCache c;
+  return c;
+}
+#endif
+unsigned skb_class_index(size_t kmalloc_bytes) {
+  unsigned i = 0;
+  for (size_t c = 32; c < kmalloc_bytes; c <<= 1) ++i;
+  return i;
+}
+/// An skb (fields as Skb{}) whose buffer can hold `data` bytes of kmalloc class index `ci`.
+Skb* skb_from_cache(unsigned ci) {
+#ifndef NICSIM_FRAME_POOL_BYPASS
+  if (ci < SkbCache::kClasses && !skb_cache_gone) {
+    auto& v = skb_cache().free[ci];
+    if (!v.empty()) {
+      Skb* s = v.back();
+      v.pop_back();
+      return s;
+    }
+  }
+#else
+  (void)ci;
+#endif
+  return new Skb;
+}
+/// Keep `s` (its DRAM buffer already freed) for reuse, or delete it.
+void skb_to_cache(Skb* s) {
+#ifndef NICSIM_FRAME_POOL_BYPASS
+  const unsigned ci = skb_class_index(kmalloc_class(s->buf.size() + kSharedInfoBytes));
+  if (ci < SkbCache::kClasses && !skb_cache_gone) {
+    std::vector<uint8_t> bytes = std::move(s->buf);  // the buffer and its capacity stay with the skb
+    *s = Skb{};
+    s->buf = std::move(bytes);
+    skb_cache().free[ci].push_back(s);
+    return;
+  }
+#endif
+  delete s;
+}
 }  // namespace
+
+void SkbDeleter::operator()(Skb* s) const {
+  if (kernel_alive(kernel)) kernel->skb_release(s);
+  else delete s;
+}
 
 SkbPtr Kernel::make_skb(uint32_t size) {
   uint32_t data = (size + 15u) & ~15u;  // SKB_DATA_ALIGN
-  auto* s = new Skb;
-  s->buf.assign(data, 0);
+  const size_t cls = kmalloc_class(data + kSharedInfoBytes);
+  Skb* s = skb_from_cache(skb_class_index(cls));
+  // alloc_skb sets the sk_buff's fields (here Skb{}'s) but not the data buffer's bytes: kmalloc'd
+  // memory holds what was there before (2.4.20 net/core/skbuff.c alloc_skb). A reused buffer keeps
+  // its bytes; only bytes beyond its previous size are new (zero).
+  s->buf.resize(data);
   try {
-    s->head_phys = dma_alloc(kmalloc_class(data + kSharedInfoBytes), 64);
+    s->head_phys = dma_alloc(cls, 64);
   } catch (...) {
     delete s;
     throw;
@@ -45,7 +108,7 @@ SkbPtr Kernel::make_skb(uint32_t size) {
 
 void Kernel::skb_release(Skb* s) {
   if (s->head_phys) dma_free(s->head_phys);
-  delete s;
+  skb_to_cache(s);
 }
 
 Task<SkbPtr> Kernel::alloc_skb(uint32_t size) {

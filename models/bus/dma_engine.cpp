@@ -21,6 +21,23 @@ DmaEngine::DmaEngine(tlm::tlm_initiator_socket<>& initiator, std::string owner, 
 
 DmaEngine::~DmaEngine() { trans_.clear_extension(&ext_); }
 
+std::unique_ptr<DmaRequest> DmaEngine::request() {
+  if (spare_.empty()) return std::make_unique<DmaRequest>();
+  std::unique_ptr<DmaRequest> r = std::move(spare_.back());
+  spare_.pop_back();
+  std::vector<uint8_t> buf = std::move(r->buf);  // the containers keep their capacity
+  std::vector<JourneyId> journeys = std::move(r->journeys);
+  std::string where = std::move(r->where);
+  buf.clear();
+  journeys.clear();
+  where.clear();
+  *r = DmaRequest{};
+  r->buf = std::move(buf);
+  r->journeys = std::move(journeys);
+  r->where = std::move(where);
+  return r;
+}
+
 void DmaEngine::submit(std::unique_ptr<DmaRequest> r) {
   bool busy = cur_ || !q_.empty();
   for (auto j : r->journeys) sim().journeys.mark(j, now(), r->stage, r->where, busy ? "bus interface busy" : "");
@@ -32,6 +49,8 @@ void DmaEngine::run() {
   if (cur_ && cur_->off >= cur_->buf.size()) {  // the last burst of cur_ has completed now
     auto r = std::move(cur_);
     if (r->done) r->done(*r);
+    r->done = nullptr;  // what it holds goes now, as when the request was destroyed here
+    spare_.push_back(std::move(r));
   }
   if (!cur_) {
     if (q_.empty()) return;

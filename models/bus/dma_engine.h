@@ -20,12 +20,101 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
 namespace nicsim {
+
+struct DmaRequest;
+
+/// A DmaRequest's completion callback: a move-only callable, kept inline when it fits kInlineBytes
+/// (the devices' captures do), so that queueing a transfer allocates nothing for it; a larger one
+/// is kept on the heap. Empty by default; `if (done) done(req)` as with a std::function.
+class DmaDone {
+ public:
+  static constexpr std::size_t kInlineBytes = 64;
+  DmaDone() noexcept = default;
+  DmaDone(std::nullptr_t) noexcept {}
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, DmaDone> &&
+                                                    !std::is_same_v<std::decay_t<F>, std::nullptr_t>>>
+  DmaDone(F&& f) {
+    emplace(std::forward<F>(f));
+  }
+  DmaDone(DmaDone&& o) noexcept { take(o); }
+  DmaDone& operator=(DmaDone&& o) noexcept {
+    if (this != &o) {
+      reset();
+      take(o);
+    }
+    return *this;
+  }
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, DmaDone> &&
+                                                    !std::is_same_v<std::decay_t<F>, std::nullptr_t>>>
+  DmaDone& operator=(F&& f) {
+    reset();
+    emplace(std::forward<F>(f));
+    return *this;
+  }
+  DmaDone& operator=(std::nullptr_t) noexcept {
+    reset();
+    return *this;
+  }
+  DmaDone(const DmaDone&) = delete;
+  DmaDone& operator=(const DmaDone&) = delete;
+  ~DmaDone() { reset(); }
+  explicit operator bool() const noexcept { return ops_ != nullptr; }
+  /// Const like std::function's: a stored lambda may still change its own captures (mutable).
+  void operator()(DmaRequest& r) const { ops_->call(const_cast<unsigned char*>(buf_), r); }
+  void reset() noexcept {
+    if (ops_) ops_->destroy(buf_);
+    ops_ = nullptr;
+  }
+
+ private:
+  struct Ops {
+    void (*call)(void* self, DmaRequest& r);
+    void (*move)(void* dst, void* src) noexcept;  ///< construct at dst from src and destroy src
+    void (*destroy)(void* self) noexcept;
+  };
+  template <typename F>
+  static constexpr bool inline_ok = sizeof(F) <= kInlineBytes && alignof(F) <= alignof(std::max_align_t) &&
+                                    std::is_nothrow_move_constructible_v<F>;
+  template <typename F>
+  static const Ops* ops_for() {
+    if constexpr (inline_ok<F>) {
+      static constexpr Ops o{[](void* p, DmaRequest& r) { (*static_cast<F*>(p))(r); },
+                             [](void* d, void* s) noexcept {
+                               ::new (d) F(std::move(*static_cast<F*>(s)));
+                               static_cast<F*>(s)->~F();
+                             },
+                             [](void* p) noexcept { static_cast<F*>(p)->~F(); }};
+      return &o;
+    } else {
+      static constexpr Ops o{[](void* p, DmaRequest& r) { (**static_cast<F**>(p))(r); },
+                             [](void* d, void* s) noexcept { *static_cast<F**>(d) = *static_cast<F**>(s); },
+                             [](void* p) noexcept { delete *static_cast<F**>(p); }};
+      return &o;
+    }
+  }
+  template <typename F>
+  void emplace(F&& f) {
+    using T = std::decay_t<F>;
+    if constexpr (inline_ok<T>) ::new (static_cast<void*>(buf_)) T(std::forward<F>(f));
+    else *reinterpret_cast<T**>(buf_) = new T(std::forward<F>(f));
+    ops_ = ops_for<T>();
+  }
+  void take(DmaDone& o) noexcept {
+    if (o.ops_) o.ops_->move(buf_, o.buf_);
+    ops_ = o.ops_;
+    o.ops_ = nullptr;
+  }
+  alignas(std::max_align_t) unsigned char buf_[kInlineBytes];
+  const Ops* ops_ = nullptr;
+};
 
 /// One DMA transfer: `buf.size()` bytes to (write) or from (read) bus address `addr`.
 struct DmaRequest {
@@ -36,7 +125,7 @@ struct DmaRequest {
   const char* stage = "";           ///< journey stage, e.g. "RX DMA" ("" with no journeys)
   std::vector<JourneyId> journeys;  ///< messages this transfer serves (may be empty)
   std::string where;                ///< journey `where` (the device's instance / port name)
-  std::function<void(DmaRequest&)> done;  ///< called when the last burst has completed (may be empty)
+  DmaDone done;                     ///< called when the last burst has completed (may be empty)
   size_t off = 0;                   ///< bytes already transferred (engine-owned)
 };
 
@@ -63,6 +152,9 @@ class DmaEngine {
   DmaEngine(const DmaEngine&) = delete;
   DmaEngine& operator=(const DmaEngine&) = delete;
 
+  /// An empty request (DmaRequest's defaults) to fill and submit(): one that completed before,
+  /// whose buffers keep their capacity, so that a steady stream of transfers allocates nothing.
+  std::unique_ptr<DmaRequest> request();
   /// Queue `r` behind the requests already queued (FIFO). A request with an empty `buf`
   /// completes one delta cycle after it reaches the head.
   void submit(std::unique_ptr<DmaRequest> r);
@@ -83,6 +175,7 @@ class DmaEngine {
   sc_core::sc_event ev_;
   std::deque<std::unique_ptr<DmaRequest>> q_;
   std::unique_ptr<DmaRequest> cur_;
+  std::vector<std::unique_ptr<DmaRequest>> spare_;  ///< completed requests for request()
   tlm::tlm_generic_payload trans_;
   PciTxnExt ext_;
   uint64_t bursts_ = 0;

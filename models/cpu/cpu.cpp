@@ -19,6 +19,18 @@ const char* level_name(ExecLevel l) {
 
 Cpu* Cpu::current_ = nullptr;
 
+namespace {
+/// The payload of every CPU's FSB access (mmio, line_read), reused: constructing a
+/// tlm_generic_payload allocates its extension array and destroying it frees it, once per cache
+/// miss and register access otherwise. Accesses never nest (a target does not call back into a
+/// CPU), so one per thread serves them all; each access sets every field it uses (reset_payload)
+/// and leaves no extension behind.
+tlm::tlm_generic_payload& fsb_payload() {
+  static thread_local tlm::tlm_generic_payload gp;
+  return gp;
+}
+}  // namespace
+
 Cpu::Cpu(sc_core::sc_module_name name, unsigned index, const Params& p)
     : sc_module(name), fsb_initiator("fsb_initiator"), eoi_out("eoi_out"), index_(index), p_(p) {
   for (auto& a : acc_) a = SC_ZERO_TIME;
@@ -154,15 +166,21 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
     throw std::invalid_argument(std::string(name()) + ": uncached access of " + std::to_string(bytes) +
                                 " bytes (1, 2 or 4)");
   const bool io = space == PciSpace::Io;
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = fsb_payload();
   unsigned char buf[4];
   for (int i = 0; i < 4; ++i) buf[i] = static_cast<unsigned char>(data >> (8 * i));  // little endian
   reset_payload(gp, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, buf, bytes);
   PciSpaceExt ext;
   if (io) gp.set_extension(&ext);
   sc_time delay = SC_ZERO_TIME;
+  struct ClearExt {  // also when b_transport throws: the payload outlives `ext`
+    tlm::tlm_generic_payload& gp;
+    PciSpaceExt* ext;
+    ~ClearExt() {
+      if (ext) gp.clear_extension(ext);
+    }
+  } clear_ext{gp, io ? &ext : nullptr};
   fsb_initiator->b_transport(gp, delay);
-  if (io) gp.clear_extension(&ext);
   if (gp.is_response_error())
     throw std::runtime_error(std::string(name()) + ": " + (io ? "I/O " : "MMIO ") + (write ? "write" : "read") +
                              " at 0x" +
@@ -186,7 +204,7 @@ bool Cpu::mmio(std::coroutine_handle<> h, bool write, uint64_t addr, uint32_t& d
 sc_time Cpu::line_read(uint64_t addr, unsigned bytes) {
   unsigned char buf[256];
   if (bytes == 0 || bytes > sizeof buf) throw std::invalid_argument("line_fill: line size must be 1..256 bytes");
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = fsb_payload();
   reset_payload(gp, tlm::TLM_READ_COMMAND, addr, buf, bytes);
   sc_time delay = SC_ZERO_TIME;
   fsb_initiator->b_transport(gp, delay);

@@ -279,3 +279,62 @@ TEST_CASE("kernel: DMA allocator and DRAM-backed skbs", "[kernel]") {
   SkbPtr s2 = k.make_skb(2048 + 16 + 2);
   CHECK(s2->head_phys == head);  // the freed buffer returned to the allocator
 }
+
+TEST_CASE("kernel: a freed skb is reused with fresh fields and its data bytes as they were (issue 26)", "[kernel]") {
+  // alloc_skb initialises the sk_buff but does not clear the data buffer (2.4.20 alloc_skb:
+  // kmalloc'd memory); the model reuses freed skbs the same way and must not leak any field.
+  FakeHost hw;
+  Kernel k(hw, bench_params());
+  Skb* first = nullptr;
+  uint64_t phys = 0;
+  {
+    SkbPtr s = k.make_skb(2048 + 16);
+    first = s.get();
+    phys = s->head_phys;
+    s->reserve(18);
+    uint8_t* p = s->put(4);
+    p[0] = 0xAB;
+    p[3] = 0xCD;
+    s->protocol = ETH_P_IP;
+    s->pkt_type = PACKET_OTHERHOST;
+    s->ip_summed = CHECKSUM_HW;
+    s->csum = 77;
+    s->priority = 6;
+    s->journey = 42;
+    s->mac_off = s->nh_off = s->h_off = 3;
+    s->cb[0] = 1;
+    s->sk = s.get();
+    s->stamp = us(5);
+  }
+  SkbPtr t = k.make_skb(2000);  // the same kmalloc class (2048 + 64 B shared info -> 4096)
+#ifndef NICSIM_FRAME_POOL_BYPASS  // under AddressSanitizer every skb is new (core/frame_pool.h)
+  CHECK(t.get() == first);        // the freed skb, not a new one
+#endif
+  CHECK(t->head_phys == phys);  // and its DRAM block (dma_alloc's last-freed-first)
+  CHECK(t->buf.size() == 2000);
+  CHECK(t->data_off == 0);
+  CHECK(t->len == 0);
+  CHECK(t->truesize == 2000 + 160);
+  CHECK(t->protocol == 0);
+  CHECK(t->pkt_type == PACKET_HOST);
+  CHECK(t->ip_summed == CHECKSUM_NONE);
+  CHECK(t->csum == 0);
+  CHECK(t->priority == 0);
+  CHECK(t->dev == nullptr);
+  CHECK(t->journey == 0);
+  CHECK(t->stamp == SC_ZERO_TIME);
+  CHECK(t->mac_off == 0);
+  CHECK(t->nh_off == 0);
+  CHECK(t->h_off == 0);
+  CHECK(t->cb[0] == 0);
+  CHECK(t->sk == nullptr);
+#ifndef NICSIM_FRAME_POOL_BYPASS
+  CHECK(t->buf[18] == 0xAB);  // not cleared: what kmalloc'd memory holds
+  CHECK(t->buf[21] == 0xCD);
+#else
+  (void)first;
+#endif
+  SkbPtr u = k.make_skb(100);  // another size class: a new skb
+  CHECK(u.get() != first);
+  CHECK(u->buf.size() == 112);
+}

@@ -750,7 +750,7 @@ struct E1000::Port : EthPort {
     if (!(cached == 0 || (cached < thresh(dctl, 0) && avail >= thresh(dctl, dctl::HTHRESH_SHIFT)))) return;
     unsigned n = std::min<unsigned>({avail, unsigned(space), n_ring - rx_fetch_next});
     rx_fetching = true;
-    auto r = std::make_unique<DmaReq>();
+    auto r = dev.dma_->request();
     r->addr = rx_base() + uint64_t(rx_fetch_next) * kDescBytes;
     r->buf.resize(n * kDescBytes);
     r->what = "RX desc fetch";
@@ -785,7 +785,7 @@ struct E1000::Port : EthPort {
     bool last = fr.off + chunk >= fr.bytes.size();
     if (fr.off == 0) fr.first_addr = slot.addr;
     rx_dma_busy = true;
-    auto r = std::make_unique<DmaReq>();
+    auto r = dev.dma_->request();
     r->write = true;
     r->addr = slot.addr;
     r->buf.assign(fr.bytes.begin() + fr.off, fr.bytes.begin() + fr.off + chunk);
@@ -862,7 +862,7 @@ struct E1000::Port : EthPort {
     while (i < used.size()) {
       size_t k = i + 1;
       while (k < used.size() && used[k].index == used[k - 1].index + 1) ++k;
-      auto r = std::make_unique<DmaReq>();
+      auto r = dev.dma_->request();
       r->write = true;
       r->addr = rx_base() + uint64_t(used[i].index) * kDescBytes;
       r->buf.resize((k - i) * kDescBytes);
@@ -899,7 +899,7 @@ struct E1000::Port : EthPort {
     if (!(cached == 0 || (cached < thresh(dctl, 0) && avail >= thresh(dctl, dctl::HTHRESH_SHIFT)))) return;
     unsigned n = std::min<unsigned>({avail, unsigned(space), n_ring - tx_fetch_next});
     tx_fetching = true;
-    auto r = std::make_unique<DmaReq>();
+    auto r = dev.dma_->request();
     r->addr = tx_base() + uint64_t(tx_fetch_next) * kDescBytes;
     r->buf.resize(n * kDescBytes);
     r->what = "TX desc fetch";
@@ -962,7 +962,7 @@ struct E1000::Port : EthPort {
         continue;
       }
       tx_dma_busy = true;
-      auto r = std::make_unique<DmaReq>();
+      auto r = dev.dma_->request();
       r->addr = c.d.addr;
       r->buf.resize(len);
       r->what = "TX data";
@@ -1041,7 +1041,7 @@ struct E1000::Port : EthPort {
     while (i < used.size()) {
       size_t k = i + 1;
       while (k < used.size() && used[k].index == used[k - 1].index + 1) ++k;
-      auto r = std::make_unique<DmaReq>();
+      auto r = dev.dma_->request();
       r->write = true;
       r->addr = tx_base() + uint64_t(used[i].index) * kDescBytes;
       r->buf.resize((k - i) * kDescBytes);
