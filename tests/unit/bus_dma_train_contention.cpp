@@ -5,7 +5,7 @@
 // (tests/fidelity/compare.h, tolerances.json). The largest relative difference is printed; the
 // trains are built to be exact (a train is sent only when the posted buffer surely holds it, and
 // every resource sees the same requests in the same order), so it is expected to be 0.
-#include "tests/fidelity/compare.h"
+#include "core/fidelity_compare.h"
 #include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
 #include <fstream>
