@@ -27,11 +27,22 @@ std::vector<uint8_t> pcap_record_bytes(const std::vector<uint8_t>& frame_bytes) 
 struct PcapLinkCapture::Pcap {
   pcap_t* handle = nullptr;
   pcap_dumper_t* dumper[2] = {nullptr, nullptr};
-  ~Pcap() {
+  std::filesystem::path part[2];  // written here, renamed to the file's name by close()
+  void close_dumpers() {
     for (auto*& d : dumper)
       if (d) {
         pcap_dump_close(d);
         d = nullptr;
+      }
+  }
+  ~Pcap() {
+    // Not closed (the run threw): no half capture under the file's name.
+    const bool open = dumper[0] || dumper[1];
+    close_dumpers();
+    if (open)
+      for (auto& p : part) {
+        std::error_code ec;
+        if (!p.empty()) std::filesystem::remove(p, ec);
       }
     if (handle) pcap_close(handle);
   }
@@ -45,9 +56,11 @@ PcapLinkCapture::PcapLinkCapture(const std::filesystem::path& dir, const std::st
   pcap_->handle = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, kPcapSnapLen, PCAP_TSTAMP_PRECISION_NANO);
   if (!pcap_->handle) throw std::runtime_error("pcap: cannot open a capture handle (libpcap)");
   for (unsigned d = 0; d < 2; ++d) {
-    pcap_->dumper[d] = pcap_dump_open(pcap_->handle, files_[d].c_str());
+    pcap_->part[d] = files_[d];
+    pcap_->part[d] += ".part";
+    pcap_->dumper[d] = pcap_dump_open(pcap_->handle, pcap_->part[d].c_str());
     if (!pcap_->dumper[d])
-      throw std::runtime_error("pcap: cannot create " + files_[d].string() + ": " + pcap_geterr(pcap_->handle));
+      throw std::runtime_error("pcap: cannot create " + pcap_->part[d].string() + ": " + pcap_geterr(pcap_->handle));
   }
 }
 
@@ -68,6 +81,12 @@ void PcapLinkCapture::on_frame(unsigned dir, const EthFrame& f, const sc_time& f
   ++frames_[dir & 1];
 }
 
-void PcapLinkCapture::close() { pcap_.reset(new Pcap()); }
+void PcapLinkCapture::close() {
+  if (!pcap_->dumper[0] && !pcap_->dumper[1]) return;
+  for (auto* d : pcap_->dumper)
+    if (d && pcap_dump_flush(d) != 0) throw std::runtime_error("pcap: cannot write " + files_[0].parent_path().string());
+  pcap_->close_dumpers();
+  for (unsigned d = 0; d < 2; ++d) std::filesystem::rename(pcap_->part[d], files_[d]);  // whole files only
+}
 
 }  // namespace nicsim

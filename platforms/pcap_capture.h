@@ -29,7 +29,8 @@ std::string pcap_file_name(const std::string& link, const std::string& from, con
 std::vector<uint8_t> pcap_record_bytes(const std::vector<uint8_t>& frame_bytes);
 
 /// One link's capture: two pcap files (a->b, b->a) in a directory, written as frames go on the wire
-/// (EthTap) and closed (flushed) by close() or the destructor.
+/// (EthTap) into NAME.part files that close() renames to their names (atomic: a reader never sees
+/// half a capture); destroyed without close() (the run threw), it removes them.
 class PcapLinkCapture : public EthTap {
  public:
   /// Opens DIR/pcap_file_name(link, a, b) and DIR/pcap_file_name(link, b, a). Throws
@@ -41,7 +42,8 @@ class PcapLinkCapture : public EthTap {
   PcapLinkCapture& operator=(const PcapLinkCapture&) = delete;
 
   void on_frame(unsigned dir, const EthFrame& f, const sc_time& first_bit, const sc_time& last_bit) override;
-  /// Flush and close both files (idempotent).
+  /// Flush and close both files and give them their names (idempotent). Throws std::runtime_error
+  /// (or std::filesystem::filesystem_error) when they cannot be written.
   void close();
   /// Frames written to direction `dir`'s file so far.
   uint64_t frames(unsigned dir) const { return frames_[dir & 1]; }
