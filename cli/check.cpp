@@ -57,8 +57,8 @@ nlohmann::json params_of(const fs::path& result_json) {
 
 }  // namespace
 
-std::vector<fs::path> find_matching_results(const std::vector<fs::path>& dirs, const nlohmann::json& params) {
-  std::vector<fs::path> found;
+std::vector<FinishedResult> finished_results(const std::vector<fs::path>& dirs) {
+  std::vector<FinishedResult> found;
   for (auto& d : dirs) {
     std::error_code ec;
     if (!fs::is_directory(d, ec)) continue;
@@ -68,7 +68,8 @@ std::vector<fs::path> find_matching_results(const std::vector<fs::path>& dirs, c
       if (it->path().filename() == "result.json") files.push_back(it->path());
     std::sort(files.begin(), files.end());
     for (auto& f : files)
-      if (result_complete(f) && params_of(f) == params) found.push_back(f);
+      if (result_complete(f))
+        if (nlohmann::json params = params_of(f); !params.is_null()) found.push_back({f, std::move(params)});
   }
   return found;
 }
@@ -148,11 +149,18 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     j.out_dir = out / run_dir_name(i, scenarios[i]);
     jobs.push_back(j);
   }
-  // Finished runs of the same scenario with the same values are reused (o.reuse), not run again.
+  // Finished runs of the same scenario with the same values are reused (o.reuse), not run again:
+  // the result.json files under `out` and o.reuse_from are read once.
   std::vector<fs::path> result_json(jobs.size());
   std::vector<bool> reused(jobs.size(), false);
   std::vector<RunJob> to_run;
   std::vector<size_t> to_run_index;
+  std::vector<FinishedResult> finished;
+  if (o.reuse) {
+    std::vector<fs::path> dirs = {out};
+    dirs.insert(dirs.end(), o.reuse_from.begin(), o.reuse_from.end());
+    finished = finished_results(dirs);
+  }
   for (size_t i = 0; i < jobs.size(); ++i) {
     result_json[i] = jobs[i].out_dir / "result.json";
     if (o.reuse) {
@@ -162,15 +170,11 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       } catch (const ScenarioError&) {
         // not reusable; the run reports the error
       }
-      if (!params.is_null()) {
-        std::vector<fs::path> dirs = {jobs[i].out_dir};
-        dirs.insert(dirs.end(), o.reuse_from.begin(), o.reuse_from.end());
-        auto hits = find_matching_results(dirs, params);
-        if (!hits.empty()) {
-          result_json[i] = hits.front();
-          reused[i] = true;
-          continue;
-        }
+      auto hit = std::find_if(finished.begin(), finished.end(), [&](const FinishedResult& f) { return f.params == params; });
+      if (!params.is_null() && hit != finished.end()) {
+        result_json[i] = hit->result_json;
+        reused[i] = true;
+        continue;
       }
     }
     to_run.push_back(jobs[i]);
@@ -183,15 +187,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
              scenarios.size() > files.size() ? fmt::format(" (+{} run for vs)", scenarios.size() - files.size()) : "",
              nreused ? fmt::format(" ({} finished runs reused)", nreused) : "", o.jobs, o.jobs == 1 ? "" : "s");
   Progress progress(o.log, to_run.size(), o.tty);
-  ExecOptions eo;
-  eo.jobs = o.jobs;
-  eo.stop = o.stop;
-  eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
-    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
-      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
-                        r.status == JobStatus::Failed ? fmt::format("exit {}", r.exit_code) : "");
-  };
-  eo.on_tick = [&](size_t, size_t) { progress.tick(); };
+  const ExecOptions eo = progress_exec_options(progress, o.jobs, o.stop);
   std::vector<JobResult> results(jobs.size());
   {
     auto ran = run_jobs(to_run, runner, eo);
@@ -333,14 +329,10 @@ static int check_main(int argc, char** argv) {
     }
   o.tty = Progress::is_tty(stderr);
   o.validate_scenarios = true;
-  try {
-    InterruptGuard guard;
-    o.stop = &InterruptGuard::flag();
+  return run_interruptible("check", [&](const std::atomic<bool>* stop) {
+    o.stop = stop;
     return run_check(o, process_runner(self_executable()));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "nicsim check: {}\n", e.what());
-    return kExitRunFailed;
-  }
+  });
 }
 
 static Registrar<VerbEntry> check_verb{VerbEntry{

@@ -44,10 +44,15 @@ struct CheckRun {
   double seconds = 0;                 ///< the run's wall time (0 when reused)
 };
 
-/// The result.json files under `dirs` (recursively) whose "params" equal `params` and that are
-/// complete (result_complete), first found first (directory order sorted by path).
-std::vector<std::filesystem::path> find_matching_results(const std::vector<std::filesystem::path>& dirs,
-                                                         const nlohmann::json& params);
+/// A complete result.json (result_complete, cli/sweep_plan.h) and its "params".
+struct FinishedResult {
+  std::filesystem::path result_json;
+  nlohmann::json params;
+};
+
+/// The complete result.json files under `dirs` (recursively) that have "params", in directory
+/// order, each directory's files sorted by path (CheckOptions::reuse takes the first match).
+std::vector<FinishedResult> finished_results(const std::vector<std::filesystem::path>& dirs);
 
 /// Run every scenario that has references (one `nicsim run` each, opts.jobs in parallel), compare,
 /// print the table, write JUnit. Returns 0 when every reference passes or is a known miss

@@ -119,7 +119,8 @@ std::string hardware_table(const ReportScenario& s) {
   std::string h =
       "<table class=\"hw\"><thead><tr><th>host</th><th>platform</th><th>CPUs</th><th>kernel profile</th>"
       "<th>NIC (slot)</th><th>driver</th><th>driver parameters</th></tr></thead><tbody>\n";
-  for (auto& [host, hc] : params.value("hosts", json::object()).items()) {
+  const json hosts = params.value("hosts", json::object());  // a local: items() of a temporary dangles
+  for (auto& [host, hc] : hosts.items()) {
     const json hp = hc.value("params", json::object());
     const json hh = hw.value(host, json::object());
     std::string cpus = "-";
@@ -138,7 +139,8 @@ std::string hardware_table(const ReportScenario& s) {
     if (nics.empty()) h += row_start(true) + "<td>-</td><td>-</td><td></td></tr>\n";
     for (auto& [nic, nc] : nics.items()) {
       std::string dp;
-      for (auto& [k, v] : nc.value("driver_params", json::object()).items())
+      const json dparams = nc.value("driver_params", json::object());
+      for (auto& [k, v] : dparams.items())
         dp += (dp.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
       h += row_start(i++ == 0) +
            fmt::format("<td>{} {} ({})</td><td>{}</td><td class=\"small\">{}</td></tr>\n", esc(nic),
@@ -148,7 +150,8 @@ std::string hardware_table(const ReportScenario& s) {
   h += "</tbody></table>\n";
   const json wl = params.value("workload", json::object());
   std::string wp;
-  for (auto& [k, v] : wl.value("params", json::object()).items())
+  const json wparams = wl.value("params", json::object());
+  for (auto& [k, v] : wparams.items())
     wp += (wp.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   h += fmt::format("<p class=\"workload\">workload <b>{}</b>: <span class=\"small\">{}</span></p>\n",
                    esc(wl.value("type", "")), esc(wp));
@@ -159,9 +162,10 @@ std::string hardware_table(const ReportScenario& s) {
 std::string platform_trees(const ReportGroup& g) {
   std::set<std::string> names;
   for (auto& s : g.scenarios)
-    if (s.result.is_object())
-      for (auto& [host, hc] : s.result["params"].value("hosts", json::object()).items())
-        names.insert(hc.value("platform", ""));
+    if (s.result.is_object()) {
+      const json hosts = s.result["params"].value("hosts", json::object());
+      for (auto& [host, hc] : hosts.items()) names.insert(hc.value("platform", ""));
+    }
   std::string h;
   for (auto& n : names) {
     const PlatformEntry* p = Registry<PlatformEntry>::instance().find(n);
@@ -231,13 +235,13 @@ std::string plots(const ReportGroup& g) {
     for (auto& [i, cs] : by_scn) {
       const ReportScenario& s = g.scenarios[i];
       PlotSeries ms{stem_of(s.scenario) + " (model)", false, unsigned(i), {}};
-      if (s.result.is_object())
-        for (auto& [k, v] : s.result.value("metrics", json::object()).items())
-          if (auto sm = sized_metric(k); sm && sm->first == family && v.is_number()) {
-            ms.points.push_back({sm->second, v.get<double>(), {}, {}});
-            smin = std::min(smin, sm->second);
-            smax = std::max(smax, sm->second);
-          }
+      const json metrics = s.result.is_object() ? s.result.value("metrics", json::object()) : json::object();
+      for (auto& [k, v] : metrics.items())
+        if (auto sm = sized_metric(k); sm && sm->first == family && v.is_number()) {
+          ms.points.push_back({sm->second, v.get<double>(), {}, {}});
+          smin = std::min(smin, sm->second);
+          smax = std::max(smax, sm->second);
+        }
       PlotSeries rs{stem_of(s.scenario) + " (reference)", true, unsigned(i), {}};
       for (auto* c : cs) rs.points.push_back(ref_point(c->ref, sized_metric(c->ref.metric)->second));
       std::sort(ms.points.begin(), ms.points.end(), [](auto& a, auto& b) { return a.x < b.x; });
@@ -341,7 +345,7 @@ std::string gaps(const ReportGroup& g) {
           if (++n > 12) break;
           h += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"small\">{}</td><td class=\"num\">{:.2f}</td>"
                            "<td class=\"num\">{:.2f}</td><td class=\"num\">{:+.2f}</td></tr>\n",
-                           esc(r.stage), esc(r.cause), esc(r.where), r.a_us, r.b_us, r.delta_us);
+                           esc(r.stage), esc(r.cause), esc(r.where(an, bn)), r.a_us, r.b_us, r.delta_us);
         }
         h += "</tbody></table>\n";
         h += "<p class=\"summary\">" + esc(gap_summary(ba, bb, rows, an, bn)) + "</p>\n";
@@ -452,8 +456,8 @@ std::string report_html(const ReportPage& page) {
     h += "<div class=\"gaps\">\n<h3>Where the time goes (explain gap)</h3>\n" + gaps(g) + "</div>\n";
     h += "</section>\n";
   }
-  h += "<footer class=\"small\"><p>Written by <code>nicsim report</code> (docs/report.md). Self-contained: no "
-       "script, no network.</p></footer>\n</body>\n</html>\n";
+  h += "<footer class=\"small\"><p>Written by <code>nicsim report</code> (nicsim's README: &quot;The report page, what-if and "
+       "packet captures&quot;). Self-contained: no script, no network.</p></footer>\n</body>\n</html>\n";
   return h;
 }
 
@@ -556,6 +560,7 @@ int run_report(const ReportOptions& o, const Runner& runner) {
     s.scenario = r.scenario;
     for (auto& c : checks)
       if (c.scenario == r.scenario.string()) s.checks.push_back(c);
+    if (s.checks.empty()) continue;  // run only as another reference's `vs` scenario
     if (r.ok) {
       try {
         std::ifstream f(r.result_json);
@@ -584,8 +589,10 @@ int run_report(const ReportOptions& o, const Runner& runner) {
     fmt::print(o.log, "nicsim report: {}\n", e.what());
     return kExitRunFailed;
   }
+  size_t nscn = 0;
+  for (auto& g : page.groups) nscn += g.scenarios.size();
   fmt::print(o.log, "report: {} ({} directories, {} scenarios)\n", (o.out / "index.html").string(), page.groups.size(),
-             runs.size());
+             nscn);
   return failed ? kExitRunFailed : kExitOk;
 }
 
@@ -606,7 +613,8 @@ int report_main(int argc, char** argv) {
       "script, no network); the same results give the same bytes apart from the 'generated' line.\n\n"
       "Runs go to OUT/runs (the layout of check --out) and are reused by the next report when the\n"
       "scenario and its values are unchanged, so an interrupted report resumes; --reuse DIR takes\n"
-      "finished results from a check --out or sweep --out directory as well. See docs/report.md.\n\n"
+      "finished results from a check --out or sweep --out directory as well. See the README, \"The\n"
+      "report page, what-if and packet captures\".\n\n"
       "Exit: 0 page written, 1 written but a run failed, 2 usage or reference-file error.\n\noptions");
   opts.add_options()
       ("out", po::value<std::string>(), "write OUT/index.html (and keep the runs in OUT/runs)")
@@ -646,14 +654,10 @@ int report_main(int argc, char** argv) {
   if (!jobs) return usage(why);
   o.jobs = *jobs;
   o.tty = Progress::is_tty(stderr);
-  try {
-    InterruptGuard guard;
-    o.stop = &InterruptGuard::flag();
+  return run_interruptible("report", [&](const std::atomic<bool>* stop) {
+    o.stop = stop;
     return run_report(o, process_runner(self_executable()));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "nicsim report: {}\n", e.what());
-    return kExitRunFailed;
-  }
+  });
 }
 
 Registrar<VerbEntry> report_reg{VerbEntry{
