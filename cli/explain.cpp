@@ -69,7 +69,7 @@ const char* kUsage =
     "with --jobs, finished runs reused), ranks the knobs by their largest effect on M (a metric\n"
     "of result.json or an expression, as in .ref.toml files) and prints, for the top N (default\n"
     "5), the gap each makes (--vs-set) in stages and words. Writes DIR/whatif.csv, whatif.json\n"
-    "and tornado.svg. See docs/explain.md.\n\n"
+    "and tornado.svg. See the README, \"The report page, what-if and packet captures\".\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -193,14 +193,10 @@ int explain_main(int argc, char** argv) {
       w.jobs = *j;
     }
     w.tty = Progress::is_tty(stderr);
-    try {
-      InterruptGuard guard;
-      w.stop = &InterruptGuard::flag();
+    return run_interruptible("explain --what-if", [&](const std::atomic<bool>* stop) {
+      w.stop = stop;
       return run_whatif(w, process_runner(self_executable()));
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "nicsim explain --what-if: {}\n", e.what());
-      return kExitRunFailed;
-    }
+    });
   }
   if (scenario.empty()) {
     fmt::print(stderr, "nicsim explain: the option '--scenario' is required but missing\n(see 'nicsim explain --help')\n");

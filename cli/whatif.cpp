@@ -66,7 +66,11 @@ std::vector<int64_t> listed_values(const std::string& unit) {
 
 std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamValue& current) {
   std::vector<std::string> out;
-  if (spec.doc.find("validated only") != std::string::npos || spec.unit == "bit mask") return out;
+  // Not knobs: parameters the model only validates, bit masks, and the model's own what-ifs that no
+  // real driver has ("what-if, not a module parameter of the real driver": e1000's prefetch).
+  if (spec.doc.find("validated only") != std::string::npos || spec.unit == "bit mask" ||
+      spec.doc.rfind("what-if", 0) == 0)
+    return out;
   const std::string cur = value_text(current);
   auto add = [&](const std::string& v) {
     if (v != cur && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
@@ -86,6 +90,8 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
           if (in_range(double(x))) add(std::to_string(x));
         return out;
       }
+      // Half and double, and the ends of the range (what a tuning guide points at: bonding.txt's
+      // "raise tcp_reordering, up to 127"; InterruptThrottleRate 0 = off).
       std::vector<int64_t> c;
       if (v == 0) c.push_back(1);
       else {
@@ -93,6 +99,7 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
         c.push_back(v * 2);
         if (spec.min) c.push_back(int64_t(*spec.min));
       }
+      if (spec.max) c.push_back(int64_t(*spec.max));
       std::sort(c.begin(), c.end());
       for (int64_t x : c)
         if (in_range(double(x))) add(std::to_string(x));
@@ -102,6 +109,7 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
       const double v = std::get<double>(current);
       std::vector<double> c = v == 0 ? std::vector<double>{1.0} : std::vector<double>{v / 2, v * 2};
       if (v != 0 && spec.min) c.push_back(*spec.min);
+      if (spec.max) c.push_back(*spec.max);
       std::sort(c.begin(), c.end());
       for (double x : c)
         if ((!spec.min || x >= *spec.min) && (!spec.max || x <= *spec.max)) add(fmt::format("{}", x));
@@ -161,7 +169,7 @@ std::vector<Knob> enumerate_knobs(const Scenario& s, const std::vector<std::stri
   }
   // Bonding parameters, alike on every bond.
   {
-    const ParamSchema bs = bonding_param_schema();
+    const ParamSchema bs = bonding::bonding_param_schema();
     for (auto& spec : bs) {
       std::vector<std::string> keys;
       std::optional<ParamValue> v;
@@ -305,47 +313,48 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
       const std::string id = point_id({Axis{k.name, {}}}, {a.value});
       pts.push_back({&k, a.value, RunJob{k.name + "=" + a.value, o.scenario, sets, o.seed, o.out / "points" / id, {}}});
     }
+  // The base first: a metric it does not have (a typo) is a usage error before the alternatives run.
+  auto metric_of = [&](const json& r, std::string* why) {
+    return metric_value(o.metric, r.value("metrics", json::object()), r.value("counters", json::object()), why);
+  };
   std::vector<RunJob> to_run;
   for (auto& p : pts)
     if (!result_complete(p.job.out_dir / "result.json")) to_run.push_back(p.job);
-  size_t nalts = pts.size() - 1;
+  const size_t nalts = pts.size() - 1;
   fmt::print(o.log, "what-if: {} knobs, {} alternatives + the base run ({} to run, {} finished before), {} job{}\n",
              knobs.size(), nalts, to_run.size(), pts.size() - to_run.size(), o.jobs, o.jobs == 1 ? "" : "s");
   for (auto& k : knobs)
     for (auto& d : k.dropped) fmt::print(o.log, "what-if: {}: alternative {} left out\n", k.name, d);
   Progress progress(o.log, to_run.size(), o.tty);
-  ExecOptions eo;
-  eo.jobs = o.jobs;
-  eo.stop = o.stop;
-  eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
-    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
-      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
-                        r.status == JobStatus::Failed ? fmt::format("exit {}", r.exit_code) : "");
-  };
-  eo.on_tick = [&](size_t, size_t) { progress.tick(); };
-  (void)run_jobs(to_run, runner, eo);
-  progress.finish();
-  if (o.stop && o.stop->load()) {
-    int sig = InterruptGuard::signal_caught();
-    return 128 + (sig ? sig : 2);
+  const ExecOptions eo = progress_exec_options(progress, o.jobs, o.stop);
+  auto interrupted = [&] { return o.stop && o.stop->load(); };
+  const fs::path base_json = pts[0].job.out_dir / "result.json";
+  if (!to_run.empty() && to_run.front().out_dir == pts[0].job.out_dir) {
+    (void)run_jobs({to_run.front()}, runner, eo);
+    to_run.erase(to_run.begin());
   }
-
-  // Metric of every point.
-  auto metric_of = [&](const json& r, std::string* why) {
-    return metric_value(o.metric, r.value("metrics", json::object()), r.value("counters", json::object()), why);
-  };
-  const auto base_result = read_result(pts[0].job.out_dir / "result.json");
-  if (!base_result || !result_complete(pts[0].job.out_dir / "result.json")) {
+  const auto base_result = interrupted() ? std::nullopt : read_result(base_json);
+  if (!interrupted() && (!base_result || !result_complete(base_json))) {
+    progress.finish();
     fmt::print(o.log, "nicsim explain --what-if: the base run of {} failed (see {})\n", o.scenario.string(),
-               (pts[0].job.out_dir / "run.err").string());
+               (pts[0].job.out_dir / "error.json").string());
     return kExitRunFailed;
   }
   std::string why;
-  const auto base_m = metric_of(*base_result, &why);
-  if (!base_m) {
+  const auto base_m = base_result ? metric_of(*base_result, &why) : std::nullopt;
+  if (!interrupted() && !base_m) {
+    progress.finish();
     fmt::print(o.log, "nicsim explain --what-if: --metric: {}\n", why);
     return kExitUsage;
   }
+  if (!interrupted()) (void)run_jobs(to_run, runner, eo);
+  progress.finish();
+  if (interrupted()) {
+    int sig = InterruptGuard::signal_caught();
+    return 128 + (sig ? sig : 2);
+  }
+  const double m0 = base_m.value_or(0);  // has a value: a missing one returned above
+
   std::vector<WhatIfRow> rows;
   for (size_t i = 1; i < pts.size(); ++i) {
     WhatIfRow r{pts[i].knob, pts[i].value, "failed", std::nullopt, pts[i].job.out_dir / "result.json"};
@@ -356,7 +365,7 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
       }
     rows.push_back(r);
   }
-  // Rank the knobs by the largest |M - base| over their alternatives.
+  // Rank the knobs by the largest |M - M as it is| over their alternatives.
   struct Ranked {
     const Knob* knob;
     double effect = 0;       // signed change of the alternative with the largest |change|
@@ -369,9 +378,9 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
     for (auto& r : rows)
       if (r.knob == &k) {
         rk.alts.push_back(&r);
-        if (r.metric && (!rk.best || std::fabs(*r.metric - *base_m) > std::fabs(rk.effect))) {
+        if (r.metric && (!rk.best || std::fabs(*r.metric - m0) > std::fabs(rk.effect))) {
           rk.best = &r;
-          rk.effect = *r.metric - *base_m;
+          rk.effect = *r.metric - m0;
         }
       }
     ranked.push_back(rk);
@@ -390,7 +399,7 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
     auto& rk = ranked[i];
     json alts = json::array();
     for (auto* a : rk.alts) {
-      const double d = a->metric ? *a->metric - *base_m : 0;
+      const double d = a->metric ? *a->metric - m0 : 0;
       alts.push_back({{"value", a->value}, {"status", a->status},
                       {"metric", a->metric ? json(*a->metric) : json()},
                       {"delta", a->metric ? json(d) : json()},
@@ -400,7 +409,7 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", i + 1, csv_field(rk.knob->name), csv_field(rk.knob->kind),
                          csv_field(rk.knob->current), csv_field(a->value),
                          a->metric ? fmt::format("{:.6g}", *a->metric) : "", a->metric ? fmt::format("{:.6g}", d) : "",
-                         a->metric && *base_m != 0 ? fmt::format("{:.3f}", 100 * d / std::fabs(*base_m)) : "",
+                         a->metric && m0 != 0 ? fmt::format("{:.3f}", 100 * d / std::fabs(m0)) : "",
                          a->status, csv_field(keys));
     }
     jr.push_back({{"rank", i + 1}, {"knob", rk.knob->name}, {"kind", rk.knob->kind}, {"current", rk.knob->current},
@@ -409,12 +418,12 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
                   {"left_out", rk.knob->dropped}});
   }
   const json summary = {{"nicsim_version", version()}, {"scenario", o.scenario.string()}, {"sets", o.sets},
-                        {"metric", o.metric}, {"base", *base_m}, {"ranking", jr}};
+                        {"metric", o.metric}, {"base", m0}, {"ranking", jr}};
   TornadoChart tc;
   tc.id = "tornado";
   tc.title = fmt::format("what if: {} ({})", fs::path(o.scenario).stem().string(), o.metric);
   tc.x_label = o.metric + " (the line: the scenario as it is)";
-  tc.base = *base_m;
+  tc.base = m0;
   for (auto& rk : ranked) {
     if (!rk.best || tc.rows.size() >= 15) continue;
     TornadoChart::Row row{rk.knob->name, {}};
@@ -435,7 +444,7 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
     fmt::print("{}\n", summary.dump(2));
   } else {
     fmt::print("What if: {} — {} = {:.6g} as it is; {} knobs, {} alternatives\n\n", o.scenario.string(), o.metric,
-               *base_m, knobs.size(), nalts);
+               m0, knobs.size(), nalts);
     fmt::print("{:>4}  {:<44} {:<16} {:>10} -> {:<12} {:>12} {:>9}\n", "rank", "knob", "kind", "now", "best", o.metric.size() > 12 ? "M" : o.metric, "change");
     for (size_t i = 0; i < ranked.size(); ++i) {
       auto& rk = ranked[i];
@@ -445,7 +454,7 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
       }
       fmt::print("{:>4}  {:<44} {:<16} {:>10} -> {:<12} {:>12.6g} {:>+8.1f}%\n", i + 1, rk.knob->name, rk.knob->kind,
                  rk.knob->current, rk.best->value, *rk.best->metric,
-                 *base_m != 0 ? 100 * rk.effect / std::fabs(*base_m) : 0.0);
+                 m0 != 0 ? 100 * rk.effect / std::fabs(m0) : 0.0);
     }
     // The explain --vs-set gap of the top N: which stage moved, and why, in words.
     const std::string an = fs::path(o.scenario).stem().string();

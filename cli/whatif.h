@@ -1,5 +1,5 @@
 // `nicsim explain --what-if SCENARIO --metric M`: which knob a user of that hardware could turn,
-// and what it would do. The knobs are the settings a real user has (docs/explain.md "What if"):
+// and what it would do. The knobs are the settings a real user has (README "The report page, what-if and packet captures"):
 //   - driver module parameters of every NIC (e1000 InterruptThrottleRate, RxIntDelay, ...; tg3's
 //     `ethtool -C` coalescing settings rx-usecs, rx-frames, ...) and bonding's parameters,
 //     set alike on every NIC that runs the driver (both ends of a cable, both slaves of a bond);
@@ -7,10 +7,11 @@
 //   - CPU placement per host: cpus_allowed (every mask of the host's CPUs) and irq_dest_cpu;
 //   - the slot of each add-in NIC (every other slot of its platform that takes it).
 // Alternatives come from the schema (core/params.h): a boolean's other value, a string's other
-// choices, the values a unit lists ("0/1", "0-3, 255"), else half and double the value within the
-// range (and the range's minimum; 1 for a value of 0). Each alternative must load
+// choices, the values a unit lists ("0/1", "0-3, 255"), else half and double the value and the
+// ends of its range (1 instead of half and double for a value of 0), within the range. Each alternative must load
 // (load_scenario: ranges and cross-parameter rules), else it is left out with the reason.
-// Parameters the model documents as "validated only" and bit masks are not knobs.
+// Parameters the model documents as "validated only", bit masks and the model's own what-ifs (a doc
+// starting "what-if": no real driver has them) are not knobs.
 //
 // The runs are a sweep: DIR/sweep-plan.json (cli/sweep_plan.h: one axis per knob, so a directory
 // holding another scenario's runs is refused), DIR/points/<id>/ per run, the executor (cli/

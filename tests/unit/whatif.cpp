@@ -1,6 +1,5 @@
 // `nicsim explain --what-if` (cli/whatif.h): the knobs a scenario's schemas give, their alternatives,
-// and the ranking of a what-if sweep, with a fake runner (no simulation) on the report tests' tiny
-// scenario (tests/report/tiny).
+// and the ranking of a what-if sweep, with a fake runner (no simulation).
 #include "cli/whatif.h"
 #include "core/params.h"
 #include "tests/support/sweep_check.h"
@@ -12,7 +11,9 @@ using nlohmann::json;
 
 namespace {
 
-const char* kTiny = "tests/report/tiny/82546eb-pcix100.toml";
+// Seed 000's 82546EB pair with e1000 5.0.43-k1, whose InterruptThrottleRate is a module parameter
+// (4.4.12-k1 hardcodes it). Loaded only: the runner is a fake.
+const char* kScenario = "scenarios/seed000/82546eb-pcix100-e1000-5.toml";
 
 const Knob* find_knob(const std::vector<Knob>& ks, const std::string& name) {
   for (auto& k : ks)
@@ -77,9 +78,9 @@ TEST_CASE("what-if alternatives: the other boolean, listed values, half and doub
 }
 
 TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both NICs, sysctls, placement, slot", "[whatif]") {
-  const Scenario s = load_scenario(kTiny, {});
+  const Scenario s = load_scenario(kScenario, {});
   const std::vector<Knob> ks = enumerate_knobs(s, {});
-  const Knob* itr = find_knob(ks, "InterruptThrottleRate [e1000-4.4.12-k1]");
+  const Knob* itr = find_knob(ks, "InterruptThrottleRate [e1000-5.0.43-k1]");
   REQUIRE(itr);
   CHECK(itr->kind == "driver parameter");
   CHECK(itr->keys == std::vector<std::string>{"hosts.alpha.nics.eth1.InterruptThrottleRate",
@@ -95,13 +96,13 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
   CHECK(sack->keys.size() == 2);
   CHECK(find_knob(ks, "net.ipv4.tcp_reordering"));
   // Not knobs: Speed (validated only), AutoNeg (a bit mask).
-  CHECK_FALSE(find_knob(ks, "Speed [e1000-4.4.12-k1]"));
-  CHECK_FALSE(find_knob(ks, "AutoNeg [e1000-4.4.12-k1]"));
+  CHECK_FALSE(find_knob(ks, "Speed [e1000-5.0.43-k1]"));
+  CHECK_FALSE(find_knob(ks, "AutoNeg [e1000-5.0.43-k1]"));
   // Every alternative loads (the enumeration dropped those that do not).
   for (auto& k : ks)
     for (auto& a : k.alts) {
       INFO(k.name << " = " << a.value);
-      CHECK_NOTHROW(load_scenario(kTiny, a.sets));
+      CHECK_NOTHROW(load_scenario(kScenario, a.sets));
     }
   // CPU placement on the two-CPU hosts: cpus_allowed 1 and 2 (CPU 0 only, CPU 1 only).
   if (const Knob* cpus = find_knob(ks, "alpha cpus_allowed")) {
@@ -113,7 +114,7 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
 TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and the tornado, resumes", "[whatif]") {
   TempDir tmp;
   WhatIfOptions o;
-  o.scenario = kTiny;
+  o.scenario = kScenario;
   o.metric = "one_way_us.1B";
   o.out = tmp / "wi";
   o.jobs = 2;
@@ -125,11 +126,11 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
   const json j = json::parse(read_text(tmp / "wi" / "whatif.json"));
   CHECK(j["base"] == 60.0);
   REQUIRE(j["ranking"].size() >= 3);
-  CHECK(j["ranking"][0]["knob"] == "InterruptThrottleRate [e1000-4.4.12-k1]");
+  CHECK(j["ranking"][0]["knob"] == "InterruptThrottleRate [e1000-5.0.43-k1]");
   CHECK(j["ranking"][0]["best"] == "0");
   CHECK(j["ranking"][0]["effect"] == -30.0);
   // RxDescriptors (+1) ties with tcp_sack (-1): a tie keeps the enumeration's order, drivers first.
-  CHECK(j["ranking"][1]["knob"] == "RxDescriptors [e1000-4.4.12-k1]");
+  CHECK(j["ranking"][1]["knob"] == "RxDescriptors [e1000-5.0.43-k1]");
   CHECK(j["ranking"][1]["effect"] == 1.0);
   CHECK(j["ranking"][2]["knob"] == "net.ipv4.tcp_sack");
   CHECK(j["ranking"][2]["effect"] == -1.0);
@@ -141,9 +142,9 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
   }
   const std::string csv = read_text(tmp / "wi" / "whatif.csv");
   CHECK(csv.rfind("rank,knob,kind,current,value,metric,delta,delta_pct,status,keys\n", 0) == 0);
-  CHECK(csv.find("1,InterruptThrottleRate [e1000-4.4.12-k1],driver parameter,") != std::string::npos);
+  CHECK(csv.find("1,InterruptThrottleRate [e1000-5.0.43-k1],driver parameter,") != std::string::npos);
   const std::string svg = read_text(tmp / "wi" / "tornado.svg");
-  CHECK(svg.find("data-series=\"InterruptThrottleRate [e1000-4.4.12-k1]\"") != std::string::npos);
+  CHECK(svg.find("data-series=\"InterruptThrottleRate [e1000-5.0.43-k1]\"") != std::string::npos);
 
   // Resumable: a second what-if in the same directory runs nothing and ranks the same.
   WhatIfRunner again;
@@ -162,7 +163,7 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
 TEST_CASE("what-if run: a metric the base run does not have is a usage error naming it, before the alternatives run", "[whatif]") {
   TempDir tmp;
   WhatIfOptions o;
-  o.scenario = kTiny;
+  o.scenario = kScenario;
   o.metric = "one_way_us.7B";
   o.out = tmp / "wi";
   o.jobs = 2;
