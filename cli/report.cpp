@@ -130,12 +130,12 @@ std::string hardware_table(const ReportScenario& s) {
     const std::string kernel = hh.contains("kernel_profile") ? hh["kernel_profile"].get<std::string>() : "-";
     const json nics = hc.value("nics", json::object());
     size_t n = std::max<size_t>(1, nics.size()), i = 0;
-    auto row_start = [&](bool first) {
-      if (!first) return std::string("<tr>");
-      return fmt::format("<tr><td rowspan=\"{0}\">{1}</td><td rowspan=\"{0}\">{2}</td><td rowspan=\"{0}\">{3}</td>"
-                         "<td rowspan=\"{0}\">{4}</td>",
-                         n, esc(host), esc(hc.value("platform", "")), esc(cpus), esc(kernel));
-    };
+    // The host's cells, on its first row (not a lambda capture of the structured bindings: clang 14).
+    const std::string host_cells = fmt::format(
+        "<tr><td rowspan=\"{0}\">{1}</td><td rowspan=\"{0}\">{2}</td><td rowspan=\"{0}\">{3}</td>"
+        "<td rowspan=\"{0}\">{4}</td>",
+        n, esc(host), esc(hc.value("platform", "")), esc(cpus), esc(kernel));
+    auto row_start = [&](bool first) { return first ? host_cells : std::string("<tr>"); };
     if (nics.empty()) h += row_start(true) + "<td>-</td><td>-</td><td></td></tr>\n";
     for (auto& [nic, nc] : nics.items()) {
       std::string dp;
@@ -284,12 +284,9 @@ std::string plots(const ReportGroup& g) {
     bc.title = fmt::format("{}: reference and model{}", g.dir, unit.empty() ? "" : " (" + unit + ")");
     bc.y_label = unit.empty() ? "value" : unit;
     BarChart::Series rs{"reference (whisker = tolerance)", true, 0, {}}, ms{"model", false, 1, {}};
-    const bool one_scn_per = [&] {
-      std::set<size_t> seen;
-      for (auto& [i, c] : list)
-        if (!seen.insert(i).second) return false;
-      return true;
-    }();
+    std::set<size_t> seen;  // one reference per scenario: the scenario names the bar
+    bool one_scn_per = true;
+    for (auto& ic : list) one_scn_per = seen.insert(ic.first).second && one_scn_per;
     for (auto& [i, c] : list) {
       const std::string scn = stem_of(g.scenarios[i].scenario);
       bc.categories.push_back(one_scn_per ? scn : scn + " " + c->ref.metric);

@@ -457,10 +457,19 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
                  m0 != 0 ? 100 * rk.effect / std::fabs(m0) : 0.0);
     }
     // The explain --vs-set gap of the top N: which stage moved, and why, in words.
+    // The breakdown is explain's: every traced message (of --kind), not only the ones M measures.
     const std::string an = fs::path(o.scenario).stem().string();
+    fmt::print("\nThe top {}: what each changes, stage by stage (nicsim explain --vs-set; the breakdown covers every "
+               "traced message{}, M only its own):\n",
+               std::min(o.top, ranked.size()), o.kind.empty() ? "" : " of kind " + o.kind);
     for (size_t i = 0; i < ranked.size() && i < o.top; ++i) {
       auto& rk = ranked[i];
-      if (!rk.best || rk.effect == 0) continue;
+      if (!rk.best) continue;
+      // A change below 0.01 % of M is no effect: no breakdown for it.
+      if (std::fabs(rk.effect) <= 1e-4 * std::fabs(m0)) {
+        fmt::print("\n#{} {}: no effect on {} (every alternative within 0.01 %)\n", i + 1, rk.knob->name, o.metric);
+        continue;
+      }
       const auto b = read_result(rk.best->result);
       if (!b) continue;
       std::string sets;
