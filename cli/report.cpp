@@ -111,51 +111,68 @@ struct Counts {
 
 // --- hardware --------------------------------------------------------------------------------
 
-std::string hardware_table(const ReportScenario& s) {
-  const json& r = s.result;
-  if (!r.is_object() || !r.contains("params")) return "<p class=\"note\">(the run failed: no hardware description)</p>\n";
-  const json& params = r["params"];
-  const json hw = r.value("hardware", json::object());
+/// "k=v, k=v" of a JSON object's members.
+std::string key_values(const json& o) {
+  std::string r;
+  if (o.is_object())
+    for (auto& [k, v] : o.items()) r += (r.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  return r;
+}
+
+/// The group's scenarios: one row each (name, file, description, workload, fidelity guard).
+std::string scenarios_table(const ReportGroup& g) {
   std::string h =
-      "<table class=\"hw\"><thead><tr><th>host</th><th>platform</th><th>CPUs</th><th>kernel profile</th>"
-      "<th>NIC (slot)</th><th>driver</th><th>driver parameters</th></tr></thead><tbody>\n";
-  const json hosts = params.value("hosts", json::object());  // a local: items() of a temporary dangles
-  for (auto& [host, hc] : hosts.items()) {
-    const json hp = hc.value("params", json::object());
-    const json hh = hw.value(host, json::object());
-    std::string cpus = "-";
-    if (hp.contains("cpus") || hp.contains("cpu_mhz"))
-      cpus = fmt::format("{} × {} MHz{}", hp.value("cpus", json(1)).dump(), hp.value("cpu_mhz", json("?")).dump(),
-                         hh.contains("cpu_profile") ? " (" + hh["cpu_profile"].get<std::string>() + ")" : "");
-    const std::string kernel = hh.contains("kernel_profile") ? hh["kernel_profile"].get<std::string>() : "-";
-    const json nics = hc.value("nics", json::object());
-    size_t n = std::max<size_t>(1, nics.size()), i = 0;
-    // The host's cells, on its first row (not a lambda capture of the structured bindings: clang 14).
-    const std::string host_cells = fmt::format(
-        "<tr><td rowspan=\"{0}\">{1}</td><td rowspan=\"{0}\">{2}</td><td rowspan=\"{0}\">{3}</td>"
-        "<td rowspan=\"{0}\">{4}</td>",
-        n, esc(host), esc(hc.value("platform", "")), esc(cpus), esc(kernel));
-    auto row_start = [&](bool first) { return first ? host_cells : std::string("<tr>"); };
-    if (nics.empty()) h += row_start(true) + "<td>-</td><td>-</td><td></td></tr>\n";
-    for (auto& [nic, nc] : nics.items()) {
-      std::string dp;
-      const json dparams = nc.value("driver_params", json::object());
-      for (auto& [k, v] : dparams.items())
-        dp += (dp.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-      h += row_start(i++ == 0) +
-           fmt::format("<td>{} {} ({})</td><td>{}</td><td class=\"small\">{}</td></tr>\n", esc(nic),
-                       esc(nc.value("device", "")), esc(nc.value("slot", "")), esc(nc.value("driver", "")), esc(dp));
+      "<table class=\"scenarios\"><thead><tr><th>scenario</th><th>what it is</th><th>workload</th>"
+      "<th>fidelity guard</th></tr></thead><tbody>\n";
+  for (auto& s : g.scenarios) {
+    std::string desc, name = stem_of(s.scenario), wl = "-";
+    if (s.result.is_object()) {
+      const json& params = s.result["params"];
+      desc = params.value("description", "");
+      if (!params.value("name", "").empty()) name = params.value("name", "");
+      const json w = params.value("workload", json::object());
+      wl = "<b>" + esc(w.value("type", "")) + "</b> <span class=\"small\">" + esc(key_values(w.value("params", json::object()))) +
+           "</span>";
+    }
+    h += fmt::format("<tr id=\"scn-{}\"><td>{}<br><span class=\"small\">{}</span></td><td>{}</td><td>{}</td>"
+                     "<td class=\"{} small\">{}</td></tr>\n",
+                     id_of(s.scenario.string()), esc(name), esc(s.scenario.string()),
+                     desc.empty() ? "<span class=\"note\">(the run failed)</span>" : esc(desc), wl, esc(s.fidelity),
+                     esc(s.fidelity_text));
+  }
+  return h + "</tbody></table>\n";
+}
+
+/// The group's hardware: one row per NIC of every host of every scenario (platform, CPUs, kernel
+/// profile, NIC and slot, driver and its parameters).
+std::string hardware_table(const ReportGroup& g) {
+  std::string h =
+      "<table class=\"hw\"><thead><tr><th>scenario</th><th>host</th><th>platform</th><th>CPUs</th>"
+      "<th>kernel profile</th><th>NIC (slot)</th><th>driver</th><th>driver parameters</th></tr></thead><tbody>\n";
+  for (auto& s : g.scenarios) {
+    if (!s.result.is_object() || !s.result.contains("params")) continue;
+    const json hosts = s.result["params"].value("hosts", json::object());  // a local: items() of a temporary dangles
+    const json hw = s.result.value("hardware", json::object());
+    for (auto& [host, hc] : hosts.items()) {
+      const json hp = hc.value("params", json::object());
+      const json hh = hw.value(host, json::object());
+      std::string cpus = "-";
+      if (hp.contains("cpus") || hp.contains("cpu_mhz"))
+        cpus = fmt::format("{} × {} MHz{}", hp.value("cpus", json(1)).dump(), hp.value("cpu_mhz", json("?")).dump(),
+                           hh.contains("cpu_profile") ? " (" + hh["cpu_profile"].get<std::string>() + ")" : "");
+      const std::string kernel = hh.contains("kernel_profile") ? hh["kernel_profile"].get<std::string>() : "-";
+      const std::string head = fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                                           esc(stem_of(s.scenario)), esc(host), esc(hc.value("platform", "")),
+                                           esc(cpus), esc(kernel));
+      const json nics = hc.value("nics", json::object());
+      if (nics.empty()) h += head + "<td>-</td><td>-</td><td></td></tr>\n";
+      for (auto& [nic, nc] : nics.items())
+        h += head + fmt::format("<td>{} {} ({})</td><td>{}</td><td class=\"small\">{}</td></tr>\n", esc(nic),
+                                esc(nc.value("device", "")), esc(nc.value("slot", "")), esc(nc.value("driver", "")),
+                                esc(key_values(nc.value("driver_params", json::object()))));
     }
   }
-  h += "</tbody></table>\n";
-  const json wl = params.value("workload", json::object());
-  std::string wp;
-  const json wparams = wl.value("params", json::object());
-  for (auto& [k, v] : wparams.items())
-    wp += (wp.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  h += fmt::format("<p class=\"workload\">workload <b>{}</b>: <span class=\"small\">{}</span></p>\n",
-                   esc(wl.value("type", "")), esc(wp));
-  return h;
+  return h + "</tbody></table>\n";
 }
 
 /// The topology of every platform the group's hosts use (`nicsim describe`), once each.
@@ -356,11 +373,11 @@ std::string gaps(const ReportGroup& g) {
   return h;
 }
 
-const char* kCss = R"(body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;color:#222;line-height:1.35}
+const char* kCss = R"(body{font-family:sans-serif;margin:1.5em auto;padding:0 1em;max-width:1200px;color:#222;line-height:1.35}
 h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #0072b2;padding-bottom:.2em;margin-top:2em}
 h3{margin-bottom:.3em}table{border-collapse:collapse;margin:.5em 0 1em 0;font-size:.9em}
 th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}th{background:#f0f4f8}
-td.num{text-align:right;white-space:nowrap}td.metric{font-family:monospace;font-size:.95em;max-width:22em;word-break:break-all}
+td.num{text-align:right;white-space:nowrap}td.metric{font-family:monospace;font-size:.95em;white-space:nowrap}
 .small{font-size:.85em}.note{color:#666;font-style:italic}.generated{color:#666;font-size:.85em}
 tr.pass td.verdict{background:#d4f4dd}tr.miss td.verdict{background:#fff1c2}tr.fail td.verdict,tr.error td.verdict{background:#ffd6d6;font-weight:bold}
 td.ok{background:#d4f4dd}td.drift{background:#ffd6d6;font-weight:bold}td.none,td.skipped{background:#eeeeee}
@@ -434,19 +451,7 @@ std::string report_html(const ReportPage& page) {
 
   for (auto& g : page.groups) {
     h += fmt::format("<section class=\"seed\" id=\"seed-{}\">\n<h2>{}</h2>\n", id_of(g.dir), esc(g.dir));
-    h += "<div class=\"hardware\">\n<h3>Hardware</h3>\n";
-    for (auto& s : g.scenarios) {
-      std::string desc, name = stem_of(s.scenario);
-      if (s.result.is_object()) {
-        desc = s.result["params"].value("description", "");
-        if (!s.result["params"].value("name", "").empty()) name = s.result["params"].value("name", "");
-      }
-      h += fmt::format("<h4 class=\"scenario\" id=\"scn-{}\">{} <span class=\"small\">({})</span></h4>\n",
-                       id_of(s.scenario.string()), esc(name), esc(s.scenario.string()));
-      if (!desc.empty()) h += "<p>" + esc(desc) + "</p>\n";
-      h += hardware_table(s);
-      h += fmt::format("<p class=\"small\">fidelity guard: {}</p>\n", esc(s.fidelity_text));
-    }
+    h += "<div class=\"hardware\">\n<h3>Scenarios and hardware</h3>\n" + scenarios_table(g) + hardware_table(g);
     h += platform_trees(g);
     h += "</div>\n<div class=\"references\">\n<h3>Reference vs model</h3>\n" + refs_table(g) + "</div>\n";
     h += "<div class=\"plots\">\n<h3>Plots</h3>\n" + plots(g) + "</div>\n";

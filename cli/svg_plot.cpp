@@ -8,8 +8,8 @@
 namespace nicsim {
 namespace {
 
-// Plot area inside a 720 x 400 chart: room for the y ticks on the left, the legend on the right.
-constexpr double kW = 720, kH = 400, kLeft = 70, kRight = 200, kTop = 36, kBottom = 52;
+// Plot area inside an 800 x 400 chart: room for the y ticks on the left, the legend on the right.
+constexpr double kW = 800, kH = 400, kLeft = 70, kRight = 250, kTop = 36, kBottom = 52;
 constexpr double kPlotW = kW - kLeft - kRight, kPlotH = kH - kTop - kBottom;
 
 std::string esc(const std::string& s) { return xml_escape(s); }
@@ -136,7 +136,7 @@ std::string legend_entry(size_t i, const std::string& name, unsigned color, bool
   else
     s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>", c2(lx),
                      c2(ly), c2(lx + 18), c2(ly), plot_color(color));
-  s += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", c2(lx + 24), c2(ly + 4), esc(name));
+  s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", c2(lx + 24), c2(ly + 4), esc(name));
   return s;
 }
 

@@ -33,7 +33,7 @@ struct LinePlot {
   std::vector<PlotSeries> series;
 };
 
-/// The chart as one <svg> element, 720 x 400 px. Points with x <= 0 (log x) or y <= 0 (log y) are
+/// The chart as one <svg> element, 800 x 400 px. Points with x <= 0 (log x) or y <= 0 (log y) are
 /// left out. An empty plot (no drawable point) still has its frame, axes and title.
 std::string svg_line_plot(const LinePlot& p);
 
