@@ -30,7 +30,7 @@ const char* kUsage =
     "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--kind PREFIX]\n"
     "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n"
     "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n"
-    "       nicsim explain --what-if SCENARIO --metric M [--top N] [--jobs J] [--out DIR] [--set ...]\n\n"
+    "       nicsim explain --what-if SCENARIO --metric M [--knob TEXT ...] [--top N] [--jobs J] [--out DIR] [--set ...]\n\n"
     "Runs SCENARIO and prints the one-way latency of its traced messages broken down by stage\n"
     "(TCP tx, driver xmit, doorbell, descriptor fetch, data DMA, wire, RX DMA, write-back,\n"
     "moderation wait (ITR/RDTR/RADV/TIDV/TADV), IRQ delivery, ISR, softirq, TCP rx, wakeup, ...):\n"
@@ -61,14 +61,16 @@ const char* kUsage =
     "time per context (SVG by gnuplot; see nicsim run --help).\n\n"
     "--pcap DIR: the (first) run's frames, one pcap file per link direction, in DIR (B's in\n"
     "DIR/b; see nicsim run --help).\n\n"
-    "--what-if SCENARIO --metric M: which knob to turn. Enumerates the settings a user of that\n"
+    "--what-if SCENARIO --metric M [--knob TEXT ...]: which knob to turn. Enumerates the settings a user of that\n"
     "hardware has (driver module parameters and ethtool -C coalescing on every NIC of a driver,\n"
     "bonding parameters, TCP sysctls on every host, cpus_allowed and irq_dest_cpu per host, the\n"
     "slot of each add-in NIC), each with its documented alternatives or half and double its value\n"
     "within the schema's range; runs them as a sweep in DIR (default whatif-<scenario>; parallel\n"
     "with --jobs, finished runs reused), ranks the knobs by their largest effect on M (a metric\n"
     "of result.json or an expression, as in .ref.toml files) and prints, for the top N (default\n"
-    "5), the gap each makes (--vs-set) in stages and words. Writes DIR/whatif.csv, whatif.json\n"
+    "5), the gap each makes (--vs-set) in stages and words; --knob keeps the knobs whose name\n"
+    "contains TEXT or whose kind is TEXT (sysctl, driver parameter, CPU placement, slot), and a\n"
+    "later what-if in the same DIR reuses every point it shares. Writes DIR/whatif.csv, whatif.json\n"
     "and tornado.svg. See the README, \"The report page, what-if and packet captures\".\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
@@ -135,7 +137,7 @@ int explain_main(int argc, char** argv) {
   po::options_description opts("options");
   std::string scenario, vs, seed_text, trace, format, kind, plots, pcap, what_if, metric, jobs_text, out;
   size_t top = 25;
-  std::vector<std::string> sets, vs_sets;
+  std::vector<std::string> sets, vs_sets, knob_filters;
   opts.add_options()("scenario", po::value<std::string>(&scenario), "scenario file (also positional)")(
       "set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")(
       "seed", po::value<std::string>(&seed_text), "run seed N")(
@@ -152,6 +154,8 @@ int explain_main(int argc, char** argv) {
       "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU; with --what-if: knobs explained (5)")(
       "what-if", po::value<std::string>(&what_if), "rank the knobs of SCENARIO by their effect on --metric")(
       "metric", po::value<std::string>(&metric), "with --what-if: the metric (or expression) to rank by")(
+      "knob", po::value<std::vector<std::string>>(&knob_filters)->composing(),
+      "with --what-if: only knobs whose name contains TEXT or whose kind is TEXT (repeatable)")(
       "jobs,j", po::value<std::string>(&jobs_text), "with --what-if: runs in parallel (default: hardware cores)")(
       "out", po::value<std::string>(&out), "with --what-if: the sweep directory (default whatif-<scenario stem>)")(
       "quiet", "no progress line on stderr (shown only when stderr is a terminal)");
@@ -176,6 +180,7 @@ int explain_main(int argc, char** argv) {
     w.scenario = what_if;
     w.sets = sets;
     w.metric = metric;
+    w.knobs = knob_filters;
     w.top = vm["top"].defaulted() ? 5 : top;
     w.kind = kind;
     w.format = format;
@@ -202,7 +207,7 @@ int explain_main(int argc, char** argv) {
     fmt::print(stderr, "nicsim explain: the option '--scenario' is required but missing\n(see 'nicsim explain --help')\n");
     return kExitUsage;
   }
-  for (const char* o : {"metric", "jobs", "out"})
+  for (const char* o : {"metric", "jobs", "out", "knob"})
     if (vm.count(o)) {
       fmt::print(stderr, "nicsim explain: --{} goes with --what-if only\n", o);
       return kExitUsage;

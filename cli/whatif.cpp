@@ -275,6 +275,20 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
     return kExitUsage;
   }
   std::vector<Knob> knobs = enumerate_knobs(base, o.sets);
+  if (!o.knobs.empty()) {
+    auto matches = [](const Knob& k, const std::string& p) { return k.kind == p || k.name.find(p) != std::string::npos; };
+    for (auto& p : o.knobs)
+      if (std::none_of(knobs.begin(), knobs.end(), [&](const Knob& k) { return matches(k, p); })) {
+        std::vector<std::string> names;
+        for (auto& k : knobs) names.push_back(k.name);
+        fmt::print(o.log, "nicsim explain --what-if: --knob '{}' matches none of the knobs of {}: {}\n", p,
+                   o.scenario.string(), fmt::join(names, ", "));
+        return kExitUsage;
+      }
+    std::erase_if(knobs, [&](const Knob& k) {
+      return std::none_of(o.knobs.begin(), o.knobs.end(), [&](const std::string& p) { return matches(k, p); });
+    });
+  }
   if (knobs.empty()) {
     fmt::print(o.log, "nicsim explain --what-if: {} has no knob with a loadable alternative\n", o.scenario.string());
     return kExitUsage;
@@ -310,7 +324,11 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
     for (auto& a : k.alts) {
       std::vector<std::string> sets = o.sets;
       sets.insert(sets.end(), a.sets.begin(), a.sets.end());
-      const std::string id = point_id({Axis{k.name, {}}}, {a.value});
+      // The sweep's point id of the knob's name (dots made '_': point_id shows a key's last dotted
+      // segment, and "rx-frames [tg3-0.99]" would read "99_"): "rx-frames__tg3-0_99_=4--<hash>".
+      std::string key = k.name;
+      std::replace(key.begin(), key.end(), '.', '_');
+      const std::string id = point_id({Axis{key, {}}}, {a.value});
       pts.push_back({&k, a.value, RunJob{k.name + "=" + a.value, o.scenario, sets, o.seed, o.out / "points" / id, {}}});
     }
   // The base first: a metric it does not have (a typo) is a usage error before the alternatives run.

@@ -56,6 +56,9 @@ struct WhatIfOptions {
   std::vector<std::string> sets;
   std::optional<uint64_t> seed;
   std::string metric;   ///< a result.json metric or expression (cli/check_refs.h metric_value)
+  /// Only the knobs whose name contains one of these, or whose kind is one ("sysctl", "driver
+  /// parameter", "CPU placement", "slot"); all when empty. One that matches no knob is a usage error.
+  std::vector<std::string> knobs;
   size_t top = 5;
   unsigned jobs = 1;
   std::filesystem::path out;  ///< DIR

@@ -143,6 +143,9 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
   const std::string csv = read_text(tmp / "wi" / "whatif.csv");
   CHECK(csv.rfind("rank,knob,kind,current,value,metric,delta,delta_pct,status,keys\n", 0) == 0);
   CHECK(csv.find("1,InterruptThrottleRate [e1000-5.0.43-k1],driver parameter,") != std::string::npos);
+  // Point directories name the knob and the value.
+  CHECK(fs::is_regular_file(tmp / "wi" / j["ranking"][0]["alternatives"][0]["result"].get<std::string>()));
+  CHECK(j["ranking"][0]["alternatives"][0]["result"].get<std::string>().rfind("points/InterruptThrottleRate__e1000-5_0_43-k1_=0--", 0) == 0);
   const std::string svg = read_text(tmp / "wi" / "tornado.svg");
   CHECK(svg.find("data-series=\"InterruptThrottleRate [e1000-5.0.43-k1]\"") != std::string::npos);
 
@@ -178,4 +181,37 @@ TEST_CASE("what-if run: a metric the base run does not have is a usage error nam
   const std::string log(buf, n);
   CHECK(log.find("metric 'one_way_us.7B' is not in the run's result.json") != std::string::npos);
   CHECK(log.find("did you mean 'one_way_us.1B'?") != std::string::npos);
+}
+
+TEST_CASE("what-if run: --knob keeps the matching knobs, and a later what-if in the same directory reuses their points", "[whatif]") {
+  TempDir tmp;
+  WhatIfOptions o;
+  o.scenario = kScenario;
+  o.metric = "one_way_us.1B";
+  o.out = tmp / "wi";
+  o.jobs = 2;
+  o.format = "json";
+  o.knobs = {"sysctl", "InterruptThrottleRate"};
+  WhatIfRunner fake;
+  CHECK(run_whatif(o, fake.runner()) == kExitOk);
+  const json j = json::parse(read_text(tmp / "wi" / "whatif.json"));
+  REQUIRE(j["ranking"].size() == 6);  // InterruptThrottleRate and the five TCP sysctls
+  CHECK(j["ranking"][0]["knob"] == "InterruptThrottleRate [e1000-5.0.43-k1]");
+  for (size_t i = 1; i < j["ranking"].size(); ++i) CHECK(j["ranking"][i]["kind"] == "sysctl");
+  const int first = fake.calls.load();
+  // Every knob now: the base and the sysctl and throttle points are not run again.
+  o.knobs.clear();
+  WhatIfRunner all;
+  CHECK(run_whatif(o, all.runner()) == kExitOk);
+  const json k = json::parse(read_text(tmp / "wi" / "whatif.json"));
+  size_t alts = 0;
+  for (auto& r : k["ranking"]) alts += r["alternatives"].size();
+  CHECK(all.calls == int(alts + 1) - first);
+  // A filter that matches nothing is a usage error, before anything runs.
+  o.knobs = {"no such knob"};
+  WhatIfRunner none;
+  o.log = std::tmpfile();
+  CHECK(run_whatif(o, none.runner()) == kExitUsage);
+  std::fclose(o.log);
+  CHECK(none.calls == 0);
 }
