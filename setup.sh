@@ -21,10 +21,11 @@ esac
 
 # Debian 12 packages nicsim needs (README "Dependencies"). clang (14), its sanitizer and libFuzzer
 # runtimes (libclang-rt-14-dev) and llvm (llvm-symbolizer, for readable sanitizer reports) are for
-# .ci/run's sanitizer build and the fuzz targets only.
+# .ci/run's sanitizer build and the fuzz targets only; tshark (reads --pcap captures back) and
+# chromium (renders `nicsim report`'s page headless) are for tests only.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-program-options-dev catch2
-          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
-          slurm-wlm munge clang libclang-rt-14-dev llvm)
+          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev libpcap-dev gnuplot-nox
+          slurm-wlm munge clang libclang-rt-14-dev llvm tshark chromium)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi

@@ -3,6 +3,7 @@
 // writes JUnit XML, and exits 1 when the model drifted out of tolerance.
 #include "cli/check.h"
 #include "cli/progress.h"
+#include "cli/sweep_plan.h"
 #include "cli/verbs.h"
 #include "platforms/scenario.h"
 #include "core/results.h"
@@ -43,9 +44,38 @@ struct TempDir {
   }
 };
 
+/// The "params" of a result.json, or null when it cannot be read.
+nlohmann::json params_of(const fs::path& result_json) {
+  try {
+    std::ifstream f(result_json);
+    nlohmann::json j = nlohmann::json::parse(f);
+    return j.is_object() && j.contains("params") ? j["params"] : nlohmann::json();
+  } catch (const std::exception&) {
+    return nlohmann::json();
+  }
+}
+
 }  // namespace
 
-int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>* checks_out) {
+std::vector<FinishedResult> finished_results(const std::vector<fs::path>& dirs) {
+  std::vector<FinishedResult> found;
+  for (auto& d : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) continue;
+    std::vector<fs::path> files;
+    for (auto it = fs::recursive_directory_iterator(d, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->path().filename() == "result.json") files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (auto& f : files)
+      if (result_complete(f))
+        if (nlohmann::json params = params_of(f); !params.is_null()) found.push_back({f, std::move(params)});
+  }
+  return found;
+}
+
+int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>* checks_out,
+              std::vector<CheckRun>* runs_out) {
   // 1. Find and validate every reference file before running anything.
   std::vector<RefFile> files;
   try {
@@ -119,22 +149,55 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     j.out_dir = out / run_dir_name(i, scenarios[i]);
     jobs.push_back(j);
   }
+  // Finished runs of the same scenario with the same values are reused (o.reuse), not run again:
+  // the result.json files under `out` and o.reuse_from are read once.
+  std::vector<fs::path> result_json(jobs.size());
+  std::vector<bool> reused(jobs.size(), false);
+  std::vector<RunJob> to_run;
+  std::vector<size_t> to_run_index;
+  std::vector<FinishedResult> finished;
+  if (o.reuse) {
+    std::vector<fs::path> dirs = {out};
+    dirs.insert(dirs.end(), o.reuse_from.begin(), o.reuse_from.end());
+    finished = finished_results(dirs);
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    result_json[i] = jobs[i].out_dir / "result.json";
+    if (o.reuse) {
+      nlohmann::json params;
+      try {
+        params = load_scenario(jobs[i].scenario.string(), o.sets).to_json();
+      } catch (const ScenarioError&) {
+        // not reusable; the run reports the error
+      }
+      auto hit = std::find_if(finished.begin(), finished.end(), [&](const FinishedResult& f) { return f.params == params; });
+      if (!params.is_null() && hit != finished.end()) {
+        result_json[i] = hit->result_json;
+        reused[i] = true;
+        continue;
+      }
+    }
+    to_run.push_back(jobs[i]);
+    to_run_index.push_back(i);
+  }
   size_t nrefs = 0;
   for (auto& f : files) nrefs += f.refs.size();
-  fmt::print(o.log, "check: {} references in {} scenarios{}, {} job{}\n", nrefs, files.size(),
+  const size_t nreused = jobs.size() - to_run.size();
+  fmt::print(o.log, "check: {} references in {} scenarios{}{}, {} job{}\n", nrefs, files.size(),
              scenarios.size() > files.size() ? fmt::format(" (+{} run for vs)", scenarios.size() - files.size()) : "",
-             o.jobs, o.jobs == 1 ? "" : "s");
-  Progress progress(o.log, jobs.size(), o.tty);
-  ExecOptions eo;
-  eo.jobs = o.jobs;
-  eo.stop = o.stop;
-  eo.on_done = [&](const RunJob& j, const JobResult& r, size_t, size_t) {
-    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
-      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
-                        r.status == JobStatus::Failed ? fmt::format("exit {}", r.exit_code) : "");
-  };
-  eo.on_tick = [&](size_t, size_t) { progress.tick(); };
-  auto results = run_jobs(jobs, runner, eo);
+             nreused ? fmt::format(" ({} finished runs reused)", nreused) : "", o.jobs, o.jobs == 1 ? "" : "s");
+  Progress progress(o.log, to_run.size(), o.tty);
+  const ExecOptions eo = progress_exec_options(progress, o.jobs, o.stop);
+  std::vector<JobResult> results(jobs.size());
+  {
+    auto ran = run_jobs(to_run, runner, eo);
+    for (size_t k = 0; k < ran.size(); ++k) {
+      results[to_run_index[k]] = ran[k];
+      results[to_run_index[k]].job = to_run_index[k];
+    }
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (reused[i]) results[i] = JobResult{i, JobStatus::Ok, 0, "", 0.0};
+  }
   progress.finish();
 
   // 3. Compare.
@@ -149,7 +212,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     RunOut& ro = runs[i];
     if (r.status == JobStatus::Ok) {
       try {
-        std::ifstream f(jobs[i].out_dir / "result.json");
+        std::ifstream f(result_json[i]);
         const nlohmann::json result = nlohmann::json::parse(f);
         ro.metrics = result.at("metrics");
         if (result.contains("counters")) ro.counters = result.at("counters");
@@ -196,6 +259,12 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   if (o.out) fmt::print(o.log, "check: runs kept in {}\n", out.string());
   bool all_pass = std::all_of(checks.begin(), checks.end(), [](auto& c) { return verdict_ok(c.verdict); });
   if (checks_out) *checks_out = checks;
+  if (runs_out) {
+    runs_out->clear();
+    for (size_t i = 0; i < jobs.size(); ++i)
+      runs_out->push_back(CheckRun{jobs[i].scenario, results[i].status == JobStatus::Ok ? result_json[i] : fs::path(),
+                                   results[i].status == JobStatus::Ok, reused[i], results[i].seconds});
+  }
   if (o.stop && o.stop->load()) {
     int sig = InterruptGuard::signal_caught();
     return 128 + (sig ? sig : 2);
@@ -260,14 +329,10 @@ static int check_main(int argc, char** argv) {
     }
   o.tty = Progress::is_tty(stderr);
   o.validate_scenarios = true;
-  try {
-    InterruptGuard guard;
-    o.stop = &InterruptGuard::flag();
+  return run_interruptible("check", [&](const std::atomic<bool>* stop) {
+    o.stop = stop;
     return run_check(o, process_runner(self_executable()));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "nicsim check: {}\n", e.what());
-    return kExitRunFailed;
-  }
+  });
 }
 
 static Registrar<VerbEntry> check_verb{VerbEntry{

@@ -459,6 +459,23 @@ std::optional<double> run_value(const MetricExpr& expr, const std::string& metri
 
 }  // namespace
 
+std::optional<double> metric_value(const std::string& metric, const nlohmann::json& metrics,
+                                   const nlohmann::json& counters, std::string* why, std::string* short_why) {
+  RefCheck c;
+  std::optional<double> value;
+  try {
+    value = run_value(parse_metric_expr(metric), metric, metrics, counters, "", c);
+  } catch (const std::invalid_argument& e) {
+    c.error_text = "not a number";
+    c.message = fmt::format("metric '{}' is not a metric expression: {}", metric, e.what());
+  }
+  if (!value) {
+    if (why) *why = c.message;
+    if (short_why) *short_why = c.error_text;
+  }
+  return value;
+}
+
 std::string metric_text(const Reference& ref) {
   return ref.vs ? fmt::format("{} - [{}]", ref.metric, ref.vs->stem().string()) : ref.metric;
 }

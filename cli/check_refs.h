@@ -136,6 +136,14 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
                             const nlohmann::json& counters = nlohmann::json::object(),
                             const nlohmann::json* vs_metrics = nullptr, const nlohmann::json* vs_counters = nullptr);
 
+/// The value of `metric` (a name or an expression, see parse_metric_expr) in a result.json's
+/// "metrics" (a name not among them: its "counters"). nullopt when it has none, with `why` set to
+/// the sentence check prints ("metric 'x' is not in the run's result.json metrics or counters (did
+/// you mean 'y'?)") and `short_why` to the table's error column ("missing", "not a number").
+std::optional<double> metric_value(const std::string& metric, const nlohmann::json& metrics,
+                                   const nlohmann::json& counters, std::string* why = nullptr,
+                                   std::string* short_why = nullptr);
+
 /// The check of `ref` when its run failed (exit code, stderr tail).
 RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);
 

@@ -5,6 +5,7 @@
 #include "cli/progress.h"
 #include "cli/sim_progress.h"
 #include "cli/verbs.h"
+#include "cli/whatif.h"
 #include "core/breakdown.h"
 #include "core/cpu_report.h"
 #include "core/transfer_report.h"
@@ -28,7 +29,8 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--kind PREFIX]\n"
     "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n"
-    "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n\n"
+    "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n"
+    "       nicsim explain --what-if SCENARIO --metric M [--knob TEXT ...] [--top N] [--jobs J] [--out DIR] [--set ...]\n\n"
     "Runs SCENARIO and prints the one-way latency of its traced messages broken down by stage\n"
     "(TCP tx, driver xmit, doorbell, descriptor fetch, data DMA, wire, RX DMA, write-back,\n"
     "moderation wait (ITR/RDTR/RADV/TIDV/TADV), IRQ delivery, ISR, softirq, TCP rx, wakeup, ...):\n"
@@ -57,6 +59,19 @@ const char* kUsage =
     "--plots DIR: pictures of the (first) run in DIR (B's in DIR/b): throughput over time with\n"
     "retransmissions marked, a time-sequence plot of the busiest stream, CPU utilisation over\n"
     "time per context (SVG by gnuplot; see nicsim run --help).\n\n"
+    "--pcap DIR: the (first) run's frames, one pcap file per link direction, in DIR (B's in\n"
+    "DIR/b; see nicsim run --help).\n\n"
+    "--what-if SCENARIO --metric M [--knob TEXT ...]: which knob to turn. Enumerates the settings a user of that\n"
+    "hardware has (driver module parameters and ethtool -C coalescing on every NIC of a driver,\n"
+    "bonding parameters, TCP sysctls on every host, cpus_allowed and irq_dest_cpu per host, the\n"
+    "slot of each add-in NIC), each with its documented alternatives or half and double its value\n"
+    "within the schema's range; runs them as a sweep in DIR (default whatif-<scenario>; parallel\n"
+    "with --jobs, finished runs reused), ranks the knobs by their largest effect on M (a metric\n"
+    "of result.json or an expression, as in .ref.toml files) and prints, for the top N (default\n"
+    "5), the gap each makes (--vs-set) in stages and words; --knob keeps the knobs whose name\n"
+    "contains TEXT or whose kind is TEXT (sysctl, driver parameter, CPU placement, slot), and a\n"
+    "later what-if in the same DIR reuses every point it shares. Writes DIR/whatif.csv, whatif.json\n"
+    "and tornado.svg. See the README, \"The report page, what-if and packet captures\".\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -120,10 +135,10 @@ Breakdown breakdown_of(const nlohmann::json& result, const std::string& kind) {
 
 int explain_main(int argc, char** argv) {
   po::options_description opts("options");
-  std::string scenario, vs, seed_text, trace, format, kind, plots;
+  std::string scenario, vs, seed_text, trace, format, kind, plots, pcap, what_if, metric, jobs_text, out;
   size_t top = 25;
-  std::vector<std::string> sets, vs_sets;
-  opts.add_options()("scenario", po::value<std::string>(&scenario)->required(), "scenario file (also positional)")(
+  std::vector<std::string> sets, vs_sets, knob_filters;
+  opts.add_options()("scenario", po::value<std::string>(&scenario), "scenario file (also positional)")(
       "set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")(
       "seed", po::value<std::string>(&seed_text), "run seed N")(
       "vs", po::value<std::string>(&vs), "compare with another scenario file")(
@@ -135,7 +150,14 @@ int explain_main(int argc, char** argv) {
       "cpu", "CPU time by context and by cost entry (a flat profile) instead of latency")(
       "transfer", "TCP transfer-time attribution per socket and NIC batch sizes instead of latency")(
       "plots", po::value<std::string>(&plots), "draw pictures of the run into DIR")(
-      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU")(
+      "pcap", po::value<std::string>(&pcap), "write the (first) run's frames as pcap files into DIR (B's in DIR/b)")(
+      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU; with --what-if: knobs explained (5)")(
+      "what-if", po::value<std::string>(&what_if), "rank the knobs of SCENARIO by their effect on --metric")(
+      "metric", po::value<std::string>(&metric), "with --what-if: the metric (or expression) to rank by")(
+      "knob", po::value<std::vector<std::string>>(&knob_filters)->composing(),
+      "with --what-if: only knobs whose name contains TEXT or whose kind is TEXT (repeatable)")(
+      "jobs,j", po::value<std::string>(&jobs_text), "with --what-if: runs in parallel (default: hardware cores)")(
+      "out", po::value<std::string>(&out), "with --what-if: the sweep directory (default whatif-<scenario stem>)")(
       "quiet", "no progress line on stderr (shown only when stderr is a terminal)");
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -145,6 +167,51 @@ int explain_main(int argc, char** argv) {
     fmt::print(stderr, "nicsim explain: --format must be text or json\n");
     return kExitUsage;
   }
+  if (vm.count("what-if")) {
+    auto usage = [](const std::string& m) {
+      fmt::print(stderr, "nicsim explain --what-if: {}\n(see 'nicsim explain --help')\n", m);
+      return kExitUsage;
+    };
+    if (!scenario.empty()) return usage("give the scenario once: --what-if SCENARIO");
+    if (metric.empty()) return usage("--metric M is required (a result.json metric, e.g. one_way_us.1B)");
+    for (const char* o : {"vs", "vs-set", "cpu", "transfer", "trace", "plots", "pcap"})
+      if (vm.count(o)) return usage(fmt::format("--{} does not go with --what-if", o));
+    WhatIfOptions w;
+    w.scenario = what_if;
+    w.sets = sets;
+    w.metric = metric;
+    w.knobs = knob_filters;
+    w.top = vm["top"].defaulted() ? 5 : top;
+    w.kind = kind;
+    w.format = format;
+    w.out = out.empty() ? fs::path("whatif-" + fs::path(what_if).stem().string()) : fs::path(out);
+    if (auto why = out_dir_problem(w.out); !why.empty()) return usage("--out: " + why);
+    std::string why;
+    if (vm.count("seed")) {
+      w.seed = parse_seed_arg(seed_text, &why);
+      if (!w.seed) return usage(why);
+    }
+    w.jobs = std::max(1u, std::thread::hardware_concurrency());
+    if (vm.count("jobs")) {
+      auto j = parse_jobs_arg(jobs_text, &why);
+      if (!j) return usage(why);
+      w.jobs = *j;
+    }
+    w.tty = Progress::is_tty(stderr);
+    return run_interruptible("explain --what-if", [&](const std::atomic<bool>* stop) {
+      w.stop = stop;
+      return run_whatif(w, process_runner(self_executable()));
+    });
+  }
+  if (scenario.empty()) {
+    fmt::print(stderr, "nicsim explain: the option '--scenario' is required but missing\n(see 'nicsim explain --help')\n");
+    return kExitUsage;
+  }
+  for (const char* o : {"metric", "jobs", "out", "knob"})
+    if (vm.count(o)) {
+      fmt::print(stderr, "nicsim explain: --{} goes with --what-if only\n", o);
+      return kExitUsage;
+    }
   if (!vs.empty() && !vs_sets.empty()) {
     fmt::print(stderr, "nicsim explain: give --vs or --vs-set, not both\n");
     return kExitUsage;
@@ -157,12 +224,12 @@ int explain_main(int argc, char** argv) {
     fmt::print(stderr, "nicsim explain: give --cpu or --transfer, not both\n");
     return kExitUsage;
   }
-  if (vm.count("plots")) {
-    if (auto why = out_dir_problem(plots); !why.empty()) {
-      fmt::print(stderr, "nicsim explain: --plots: {}\n", why);
-      return kExitUsage;
-    }
-  }
+  for (auto [opt, dir] : {std::pair{"plots", &plots}, std::pair{"pcap", &pcap}})
+    if (vm.count(opt))
+      if (auto why = out_dir_problem(*dir); !why.empty()) {
+        fmt::print(stderr, "nicsim explain: --{}: {}\n", opt, why);
+        return kExitUsage;
+      }
   std::optional<uint64_t> seed;
   if (vm.count("seed")) {
     std::string why;
@@ -192,6 +259,10 @@ int explain_main(int argc, char** argv) {
     a.extra_args.push_back("--plots");
     a.extra_args.push_back(fs::absolute(plots).string());
     b.extra_args = {"--plots", (fs::absolute(plots) / "b").string()};
+  }
+  if (!pcap.empty()) {
+    a.extra_args.insert(a.extra_args.end(), {"--pcap", fs::absolute(pcap).string()});
+    b.extra_args.insert(b.extra_args.end(), {"--pcap", (fs::absolute(pcap) / "b").string()});
   }
 
   // Both scenarios and every override are checked before anything runs (exit 2 at once, not

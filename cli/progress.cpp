@@ -52,4 +52,27 @@ void Progress::finish() {
   std::fflush(out_);
 }
 
+ExecOptions progress_exec_options(Progress& progress, unsigned jobs, const std::atomic<bool>* stop) {
+  ExecOptions eo;
+  eo.jobs = jobs;
+  eo.stop = stop;
+  eo.on_done = [&progress](const RunJob& j, const JobResult& r, size_t, size_t) {
+    if (r.status == JobStatus::Ok || r.status == JobStatus::Failed)
+      progress.job_done(r.status == JobStatus::Ok, j.label, r.seconds,
+                        r.status == JobStatus::Failed ? fmt::format("exit {}", r.exit_code) : "");
+  };
+  eo.on_tick = [&progress](size_t, size_t) { progress.tick(); };
+  return eo;
+}
+
+int run_interruptible(const std::string& what, const std::function<int(const std::atomic<bool>* stop)>& body) {
+  try {
+    InterruptGuard guard;
+    return body(&InterruptGuard::flag());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "nicsim {}: {}\n", what, e.what());
+    return 1;  // kExitRunFailed (cli/verbs.h)
+  }
+}
+
 }  // namespace nicsim

@@ -2,8 +2,10 @@
 // ETA, redrawn in place when the stream is a terminal; otherwise one plain line per finished job,
 // so logs (Slurm, CI) stay readable.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace nicsim {
@@ -30,5 +32,15 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   double elapsed() const;
 };
+
+struct ExecOptions;  // cli/executor.h
+
+/// ExecOptions (cli/executor.h) running `jobs` at a time until `stop` turns true, each finished or
+/// failed job and each tick reported to `progress` (check, report, explain --what-if).
+ExecOptions progress_exec_options(Progress& progress, unsigned jobs, const std::atomic<bool>* stop);
+
+/// A verb's last step: `body` called with the stop flag of an InterruptGuard (cli/executor.h) alive
+/// for its duration; an exception it throws is printed as "nicsim WHAT: why" on stderr, exit 1.
+int run_interruptible(const std::string& what, const std::function<int(const std::atomic<bool>* stop)>& body);
 
 }  // namespace nicsim

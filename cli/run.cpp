@@ -67,6 +67,9 @@ const char* kUsage =
     "marked), tseq.svg (time-sequence of the busiest stream: segments, ACKs, window, SACK\n"
     "blocks, retransmissions), cpu_<host>.cpu<N>.svg (utilisation by context); the data is\n"
     "DIR/series.json and each plot's gnuplot script is kept beside it.\n\n"
+    "--pcap DIR writes every link direction's frames as a pcap capture (nanosecond timestamps in\n"
+    "simulated time from the first preamble bit, link type Ethernet, frames padded to 60 bytes,\n"
+    "no FCS) to DIR/links.<i>.<from>-to-<to>.pcap, for wireshark, tshark, tcpdump -r, tcptrace.\n\n"
     "--set PATH=VALUE uses the scenario's dotted key paths (hosts.alpha.nics.eth1.RxIntDelay=8,\n"
     "workload.upper=1024, links.0.length_m=5, seed=3); '*' matches any one segment\n"
     "(hosts.*.nics.eth1.RxIntDelay=8). VALUE is a TOML value; anything else is a bare string.\n\n"
@@ -80,7 +83,7 @@ constexpr double kMinPlotIntervalMs = 0.001, kMaxPlotIntervalMs = 1e6;
 
 int run_main(int argc, char** argv) {
   po::options_description opts("options");
-  std::string scenario_path, seed_text, out_dir, format, trace_path, plots_dir;
+  std::string scenario_path, seed_text, out_dir, format, trace_path, plots_dir, pcap_dir;
   double plot_interval_ms = 1.0;
   bool quiet = false;
   std::vector<std::string> sets;
@@ -92,6 +95,7 @@ int run_main(int argc, char** argv) {
       ("trace", po::value<std::string>(&trace_path),
        "write the run's hardware and software spans as Chrome/Perfetto trace-event JSON to FILE")
       ("plots", po::value<std::string>(&plots_dir), "draw throughput, time-sequence and CPU pictures into DIR")
+      ("pcap", po::value<std::string>(&pcap_dir), "write each link direction's frames as pcap files into DIR")
       ("plot-interval-ms", po::value<double>(&plot_interval_ms)->default_value(1.0),
        "with --plots: sample interval of the time series (ms)")
       ("format", po::value<std::string>(&format)->default_value("text"),
@@ -132,6 +136,8 @@ int run_main(int argc, char** argv) {
     if (auto why = out_file_problem(trace_path); !why.empty()) return usage_error("--trace: " + why);
   if (vm.count("plots"))
     if (auto why = out_dir_problem(plots_dir); !why.empty()) return usage_error("--plots: " + why);
+  if (vm.count("pcap"))
+    if (auto why = out_dir_problem(pcap_dir); !why.empty()) return usage_error("--pcap: " + why);
   // The series sampler wakes once per interval (RunSeries): below 1 µs it would take more events
   // than the models themselves (a 1 ps interval stalls a run for hours); above 1e6 ms (1000 s) no
   // shipped workload lasts long enough for a second sample.
@@ -169,6 +175,7 @@ int run_main(int argc, char** argv) {
       progress = std::make_unique<SimProgress>([&term_line](const std::string& l) { term_line.show(l); },
                                                workload_length_s(scenario));
     }
+    ro.pcap_dir = pcap_dir;
     rc = run_workload(scenario, out, result, ro) == 0 ? kExitOk : kExitRunFailed;
     progress.reset();
     if (rc != kExitOk) {

@@ -1,5 +1,6 @@
 #include "platforms/run_workload.h"
 #include "platforms/host_software.h"
+#include "platforms/pcap_capture.h"
 #include "platforms/testbed.h"
 #include "platforms/transfer_report.h"
 #include "core/sim_context.h"
@@ -29,7 +30,34 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   if (opts.series_interval_s > 0 || sim().trace.enabled())
     series = std::make_unique<RunSeries>(
         tb, sc_core::sc_time(opts.series_interval_s > 0 ? opts.series_interval_s : 1e-3, sc_core::SC_SEC));
+  // Captures: one per link, owned here; detached from the links before they go.
+  struct Capture {
+    std::string link, a, b;
+    std::unique_ptr<PcapLinkCapture> pcap;
+  };
+  std::vector<Capture> captures;
+  if (!opts.pcap_dir.empty()) {
+    auto bad = tb.tap_links([&](const std::string& link, const std::string& a, const std::string& b) -> EthTap* {
+      captures.push_back({link, a, b, std::make_unique<PcapLinkCapture>(opts.pcap_dir, link, a, b)});
+      return captures.back().pcap.get();
+    });
+    if (!bad.empty()) throw std::runtime_error("--pcap: link " + bad.front() + " is not an Ethernet link model that can be captured");
+  }
   int rc = w->run(tb, out, result);
+  if (!opts.pcap_dir.empty()) {
+    tb.tap_links([](const std::string&, const std::string&, const std::string&) -> EthTap* { return nullptr; });
+    nlohmann::json files = nlohmann::json::array();
+    for (auto& c : captures) {
+      c.pcap->close();
+      for (unsigned d = 0; d < 2; ++d)
+        files.push_back({{"link", c.link},
+                         {"from", d == 0 ? c.a : c.b},
+                         {"to", d == 0 ? c.b : c.a},
+                         {"file", c.pcap->file(d).filename().string()},
+                         {"frames", c.pcap->frames(d)}});
+    }
+    result["pcap"] = files;
+  }
   // Segment modes as the run had them (a workload such as busbench plugs its devices itself).
   const nlohmann::json after = tb.hardware_json();  // a local: items() of a temporary dangles
   for (auto& [host, hw] : after.items())

@@ -4,6 +4,7 @@
 #include "platforms/scenario.h"
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 
 namespace nicsim {
 
@@ -14,15 +15,20 @@ void set_model_error_reporting();
 /// What a run records beyond its results. `series_interval_s` > 0: sample time series every that
 /// many seconds (platforms/transfer_report.h RunSeries) into result["series"]; a run with tracing
 /// on (sim().trace) samples them too (every 1 ms unless given) and adds them to the trace.
+/// `pcap_dir` not empty: capture every link direction's frames into pcap files there
+/// (platforms/pcap_capture.h) and list them in result["pcap"].
 struct RunOptions {
   double series_interval_s = 0;
+  std::string pcap_dir;
 };
 
 /// Build the Testbed of `scenario` (elaboration: once per process), store its hardware
 /// description in result["hardware"] and run the scenario's workload, which prints its own
 /// output to `out` and fills result["metrics"], then store the frame accounting of its links in
 /// result["accounting"] (Testbed::frame_accounting), each host's CPU profile (cpu_profile) and
-/// TCP transfer attribution and NIC batch sizes (transfer). Returns the workload's code (0 ok,
+/// TCP transfer attribution and NIC batch sizes (transfer). With opts.pcap_dir, result["pcap"] is
+/// [{link, from, to, file (name in pcap_dir), frames}] per link direction; a link whose model
+/// cannot be captured is a std::runtime_error before the run. Returns the workload's code (0 ok,
 /// 1 failed). Throws what the models throw (std::exception), std::runtime_error for an unknown
 /// workload.
 int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result, const RunOptions& opts = {});

@@ -182,6 +182,7 @@ void Testbed::cable_equipment(const std::string& link_name, std::shared_ptr<sc_c
   std::replace(sc_name.begin(), sc_name.end(), '.', '_');
   auto link = std::make_shared<EthLink>(sc_name.c_str(), speed_mbps, length_m, eq_port, nic_port);
   result_names().alias(sc_name, link_name);
+  if (tap_factory_) tap(link_name, link.get(), eq_name, endpoint);
   equipment_links_.push_back({link_name, eq_name, endpoint, std::move(equipment), std::move(link), &eq_port, nullptr, nullptr});
 }
 
@@ -193,8 +194,27 @@ void Testbed::cable_equipment_pair(const std::string& link_name, std::shared_ptr
   std::replace(sc_name.begin(), sc_name.end(), '.', '_');
   auto link = std::make_shared<EthLink>(sc_name.c_str(), speed_mbps, length_m, port_a, port_b);
   result_names().alias(sc_name, link_name);
+  if (tap_factory_) tap(link_name, link.get(), name_a, name_b);
   equipment_links_.push_back(
       {link_name, name_a, name_b, std::move(equipment_a), std::move(link), &port_a, &port_b, std::move(equipment_b)});
+}
+
+void Testbed::tap(const std::string& link_name, sc_core::sc_object* obj, const std::string& a, const std::string& b) {
+  auto* link = dynamic_cast<EthLink*>(obj);
+  if (!link) {
+    untappable_.push_back(link_name);
+    return;
+  }
+  link->set_tap(tap_factory_(link_name, a, b));
+}
+
+std::vector<std::string> Testbed::tap_links(TapFactory make) {
+  tap_factory_ = std::move(make);
+  untappable_.clear();
+  for (size_t i = 0; i < scenario_.links.size() && i < links_.size(); ++i)
+    tap(fmt::format("links.{}", i), links_[i].get(), scenario_.links[i].a, scenario_.links[i].b);
+  for (auto& e : equipment_links_) tap(e.link_name, e.link.get(), e.eq_name, e.endpoint);
+  return untappable_;
 }
 
 nlohmann::json Testbed::frame_accounting() {

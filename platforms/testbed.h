@@ -16,6 +16,7 @@
 #include "models/bus/pci.h"
 #include "models/device_entry.h"
 #include "models/ether/frame.h"
+#include "models/ether/link.h"
 #include "models/host/host_face.h"
 #include "platforms/scenario.h"
 #include <functional>
@@ -192,6 +193,16 @@ class Testbed {
                             EthPort& port_a, const std::string& name_a, std::shared_ptr<sc_core::sc_object> equipment_b,
                             EthPort& port_b, const std::string& name_b, unsigned speed_mbps, double length_m);
 
+  /// Creates the EthTap of one link (name as in frame_accounting: "links.<i>" or the equipment
+  /// link's name; its side-0 and side-1 endpoint names), or nullptr to leave it untapped (this
+  /// detaches a tap attached before).
+  using TapFactory = std::function<EthTap*(const std::string& link, const std::string& a, const std::string& b)>;
+  /// Attach a tap made by `make` to every link now built and to every link cable_equipment builds
+  /// later (a workload cables its equipment during run). Returns the names of the links whose model
+  /// cannot be tapped (not an EthLink), empty when every link is. The taps must outlive the links'
+  /// traffic (the caller owns them).
+  std::vector<std::string> tap_links(TapFactory make);
+
   /// Software built per host by workloads/drivers; released (in reverse order) before hardware.
   std::vector<std::shared_ptr<void>> keepalive;
 
@@ -207,6 +218,9 @@ class Testbed {
     std::shared_ptr<sc_core::sc_object> far_equipment;
   };
   std::vector<EquipmentLink> equipment_links_;
+  TapFactory tap_factory_;
+  std::vector<std::string> untappable_;
+  void tap(const std::string& link_name, sc_core::sc_object* link, const std::string& a, const std::string& b);
 };
 
 }  // namespace nicsim

@@ -31,8 +31,8 @@ sc_time propagation_delay(double length_m, double ns_per_m) { return ns(length_m
 /// wire is free, after the train; a train is refused while single frames are queued).
 class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
  public:
-  Direction(EthLink& link, EthPort& from, EthPort& to, const char* tag)
-      : link_(link), from_(from), to_(to), ev_((std::string(tag) + "_arrive").c_str()) {
+  Direction(EthLink& link, unsigned dir, EthPort& from, EthPort& to, const char* tag)
+      : link_(link), dir_(dir), from_(from), to_(to), ev_((std::string(tag) + "_arrive").c_str()) {
     sc_core::sc_spawn_options o;
     o.spawn_method();
     o.dont_initialize();
@@ -51,6 +51,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     sim().journeys.mark(f.journey, s, "wire", std::string(link_.name()), "");
     sim().trace.span(std::string(link_.name()) + "/" + from_.port_name(), "frame " + std::to_string(len) + " B", s,
                      last_bit_out);
+    if (link_.tap_) link_.tap_->on_frame(dir_, f, s, last_bit_out);
     sc_time arrive = last_bit_out + link_.prop_;
     q_.push_back({arrive, std::move(copy)});
     if (q_.size() == 1) ev_.notify(arrive - now());
@@ -59,13 +60,13 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
   sc_time transmit_train(const EthFrame& f, const sc_time& first_start, const sc_time& period, uint64_t n) override {
     const unsigned len = static_cast<unsigned>(f.bytes.size());
     const sc_time ser = serialization_time(len, link_.p_.speed_mbps);
-    // One train per direction, of one frame, without journeys or trace spans (those are per frame),
+    // One train per direction, of one frame, without journeys, trace spans or a tap (those are per frame),
     // spaced at least a wire time apart so no start waits for the wire: otherwise one by one.
     const bool extends = train_ && train_total_ > train_next_ && q_.empty() && f.bytes == train_f_.bytes &&
                          period == train_period_ &&
                          first_start.value() == train_start0_.value() + train_total_ * train_period_.value();
     const bool fresh = !train_pending() && q_.empty() && first_start >= free_at_ && first_start >= now();
-    if (n == 0 || f.journey != 0 || sim().trace.enabled() || period < frame_time(len, link_.p_.speed_mbps) ||
+    if (n == 0 || f.journey != 0 || sim().trace.enabled() || link_.tap_ || period < frame_time(len, link_.p_.speed_mbps) ||
         !(extends || fresh))
       return EthLinkEnd::transmit_train(f, first_start, period, n);
     if (!extends) {
@@ -197,6 +198,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
       ev_.notify(q_.front().at - now());  // behind a held train too: it comes at its own time
   }
   EthLink& link_;
+  unsigned dir_;  // 0 a->b, 1 b->a (EthTap::on_frame)
   EthPort& from_;
   EthPort& to_;
   sc_core::sc_event ev_;
@@ -223,8 +225,8 @@ EthLink::EthLink(sc_core::sc_module_name name, const EthLinkParams& p, EthPort& 
                                 " Mb/s is not 10, 100 or 1000");
   if (p.length_m < 0) throw std::invalid_argument("EthLink " + std::string(this->name()) + ": negative length");
   prop_ = propagation_delay(p.length_m, p.ns_per_m);
-  ab_ = std::make_unique<Direction>(*this, a, b, "ab");
-  ba_ = std::make_unique<Direction>(*this, b, a, "ba");
+  ab_ = std::make_unique<Direction>(*this, 0, a, b, "ab");
+  ba_ = std::make_unique<Direction>(*this, 1, b, a, "ba");
   a.attach_link(ab_.get());
   b.attach_link(ba_.get());
   b.attach_rx(ab_.get());

@@ -52,6 +52,20 @@ sc_time pause_duration(unsigned quanta, unsigned speed_mbps);
 /// Propagation delay of `length_m` metres of cable at `ns_per_m` ns per metre.
 sc_time propagation_delay(double length_m, double ns_per_m);
 
+/// A capture point on a link: sees every frame as it goes on the wire, the way a passive tap or a
+/// port mirror does. The link calls it once per frame, in wire order per direction, at the time
+/// the frame is sent (the caller may not block or change the frame). The assembly attaches one
+/// (EthLink::set_tap); the link knows nothing of what the tap does with the frames (e.g. pcap
+/// files, platforms/pcap_capture.h). While a tap is attached a periodic train (transmit_train) is
+/// carried frame by frame, so the tap sees each of its frames.
+struct EthTap {
+  virtual ~EthTap() = default;
+  /// Frame `f` (DA..payload, no padding or FCS: EthFrame::bytes) goes on direction `dir` (0 a->b,
+  /// 1 b->a): its first preamble bit leaves at `first_bit`, its last FCS bit at `last_bit`
+  /// (first_bit + serialization_time). Both are absolute simulated times.
+  virtual void on_frame(unsigned dir, const EthFrame& f, const sc_time& first_bit, const sc_time& last_bit) = 0;
+};
+
 struct EthLinkParams {
   unsigned speed_mbps = 1000;  ///< 10, 100 or 1000 (the negotiated speed)
   double length_m = 2.0;       ///< cable length in metres (scenario LinkConfig::length_m)
@@ -77,12 +91,17 @@ class EthLink : public sc_core::sc_module {
   uint64_t in_flight(unsigned dir) const;
   /// The transmit end of port a (0) or b (1).
   EthLinkEnd& end(unsigned side);
+  /// Attach `tap` (not owned; must outlive the link's traffic), or detach with nullptr. Frames sent
+  /// from then on are reported to it. Attach before sc_start to see a whole run.
+  void set_tap(EthTap* tap) { tap_ = tap; }
+  EthTap* tap() const { return tap_; }
 
  private:
   class Direction;
   EthLinkParams p_;
   sc_time prop_;
   std::unique_ptr<Direction> ab_, ba_;
+  EthTap* tap_ = nullptr;
 };
 
 }  // namespace nicsim

@@ -9,7 +9,7 @@
 //       run failed.
 //   nicsim_fidelity --write --nicsim BIN --scenario FILE --baseline FILE.json [--source TEXT]
 //       runs the scenario and writes the baseline (tests/fidelity/update-baseline.sh).
-#include "tests/fidelity/compare.h"
+#include "core/fidelity_compare.h"
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>

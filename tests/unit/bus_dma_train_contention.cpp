@@ -2,10 +2,10 @@
 // through the real `nicsim run`, with the posted trains (PcixBridgeParams::detailed_dma = false, the
 // default) and with the detailed piece-by-piece path (platform parameter detailed_dma = true), and
 // compares every metric and counter with the fidelity guard's comparison and tolerances
-// (tests/fidelity/compare.h, tolerances.json). The largest relative difference is printed; the
+// (core/fidelity_compare.h, tests/fidelity/tolerances.json). The largest relative difference is printed; the
 // trains are built to be exact (a train is sent only when the posted buffer surely holds it, and
 // every resource sees the same requests in the same order), so it is expected to be 0.
-#include "tests/fidelity/compare.h"
+#include "core/fidelity_compare.h"
 #include "tests/support/run_nicsim.h"
 #include <catch2/catch.hpp>
 #include <fstream>

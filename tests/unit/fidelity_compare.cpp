@@ -1,6 +1,6 @@
-// The fidelity guard's comparison (tests/fidelity/compare.h) with the shipped tolerance rules
+// The fidelity guard's comparison (core/fidelity_compare.h) with the shipped tolerance rules
 // (tests/fidelity/tolerances.json): it must fail on the changes issue 11 forbids.
-#include "tests/fidelity/compare.h"
+#include "core/fidelity_compare.h"
 #include <catch2/catch.hpp>
 #include <fstream>
 
