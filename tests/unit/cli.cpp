@@ -52,7 +52,7 @@ TEST_CASE("cli: top-level help, version, unknown verbs, no SystemC banner", "[cl
   CHECK(r.code == 2);
   r = nicsim_bin(d, {"--help"});
   CHECK(r.code == 0);
-  for (const char* verb : {"run", "list", "describe", "sweep", "check", "explain"})
+  for (const char* verb : {"run", "list", "describe", "sweep", "check", "explain", "report"})
     CHECK_THAT(r.out, Catch::Contains(std::string("  ") + verb));
   r = nicsim_bin(d, {"--version"});
   CHECK(r.code == 0);

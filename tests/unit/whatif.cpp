@@ -51,6 +51,16 @@ struct WhatIfRunner {
   }
 };
 
+/// What-if options on kScenario's one_way_us.1B, into TMP/wi, two jobs.
+WhatIfOptions options(const TempDir& tmp) {
+  WhatIfOptions o;
+  o.scenario = kScenario;
+  o.metric = "one_way_us.1B";
+  o.out = tmp / "wi";
+  o.jobs = 2;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("what-if alternatives: the other boolean, listed values, half and double within range, not validated-only", "[whatif]") {
@@ -113,11 +123,7 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
 
 TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and the tornado, resumes", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o;
-  o.scenario = kScenario;
-  o.metric = "one_way_us.1B";
-  o.out = tmp / "wi";
-  o.jobs = 2;
+  WhatIfOptions o = options(tmp);
   o.format = "json";
   WhatIfRunner fake;
   CHECK(run_whatif(o, fake.runner()) == kExitOk);
@@ -165,11 +171,8 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
 
 TEST_CASE("what-if run: a metric the base run does not have is a usage error naming it, before the alternatives run", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o;
-  o.scenario = kScenario;
+  WhatIfOptions o = options(tmp);
   o.metric = "one_way_us.7B";
-  o.out = tmp / "wi";
-  o.jobs = 2;
   o.log = std::tmpfile();
   WhatIfRunner fake;
   CHECK(run_whatif(o, fake.runner()) == kExitUsage);
@@ -185,11 +188,7 @@ TEST_CASE("what-if run: a metric the base run does not have is a usage error nam
 
 TEST_CASE("what-if run: --knob keeps the matching knobs, and a later what-if in the same directory reuses their points", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o;
-  o.scenario = kScenario;
-  o.metric = "one_way_us.1B";
-  o.out = tmp / "wi";
-  o.jobs = 2;
+  WhatIfOptions o = options(tmp);
   o.format = "json";
   o.knobs = {"sysctl", "InterruptThrottleRate"};
   WhatIfRunner fake;
