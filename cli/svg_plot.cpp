@@ -217,9 +217,20 @@ std::string svg_bar_chart(const BarChart& c) {
   const double group = kPlotW / double(nc), bw = group * 0.8 / double(ns);
   for (size_t k = 0; k < c.categories.size(); ++k) {
     const double gx = kLeft + group * double(k) + group / 2;
-    // Category labels under the group, broken at '/' when long.
-    s += fmt::format("<text class=\"category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n",
-                     c2(gx), kTop + kPlotH + 16, esc(c.categories[k]));
+    // Category labels under the group: one line per space-separated word (scenario, metric), each
+    // shrunk from 11 px to at most 7 px so that it fits the group's width (about 0.6 em a character),
+    // so that many categories do not overlap.
+    std::vector<std::string> words;
+    for (size_t a = 0, b; a <= c.categories[k].size(); a = b + 1) {
+      b = c.categories[k].find(' ', a);
+      if (b == std::string::npos) b = c.categories[k].size();
+      if (b > a) words.push_back(c.categories[k].substr(a, b - a));
+    }
+    for (size_t w = 0; w < words.size() && w < 3; ++w) {
+      const double fs = std::clamp(group / (0.6 * double(std::max<size_t>(1, words[w].size()))), 7.0, 11.0);
+      s += fmt::format("<text class=\"category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{}\">{}</text>\n",
+                       c2(gx), kTop + kPlotH + 14 + 12 * double(w), c2(fs), esc(words[w]));
+    }
   }
   size_t li = 0;
   for (size_t si = 0; si < c.series.size(); ++si) {
