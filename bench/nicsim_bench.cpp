@@ -9,6 +9,7 @@
 //   nicsim_bench hosts [--hosts N]     scenarios/default.toml (a short NetPIPE run) plus N hosts with
 //                                      no NIC (default 200): the cost of building, running and
 //                                      tearing down a testbed as it grows
+// Every case takes --fidelity exact|fast (the scenario's fidelity, core/fidelity.h; default exact).
 // Prints one line of key=value pairs: simulated, wall and process-CPU seconds, their ratios, frames on the wire
 // (sum of every NIC's GPTC, good packets transmitted, and every tester port's frames_sent), SystemC delta cycles per frame, wall and
 // process-CPU µs per frame (CPU µs is the number to compare on a loaded machine) and the process's
@@ -35,7 +36,8 @@ __attribute__((constructor(101))) static void nicsim_bench_no_systemc_banner() {
 namespace {
 
 int usage() {
-  std::cerr << "usage: nicsim_bench netpipe|stream|flood|forward|hosts [--seconds S] [--packets N] [--hosts N] [--scenario FILE]\n";
+  std::cerr << "usage: nicsim_bench netpipe|stream|flood|forward|hosts [--seconds S] [--packets N] [--hosts N] [--scenario FILE]"
+               " [--fidelity exact|fast]\n";
   return 2;
 }
 
@@ -46,7 +48,7 @@ int sc_main(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string which = argv[1];
   double seconds = -1;  // per case default below
-  std::string scenario_path;
+  std::string scenario_path, fidelity;
   int hosts = 200;
   long packets = 300000;
   for (int i = 2; i < argc; ++i) {
@@ -55,6 +57,7 @@ int sc_main(int argc, char** argv) {
     else if (a == "--hosts" && i + 1 < argc) hosts = std::atoi(argv[++i]);
     else if (a == "--packets" && i + 1 < argc) packets = std::atol(argv[++i]);
     else if (a == "--scenario" && i + 1 < argc) scenario_path = argv[++i];
+    else if (a == "--fidelity" && i + 1 < argc && parse_fidelity(argv[i + 1])) fidelity = argv[++i];
     else return usage();
   }
   if (seconds < 0) seconds = which == "flood" ? 0.1 : 10.0;
@@ -76,6 +79,7 @@ int sc_main(int argc, char** argv) {
   } else {
     return usage();
   }
+  if (!fidelity.empty()) sets.push_back("fidelity=\"" + fidelity + "\"");
 
   set_model_error_reporting();
   Scenario scenario;
@@ -125,8 +129,8 @@ int sc_main(int argc, char** argv) {
   struct rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);  // ru_maxrss: kilobytes on Linux
   fmt::print("case={} sim_s={:.4f} wall_s={:.3f} cpu_s={:.3f} sim_per_wall={:.3f} sim_per_cpu={:.3f} frames={} delta_cycles={} "
-             "deltas_per_frame={:.2f} wall_us_per_frame={:.2f} cpu_us_per_frame={:.2f} peak_rss_kb={}{}\n",
+             "deltas_per_frame={:.2f} wall_us_per_frame={:.2f} cpu_us_per_frame={:.2f} peak_rss_kb={} fidelity={}{}\n",
              which, sim_s, wall_s, cpu_s, sim_s / wall_s, sim_s / cpu_s, frames, static_cast<uint64_t>(deltas), deltas / f,
-             wall_s * 1e6 / f, cpu_s * 1e6 / f, ru.ru_maxrss, extra);
+             wall_s * 1e6 / f, cpu_s * 1e6 / f, ru.ru_maxrss, fidelity_name(scenario.fidelity), extra);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include "cli/check.h"
 #include "cli/progress.h"
 #include "cli/sweep_plan.h"
+#include "cli/fidelity_option.h"
 #include "cli/verbs.h"
 #include "platforms/scenario.h"
 #include "core/results.h"
@@ -122,11 +123,22 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   // Each scenario with the --set overrides must load: an override typo is a usage error before
   // anything runs, not a failed run per scenario.
   for (auto& sc : scenarios) {
-    if (!o.validate_scenarios) break;
+    std::optional<Scenario> loaded;
     try {
-      (void)load_scenario(sc.string(), o.sets);
+      loaded = load_scenario(sc.string(), o.sets);
     } catch (const ScenarioError& e) {
+      if (!o.validate_scenarios) continue;  // the run reports it
       fmt::print(o.log, "nicsim check: {}\n", e.what());
+      return kExitUsage;
+    }
+    // References are published measurements checked against the exact model: a fast-mode run
+    // deviates by design (README.md "Fast mode"), so it is refused unless asked for.
+    if (loaded->fidelity == Fidelity::Fast && !o.allow_fast_fidelity) {
+      fmt::print(o.log,
+                 "nicsim check: {}: fidelity is fast (from the scenario or --set/--fidelity); references are "
+                 "checked against the exact model. Run with --fidelity exact, or pass --allow-fast-fidelity to "
+                 "check fast-mode results anyway (README.md \"Fast mode\" lists their deviations)\n",
+                 sc.string());
       return kExitUsage;
     }
   }
@@ -275,7 +287,8 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
 static int check_main(int argc, char** argv) {
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   po::options_description opts(
-      "usage: nicsim check [PATHS...] [--fast] [--set KEY=VALUE ...] [--junit FILE] [--jobs N] [--out DIR]\n\n"
+      "usage: nicsim check [PATHS...] [--fast] [--set KEY=VALUE ...] [--junit FILE] [--jobs N] [--out DIR]\n"
+      "                    [--fidelity exact|fast --allow-fast-fidelity]\n\n"
       "Runs every scenario X.toml that has a reference file X.ref.toml beside it (PATHS: reference\n"
       "files, scenario files or directories searched recursively; default: scenarios/), compares\n"
       "the metrics of each run with the references, and prints scenario, metric, expected,\n"
@@ -288,7 +301,9 @@ static int check_main(int argc, char** argv) {
       ("junit", po::value<std::string>(), "write JUnit XML (one testcase per reference) to FILE")
       ("jobs,j", po::value<std::string>()->default_value(std::to_string(hw)),
        "scenarios run in parallel, 1 to 1024 (default: hardware cores)")
-      ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)");
+      ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)")
+      ("allow-fast-fidelity", "run scenarios whose fidelity is fast (refused otherwise: exit 2)");
+  add_fidelity_option(opts);
   po::options_description hidden;
   hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
   po::positional_options_description pos;
@@ -307,6 +322,11 @@ static int check_main(int argc, char** argv) {
       return kExitUsage;
     }
   o.fast = vm.count("fast") != 0;
+  if (auto w = apply_fidelity_option(vm, o.sets); !w.empty()) {
+    fmt::print(stderr, "nicsim check: {}\n", w);
+    return kExitUsage;
+  }
+  o.allow_fast_fidelity = vm.count("allow-fast-fidelity") != 0;
   std::string why;
   auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
   if (!jobs) {

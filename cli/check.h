@@ -26,6 +26,10 @@ struct CheckOptions {
   /// Load each scenario with `sets` before running anything; a ScenarioError is exit 2 (the CLI
   /// sets this; test runners with stand-in scenario files leave it off).
   bool validate_scenarios = false;
+  /// Run scenarios whose fidelity (file or `sets`) is "fast" (README.md "Fast mode"). Off: such a
+  /// scenario is a usage error (exit 2) before anything runs, since references are checked against
+  /// the exact model (`nicsim check --allow-fast-fidelity` turns it on).
+  bool allow_fast_fidelity = false;
   /// Reuse finished runs instead of running them again (`nicsim report`; resumable): a scenario
   /// whose run directory under `out` already holds a complete result.json (result_complete,
   /// cli/sweep_plan.h), or for which one is found anywhere under a directory of `reuse_from` (a

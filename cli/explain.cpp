@@ -4,6 +4,7 @@
 #include "cli/executor.h"
 #include "cli/progress.h"
 #include "cli/sim_progress.h"
+#include "cli/fidelity_option.h"
 #include "cli/verbs.h"
 #include "cli/whatif.h"
 #include "core/breakdown.h"
@@ -27,7 +28,7 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 const char* kUsage =
-    "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--kind PREFIX]\n"
+    "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--fidelity exact|fast] [--kind PREFIX]\n"
     "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n"
     "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n"
     "       nicsim explain --what-if SCENARIO --metric M [--knob TEXT ...] [--top N] [--jobs J] [--out DIR] [--set ...]\n\n"
@@ -159,12 +160,18 @@ int explain_main(int argc, char** argv) {
       "jobs,j", po::value<std::string>(&jobs_text), "with --what-if: runs in parallel (default: hardware cores)")(
       "out", po::value<std::string>(&out), "with --what-if: the sweep directory (default whatif-<scenario stem>)")(
       "quiet", "no progress line on stderr (shown only when stderr is a terminal)");
+  add_fidelity_option(opts);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
   if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
   if (format != "text" && format != "json") {
     fmt::print(stderr, "nicsim explain: --format must be text or json\n");
+    return kExitUsage;
+  }
+  // Both runs of a comparison (and every what-if point) run at the same fidelity.
+  if (auto why = apply_fidelity_option(vm, sets); !why.empty()) {
+    fmt::print(stderr, "nicsim explain: {}\n(see 'nicsim explain --help')\n", why);
     return kExitUsage;
   }
   if (vm.count("what-if")) {

@@ -4,6 +4,7 @@
 #include "cli/sim_progress.h"
 #include "cli/transfer_plot.h"
 #include "cli/progress.h"
+#include "cli/fidelity_option.h"
 #include "cli/verbs.h"
 #include "core/breakdown.h"
 #include "core/result_names.h"
@@ -57,7 +58,8 @@ class TeeBuf : public std::streambuf {
 };
 
 const char* kUsage =
-    "usage: nicsim run SCENARIO [--set PATH=VALUE ...] [--seed N] [--out DIR] [--format text|json]\n\n"
+    "usage: nicsim run SCENARIO [--set PATH=VALUE ...] [--seed N] [--fidelity exact|fast] [--out DIR]\n"
+    "                  [--format text|json]\n\n"
     "Load SCENARIO (a TOML file, see docs/scenarios.md), apply the --set overrides, build the\n"
     "testbed and run its workload. Prints the benchmark's own output (text) or the result JSON\n"
     "(json). With --out, writes DIR/result.json atomically (scenario with every value used,\n"
@@ -76,6 +78,9 @@ const char* kUsage =
     "While the simulation runs, a terminal's stderr shows one progress line (simulated time\n"
     "against the workload's length, simulated seconds per second, ETA), rewritten in place and\n"
     "cleared at the end; nothing when stderr is not a terminal, or with --quiet.\n\n"
+    "--fidelity fast (or the scenario's top-level fidelity = \"fast\") runs coarser DMA and FCS\n"
+    "for bulk transfers and sweeps; results then deviate from exact by up to the table in README.md\n"
+    "\"Fast mode\", and say so (result.json \"fidelity\", a last line of the text output).\n\n"
     "exit codes: 0 ok, 1 run failed, 2 usage or scenario error";
 
 /// --plot-interval-ms bounds (ms).
@@ -103,6 +108,7 @@ int run_main(int argc, char** argv) {
       ("quiet", po::bool_switch(&quiet), "no progress line on stderr (shown only when stderr is a terminal)")
       ("progress-file", po::value<std::string>(),
        "write the progress line to FILE instead (rewritten; nicsim explain reads it for its runs)");
+  add_fidelity_option(opts);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -119,6 +125,7 @@ int run_main(int argc, char** argv) {
     seed = parse_seed_arg(seed_text, &why);
     if (!seed) return usage_error(why);
   }
+  if (auto why = apply_fidelity_option(vm, sets); !why.empty()) return usage_error(why);
 
   Scenario scenario;
   try {
@@ -208,6 +215,8 @@ int run_main(int argc, char** argv) {
   }
   out.flush();
   if (saved_cout) std::cout.rdbuf(saved_cout);
+  if (!json_out && scenario.fidelity == Fidelity::Fast)
+    fmt::print("# nicsim: fidelity fast: coarser DMA and FCS; deviations from exact in README.md \"Fast mode\"\n");
 
   nlohmann::json counters = sim().counters.to_json();
   // Counters under the scenario's names (core/result_names.h); two model counters reported under

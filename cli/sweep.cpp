@@ -5,6 +5,7 @@
 #include "cli/progress.h"
 #include "cli/sweep_plot.h"
 #include "cli/sweep_slurm.h"
+#include "cli/fidelity_option.h"
 #include "cli/verbs.h"
 #include "core/params.h"
 #include "core/results.h"
@@ -275,7 +276,8 @@ namespace {
 
 const char* kUsage =
     "usage: nicsim sweep SCENARIO --vary KEY=VALUES [--vary ...] --metric NAME [NAME...] --out DIR\n"
-    "                    [--jobs N] [--shard I/N] [--set KEY=VALUE ...] [--no-plot] [--dry-run]\n"
+    "                    [--jobs N] [--shard I/N] [--set KEY=VALUE ...] [--fidelity exact|fast] [--no-plot]\n"
+    "                    [--dry-run]\n"
     "       nicsim sweep SCENARIO --vary ... --metric ... --out DIR --slurm N [--sbatch-arg OPT ...] [--wait]\n"
     "       nicsim sweep --merge DIR [DIR...] --out DIR [--no-plot]\n\n"
     "Runs SCENARIO once per point of the cartesian product of the --vary values, each point a separate\n"
@@ -314,6 +316,7 @@ static int sweep_main(int argc, char** argv) {
       ("wait", "with --slurm: wait for the merge job and exit with its status")
       ("no-plot", "do not draw plots")
       ("dry-run", "list the points (and which are finished) without running anything");
+  add_fidelity_option(opts);
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "scenario");
   po::positional_options_description pos;
@@ -357,6 +360,7 @@ static int sweep_main(int argc, char** argv) {
     if (vm.count("set")) o.plan.sets = vm["set"].as<std::vector<std::string>>();
     for (auto& s : o.plan.sets)
       if (s.find('=') == std::string::npos) return usage_error(fmt::format("--set '{}': write KEY=VALUE", s));
+    if (auto why = apply_fidelity_option(vm, o.plan.sets); !why.empty()) return usage_error(why);
     if (vm.count("vary"))
       for (auto& v : vm["vary"].as<std::vector<std::string>>()) o.plan.axes.push_back(parse_vary(v));
     if (o.plan.axes.empty()) return usage_error("give at least one --vary KEY=VALUES");

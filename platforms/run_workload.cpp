@@ -3,6 +3,7 @@
 #include "platforms/pcap_capture.h"
 #include "platforms/testbed.h"
 #include "platforms/transfer_report.h"
+#include "core/fidelity.h"
 #include "core/sim_context.h"
 #include <stdexcept>
 #include <systemc>
@@ -17,6 +18,9 @@ void set_model_error_reporting() {
 }
 
 int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& result, const RunOptions& opts) {
+  // The models read the run's fidelity as they are built (core/fidelity.h); results say which.
+  set_run_fidelity(scenario.fidelity);
+  result["fidelity"] = fidelity_name(scenario.fidelity);
   Testbed tb(scenario);
   result["hardware"] = tb.hardware_json();
   // What each kernel actually runs with, not the "profile's value" placeholders of the echo.

@@ -118,7 +118,7 @@ const BondConfig* Scenario::bond_of_port(const std::string& host, const std::str
 nlohmann::json Scenario::to_json() const {
   using nlohmann::json;
   json j = {{"path", path}, {"name", name}, {"description", description}, {"seed", seed},
-            {"overrides", overrides}};
+            {"fidelity", fidelity_name(fidelity)}, {"overrides", overrides}};
   json hs = json::object();
   for (auto& h : hosts) {
     json nics = json::object();
@@ -565,7 +565,7 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   for (auto& a : sets) apply_set(root, a);
   s.overrides = sets;
 
-  static const std::vector<std::string> kTop = {"name", "description", "seed", "hosts", "links", "workload"};
+  static const std::vector<std::string> kTop = {"name", "description", "seed", "fidelity", "hosts", "links", "workload"};
   for (auto&& [k, v] : root)
     if (std::find(kTop.begin(), kTop.end(), k.str()) == kTop.end())
       unknown_key(k, std::string(k.str()), kTop, "unknown top-level key");
@@ -587,6 +587,16 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
     s.seed = static_cast<uint64_t>(v);
   }
   if (set_seed_) s.seed = *set_seed_;
+  if (auto* fd = root.get("fidelity")) {
+    // Issue 26: "exact" (the default) or "fast" (core/fidelity.h; README.md "Fast mode").
+    const std::string f = need_string(*fd, "fidelity");
+    auto v = parse_fidelity(f);
+    if (!v)
+      fail("fidelity", fd->source(),
+           fmt::format("unknown fidelity '{}': the accepted values are {} (README.md \"Fast mode\")", f,
+                       kFidelityValues));
+    s.fidelity = *v;
+  }
   if (seed_override) s.seed = *seed_override;
 
   const toml::node* hosts = root.get("hosts");

@@ -7,6 +7,7 @@
 // Every error is a ScenarioError naming the file, line, column and dotted key path, with the
 // nearest valid name for a misspelling.
 #pragma once
+#include "core/fidelity.h"
 #include "core/params.h"
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -73,13 +74,15 @@ struct WorkloadConfig {
 struct Scenario {
   std::string path, name, description;
   uint64_t seed = 1;
+  /// Top-level `fidelity` ("exact" default, "fast": core/fidelity.h); run_workload sets it for the run.
+  Fidelity fidelity = Fidelity::Exact;
   std::vector<HostConfig> hosts;  ///< in host-name order
   std::vector<LinkConfig> links;  ///< in file order
   WorkloadConfig workload;
   std::vector<std::string> overrides;  ///< the --set arguments applied, in order
 
   /// Every value actually used, defaults included:
-  /// {"path","name","description","seed","overrides","hosts":{NAME:{"platform","params",
+  /// {"path","name","description","seed","fidelity","overrides","hosts":{NAME:{"platform","params",
   ///  "nics":{NIC:{"device","slot","driver","device_params","driver_params"}}}},
   ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}.
   nlohmann::json to_json() const;

@@ -1,0 +1,33 @@
+// `--fidelity exact|fast` of nicsim run, sweep, explain and check (issue 26, README.md "Fast mode"):
+// the same as `--set fidelity=VALUE` (the scenario's top-level key, platforms/scenario.h), given
+// after the other overrides so it wins over them and over the file.
+#pragma once
+#include "core/fidelity.h"
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace nicsim {
+
+/// The option's help text.
+inline constexpr const char* kFidelityOptionHelp =
+    "exact (default) or fast: coarser DMA and FCS for bulk runs and sweeps, results within the "
+    "deviations README.md \"Fast mode\" publishes (same as --set fidelity=VALUE)";
+
+/// Adds "--fidelity VALUE" to `opts`.
+inline void add_fidelity_option(boost::program_options::options_description& opts) {
+  opts.add_options()("fidelity", boost::program_options::value<std::string>(), kFidelityOptionHelp);
+}
+
+/// When --fidelity was given: appends "fidelity=VALUE" to `sets` and returns "" (VALUE accepted),
+/// or returns why VALUE is not a fidelity ("--fidelity must be exact or fast, not 'quick'").
+inline std::string apply_fidelity_option(const boost::program_options::variables_map& vm,
+                                         std::vector<std::string>& sets) {
+  if (!vm.count("fidelity")) return "";
+  const std::string v = vm["fidelity"].as<std::string>();
+  if (!parse_fidelity(v)) return "--fidelity must be " + std::string(kFidelityValues) + ", not '" + v + "'";
+  sets.push_back("fidelity=\"" + v + "\"");
+  return "";
+}
+
+}  // namespace nicsim
