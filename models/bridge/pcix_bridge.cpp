@@ -29,6 +29,7 @@ PcixBridge::PcixBridge(sc_core::sc_module_name name, const PcixBridgeParams& p, 
     if (apic_[k])
       from_apic_[k] = std::make_unique<tlm_utils::simple_target_socket_tagged<PcixBridge>>(("from_apic" + L).c_str());
     from_seg_[k]->register_b_transport(this, &PcixBridge::b_inbound, k);
+    from_seg_[k]->register_transport_dbg(this, &PcixBridge::dbg_inbound, k);
     if (apic_[k]) from_apic_[k]->register_b_transport(this, &PcixBridge::b_apic, k);
     seg_[k]->upstream.bind(*from_seg_[k]);
     to_seg_[k]->bind(seg_[k]->mmio_target);
@@ -131,6 +132,11 @@ void PcixBridge::b_inbound(int k, tlm::tlm_generic_payload& trans, sc_time& dela
   else
     end = inbound_delayed_read(in, t0);
   delay = end - now();
+}
+
+unsigned PcixBridge::dbg_inbound(int, tlm::tlm_generic_payload& trans) {
+  if (is_io_space(trans)) return 0;
+  return hub_initiator->transport_dbg(trans);
 }
 
 PcixBridge::Inbound PcixBridge::inbound(unsigned k, tlm::tlm_generic_payload& trans) {

@@ -132,6 +132,9 @@ class PcixBridge : public sc_core::sc_module, public eoi_if {
   };
 
   void b_inbound(int seg, tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// Debug transport of an inbound memory access (fast mode, models/bus/dma_engine.h): upstream;
+  /// inbound I/O is master-aborted (0 bytes), as b_inbound does.
+  unsigned dbg_inbound(int seg, tlm::tlm_generic_payload& trans);
   void b_outbound(tlm::tlm_generic_payload& trans, sc_time& delay);
   void b_apic(int seg, tlm::tlm_generic_payload& trans, sc_time& delay);
   /// One inbound (DMA) request as it arrived on segment `k`: what every inbound handler starts from.

@@ -1,5 +1,6 @@
 #include "models/bus/dma_engine.h"
 #include "models/bus/payload.h"
+#include "core/fidelity.h"
 #include "core/sim_context.h"
 #include "core/units.h"
 #include <algorithm>
@@ -10,7 +11,8 @@ namespace nicsim {
 
 DmaEngine::DmaEngine(tlm::tlm_initiator_socket<>& initiator, std::string owner, std::string report_id, Planner plan)
     : initiator_(initiator), owner_(std::move(owner)), report_id_(std::move(report_id)), plan_(std::move(plan)),
-      ev_("dma_ev") {
+      ev_("dma_ev"),
+      fast_(run_fidelity() == Fidelity::Fast) {
   if (!plan_) throw std::invalid_argument(owner_ + ": DmaEngine needs a burst planner");
   sc_core::sc_spawn_options o;
   o.spawn_method();
@@ -86,7 +88,20 @@ void DmaEngine::issue_burst() {
                                 trans_.get_response_string());
     SC_REPORT_ERROR(report_id_.c_str(), m.c_str());
   }
+  const bool first = r.off == 0;
   r.off += n;
+  if (fast_ && first && r.off < r.buf.size()) {
+    // Fast mode (see dma_engine.h): the rest of the request as debug transport, and the request's
+    // time as the first burst's scaled by bytes (N bytes take delay × N / n).
+    const size_t rest = r.buf.size() - r.off;
+    reset_payload(dbg_, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.addr + r.off,
+                  r.buf.data() + r.off, static_cast<unsigned>(rest));
+    if (initiator_->transport_dbg(dbg_) == rest) {
+      delay = delay * (double(r.buf.size()) / double(n));
+      r.off = r.buf.size();
+      extrapolated_bytes_ += rest;
+    }
+  }
   ev_.cancel();  // a submit() from a completion callback may have left a delta notification
   ev_.notify(delay);
 }

@@ -24,6 +24,7 @@ HubLink::HubLink(sc_core::sc_module_name name, const HubLinkParams& p)
       c_packets_(sim().counters.at(std::string(this->name()) + ".packets")) {
   down_target.register_b_transport(this, &HubLink::b_down);
   up_target.register_b_transport(this, &HubLink::b_up);
+  up_target.register_transport_dbg(this, &HubLink::dbg_up);
   eoi_fwd_.owner = this;
   eoi_in.bind(eoi_fwd_);
   if (p_.max_payload_bytes == 0) throw std::invalid_argument(std::string(this->name()) + ": max_payload_bytes must be > 0");

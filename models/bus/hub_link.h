@@ -88,6 +88,8 @@ class HubLink : public sc_core::sc_module {
   };
   void b_down(tlm::tlm_generic_payload& trans, sc_time& delay);
   void b_up(tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// Debug transport upstream (fast mode, models/bus/dma_engine.h): to the MCH, no packets.
+  unsigned dbg_up(tlm::tlm_generic_payload& trans) { return up_initiator->transport_dbg(trans); }
   void carry(Dir d, tlm_utils::simple_initiator_socket<HubLink>& out, tlm::tlm_generic_payload& trans,
              sc_time& delay);
   void forward_eoi(unsigned vector, const sc_time& delay);

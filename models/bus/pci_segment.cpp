@@ -27,6 +27,7 @@ PciSegment::PciSegment(sc_core::sc_module_name name, const PciSegmentParams& p)
       c_io_writes_(sim().counters.at(prefix_ + ".io_writes")) {
   if (p_.width_bits != 32 && p_.width_bits != 64) throw std::invalid_argument("PCI segment width must be 32 or 64");
   dma_target.register_b_transport(this, &PciSegment::b_dma);
+  dma_target.register_transport_dbg(this, &PciSegment::dbg_dma);
   mmio_target.register_b_transport(this, &PciSegment::b_mmio);
   bridge_info_.name = "bridge";
   bridge_info_.width_bits = p_.width_bits;
@@ -222,6 +223,8 @@ void PciSegment::b_dma(int index, tlm::tlm_generic_payload& trans, sc_time& dela
   trans.clear_extension(&ext);
   if (prev) trans.set_extension(prev);
 }
+
+unsigned PciSegment::dbg_dma(int, tlm::tlm_generic_payload& trans) { return upstream->transport_dbg(trans); }
 
 int PciSegment::decode(uint64_t addr, unsigned len) const {
   for (size_t d = 0; d < devs_.size(); ++d)

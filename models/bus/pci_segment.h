@@ -147,6 +147,8 @@ class PciSegment : public sc_core::sc_module {
 
  private:
   void b_dma(int index, tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// Debug transport of a master's memory access (fast mode, models/bus/dma_engine.h): to the bridge.
+  unsigned dbg_dma(int index, tlm::tlm_generic_payload& trans);
   bool contended_at(unsigned master, const sc_time& aligned) const;
   void b_mmio(tlm::tlm_generic_payload& trans, sc_time& delay);
   int decode(uint64_t addr, unsigned len) const;

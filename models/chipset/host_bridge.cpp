@@ -38,6 +38,7 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, 
     hub_up.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged_optional<HostBridge>>(
         (std::string(names[i]) + "_up").c_str()));
     hub_up.back()->register_b_transport(this, &HostBridge::b_hub_up, static_cast<int>(i));
+    hub_up.back()->register_transport_dbg(this, &HostBridge::dbg_hub_up, static_cast<int>(i));
   }
 }
 
@@ -149,6 +150,14 @@ void HostBridge::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
                                 fsb_clocks(data_clocks));
     delay = g.end - now();
   }
+}
+
+unsigned HostBridge::dbg_hub_up(int, tlm::tlm_generic_payload& trans) {
+  const uint64_t addr = trans.get_address();
+  const unsigned len = trans.get_data_length();
+  if (is_io_space(trans) || len == 0 || addr >= dram_bytes_ || len > dram_bytes_ - addr) return 0;
+  if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
+  return mem_initiator->transport_dbg(trans);
 }
 
 void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -110,6 +110,9 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   void b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay);
   void fsb_master_abort(tlm::tlm_generic_payload& trans, sc_time& delay, const sc_time& request_done);
   void b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// Debug transport of an inbound access (fast mode, models/bus/dma_engine.h): DRAM only (0 bytes
+  /// for anything else); a write is snooped like an inbound write (the observer sees it).
+  unsigned dbg_hub_up(int port, tlm::tlm_generic_payload& trans);
   /// A posted train (PostedTrainExt) that is not all DRAM: each piece as its own inbound write.
   void split_train(int port, tlm::tlm_generic_payload& trans, PostedTrainExt& train, sc_time& delay);
   int hub_port_of(uint64_t addr, unsigned len) const;

@@ -33,6 +33,7 @@ Dram::Dram(sc_core::sc_module_name name, const DramParams& p)
   read_first_time_ = clk_ * (line_clocks_ + p_.tRD_clocks);
   read_delay_time_ = clk_ * p_.tRD_clocks;
   target.register_b_transport(this, &Dram::b_transport);
+  target.register_transport_dbg(this, &Dram::transport_dbg);
 }
 
 double Dram::peak_mb_per_s() const {
@@ -138,6 +139,19 @@ void Dram::write(uint64_t addr, const void* src, size_t len) {
     addr += n;
     len -= n;
   }
+}
+
+unsigned Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
+  const uint64_t addr = trans.get_address();
+  const uint32_t len = trans.get_data_length();
+  if (addr > p_.size_bytes || len > p_.size_bytes - addr) return 0;
+  if (trans.is_write())
+    write(addr, trans.get_data_ptr(), len);
+  else if (trans.is_read())
+    read(addr, trans.get_data_ptr(), len);
+  else
+    return 0;
+  return len;
 }
 
 void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -71,6 +71,8 @@ class Dram : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  /// Debug transport (TLM-2.0 LRM §11.3): the functional read/write, no timing; 0 bytes outside memory.
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans);
   uint8_t* page_for_write(uint64_t page);
   void check_range(uint64_t addr, size_t len) const;
 
