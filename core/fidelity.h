@@ -6,8 +6,8 @@
 // the Scenario and set here by the run (platforms/run_workload.cpp) before the testbed is built.
 // Models read it at construction as a plain parameter (`run_fidelity() == Fidelity::Fast`); each
 // coarsening documents what exact does, what fast does instead and why the deviation is small:
-//  - models/bus/dma_engine.cpp: a DMA request's later bursts repeat the first one's timing;
-//  - models/nic/e1000/e1000.cpp: the received frame's FCS is not computed over its bytes.
+//  - models/bus/dma_engine.h: a DMA request's middle bursts take the first one's time, no bus;
+//  - models/nic/e1000/e1000.cpp: no FCS over a received frame; drivers-sim/net/wire.cpp: TCP header sum.
 // Like the SimContext (core/sim_context.h), one run = one process = one setting.
 #pragma once
 #include <optional>

@@ -91,15 +91,24 @@ void DmaEngine::issue_burst() {
   const bool first = r.off == 0;
   r.off += n;
   if (fast_ && first && r.off < r.buf.size()) {
-    // Fast mode (see dma_engine.h): the rest of the request as debug transport, and the request's
-    // time as the first burst's scaled by bytes (N bytes take delay × N / n).
-    const size_t rest = r.buf.size() - r.off;
-    reset_payload(dbg_, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.addr + r.off,
-                  r.buf.data() + r.off, static_cast<unsigned>(rest));
-    if (initiator_->transport_dbg(dbg_) == rest) {
-      delay = delay * (double(r.buf.size()) / double(n));
-      r.off = r.buf.size();
-      extrapolated_bytes_ += rest;
+    // Fast mode (see dma_engine.h): the bursts the planner cuts the rest into; those up to the last
+    // move by debug transport and take the first burst's time scaled by bytes; the last burst, when
+    // it differs from the first (a partial tail), is issued through the bus models afterwards.
+    size_t pos = r.off, last = 0;
+    for (size_t left = r.buf.size() - pos; left > 0;) {
+      last = std::clamp<size_t>(plan_(r.write, r.addr + pos, left).bytes, 1, left);
+      pos += last;
+      left -= last;
+    }
+    const size_t mid = r.buf.size() - r.off - (last == n ? 0 : last);
+    if (mid > 0) {
+      reset_payload(dbg_, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.addr + r.off,
+                    r.buf.data() + r.off, static_cast<unsigned>(mid));
+      if (initiator_->transport_dbg(dbg_) == mid) {
+        delay = delay * (double(n + mid) / double(n));
+        r.off += mid;
+        extrapolated_bytes_ += mid;
+      }
     }
   }
   ev_.cancel();  // a submit() from a completion callback may have left a delta notification

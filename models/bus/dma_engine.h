@@ -13,17 +13,18 @@
 // starts; the first journey rides on the PciTxnExt of every burst so the bus models can mark
 // their waits.
 //
-// Fast mode (core/fidelity.h, read at construction): a request of several bursts issues only its
-// FIRST burst through the bus models (segment, bridge, hub link, MCH, DRAM: it meets whatever
-// contention there is at that moment); the rest of its bytes move functionally (TLM debug
-// transport, which the DMA path forwards to DRAM, snooping the CPU caches like a write) and the
-// request completes when the first burst's time, scaled by bytes, has elapsed. Exact mode issues
-// every burst, each when the previous one's delay has elapsed. Why the deviation is small: in a
-// steady transfer the bursts of one request are alike (same size but the last, same command, the
-// bus parked on the master), so each takes the time the first took; what fast mode loses is the
-// contention the later bursts would have met or caused (they reserve no bus, link or DRAM time),
-// and the bus models' counters (tenures, bytes, packets, DRAM accesses) count only the first
-// burst. A path without debug transport (returns fewer bytes) gets the exact bursts.
+// Fast mode (core/fidelity.h, read at construction): of a request of several bursts, the FIRST
+// burst goes through the bus models (segment, bridge, hub link, MCH, DRAM: it meets whatever
+// contention there is at that moment), and so does the LAST when it differs from the first in
+// size (a partial tail: its fixed costs, e.g. a split read's round trip, do not scale with its
+// bytes); the bursts between move functionally (TLM debug transport, which the DMA path forwards
+// to DRAM, snooping the CPU caches like a write) and take the first burst's time scaled by their
+// bytes. Exact mode issues every burst, each when the previous one's delay has elapsed. Why the
+// deviation is small: in a steady transfer the middle bursts are like the first (same size, same
+// command, the bus parked on the master), so each takes the time the first took; what fast mode
+// loses is the contention the middle bursts would have met or caused (they reserve no bus, link
+// or DRAM time), and the bus models' counters (tenures, bytes, packets, DRAM accesses) do not
+// count them. A path without debug transport (returns fewer bytes) gets the exact bursts.
 #pragma once
 #include "core/journey.h"
 #include "models/bus/pci.h"
@@ -175,7 +176,7 @@ class DmaEngine {
   void clear() { q_.clear(); }
   /// Bursts issued so far.
   uint64_t bursts() const { return bursts_; }
-  /// Fast mode: bytes moved by debug transport after a request's first burst (0 in exact mode).
+  /// Fast mode: bytes moved by debug transport between a request's first and last burst (0 in exact mode).
   uint64_t extrapolated_bytes() const { return extrapolated_bytes_; }
   bool fast() const { return fast_; }
   bool idle() const { return !cur_ && q_.empty(); }
