@@ -5,6 +5,7 @@
 // test also checks the numbers it wrote.
 #include "platforms/scenario.h"
 #include "tests/support/run_nicsim.h"
+#include "tests/support/short_runs.h"
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -13,17 +14,7 @@
 namespace fs = std::filesystem;
 
 namespace {
-/// Overrides that keep each workload type's run short (a few ms to tens of ms simulated).
-const std::map<std::string, std::string> kShort = {
-    {"netpipe", "--set workload.lower=1 --set workload.upper=1024 --set workload.trials=2 --set workload.runtm_s=0.002"},
-    {"tcp_stream", "--set workload.duration_s=0.05"},
-    {"nuttcp", "--set workload.time_limit_s=0.05"},
-    {"netperf_rr", "--set workload.duration_s=0.005 --set 'workload.sizes=\"16,1024\"'"},
-    {"rx_flood", "--set workload.duration_s=0.002"},
-    {"forwarding", "--set workload.packets=2000 --set workload.runs=1 --set workload.average_last=1"},
-    {"busbench", "--set workload.sizes=64,1518 --set workload.transfers=4 --set workload.mmio_accesses=4"},
-    {"lmbench", "--set workload.iterations=20 --set workload.tries=1"},
-};
+const auto& kShort = nicsim::test::short_run_sets();
 
 uint64_t sum(const nlohmann::json& reasons) {
   uint64_t s = 0;
