@@ -329,6 +329,12 @@ int explain_main(int argc, char** argv) {
       return results[i].exit_code == kExitUsage ? kExitUsage : kExitRunFailed;
     }
   }
+  // A run at fidelity fast says so before its report (README.md "Fast mode").
+  if (format == "text")
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].result.value("fidelity", "exact") == "fast")
+        fmt::print("# nicsim: {}fidelity fast: coarser DMA and FCS; deviations from exact in README.md \"Fast mode\"\n",
+                   results.size() > 1 ? (i == 0 ? "A: " : "B: ") : "");
   Breakdown ba, bb;
   try {
     ba = breakdown_of(results[0].result, kind);
