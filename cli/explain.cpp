@@ -333,7 +333,7 @@ int explain_main(int argc, char** argv) {
   if (format == "text")
     for (size_t i = 0; i < results.size(); ++i)
       if (results[i].result.value("fidelity", "exact") == "fast")
-        fmt::print("# nicsim: {}fidelity fast: coarser DMA and FCS; deviations from exact in README.md \"Fast mode\"\n",
+        fmt::print("# nicsim: {}fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"\n",
                    results.size() > 1 ? (i == 0 ? "A: " : "B: ") : "");
   Breakdown ba, bb;
   try {

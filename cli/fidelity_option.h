@@ -11,7 +11,7 @@ namespace nicsim {
 
 /// The option's help text.
 inline constexpr const char* kFidelityOptionHelp =
-    "exact (default) or fast: coarser DMA and FCS for bulk runs and sweeps, results within the "
+    "exact (default) or fast: coarser DMA, no FCS or TCP payload checksum, for bulk runs and sweeps; results within the "
     "deviations README.md \"Fast mode\" publishes (same as --set fidelity=VALUE)";
 
 /// Adds "--fidelity VALUE" to `opts`.

@@ -78,9 +78,10 @@ const char* kUsage =
     "While the simulation runs, a terminal's stderr shows one progress line (simulated time\n"
     "against the workload's length, simulated seconds per second, ETA), rewritten in place and\n"
     "cleared at the end; nothing when stderr is not a terminal, or with --quiet.\n\n"
-    "--fidelity fast (or the scenario's top-level fidelity = \"fast\") runs coarser DMA and FCS\n"
-    "for bulk transfers and sweeps; results then deviate from exact by up to the table in README.md\n"
-    "\"Fast mode\", and say so (result.json \"fidelity\", a last line of the text output).\n\n"
+    "--fidelity fast (or the scenario's top-level fidelity = \"fast\") runs coarser DMA and skips\n"
+    "the FCS and TCP payload checksums, for bulk transfers and sweeps; results then deviate from\n"
+    "exact by up to the table in README.md \"Fast mode\", and say so (result.json \"fidelity\", a\n"
+    "last line of the text output).\n\n"
     "exit codes: 0 ok, 1 run failed, 2 usage or scenario error";
 
 /// --plot-interval-ms bounds (ms).
@@ -216,7 +217,7 @@ int run_main(int argc, char** argv) {
   out.flush();
   if (saved_cout) std::cout.rdbuf(saved_cout);
   if (!json_out && scenario.fidelity == Fidelity::Fast)
-    fmt::print("# nicsim: fidelity fast: coarser DMA and FCS; deviations from exact in README.md \"Fast mode\"\n");
+    fmt::print("# nicsim: fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"\n");
 
   nlohmann::json counters = sim().counters.to_json();
   // Counters under the scenario's names (core/result_names.h); two model counters reported under
