@@ -93,7 +93,10 @@ void DmaEngine::issue_burst() {
   if (fast_ && first && r.off < r.buf.size()) {
     // Fast mode (see dma_engine.h): the bursts the planner cuts the rest into; those up to the last
     // move by debug transport and take the first burst's time scaled by bytes; the last burst, when
-    // it differs from the first (a partial tail), is issued through the bus models afterwards.
+    // it differs from the first (a partial tail), is issued through the bus models afterwards. A
+    // one-off cost in the first burst's time is repeated for each middle burst: its arbitration
+    // when the bus was parked on another agent (exact mode issues the middle bursts parked; the
+    // unit test bus_dma_fast.cpp measures it), or a wait behind another master's tenure.
     size_t pos = r.off, last = 0;
     for (size_t left = r.buf.size() - pos; left > 0;) {
       last = std::clamp<size_t>(plan_(r.write, r.addr + pos, left).bytes, 1, left);
