@@ -147,8 +147,13 @@ std::string delivery_words(const json& transfer, const SideRef& r) {
   const json ev = r.s->value("events", json::object());
   const uint64_t retr = ev.value("retrans_segs", uint64_t(0)), fast = ev.value("fast_retrans", uint64_t(0));
   const uint64_t dsack = ev.value("dsacks_received", uint64_t(0)), rto = ev.value("timeouts", uint64_t(0));
-  const uint64_t undone = ev.value("undo_dsack", uint64_t(0)) + ev.value("undo_full", uint64_t(0)) +
-                          ev.value("undo_partial", uint64_t(0)) + ev.value("undo_loss", uint64_t(0));
+  // Undo events are not recoveries: Linux 2.4.20's tcp_try_undo_partial keeps undo_marker, so one
+  // recovery can be undone in part (TCPPartialUndo) and then in full (TCPFullUndo); a D-SACK undo
+  // (TCPDSACKUndo) comes after the recovery ended, and a loss undo (TCPLossUndo) ends an RTO, not a
+  // fast recovery. They are given as what they are, never as "N of M recoveries".
+  const uint64_t u_full = ev.value("undo_full", uint64_t(0)), u_partial = ev.value("undo_partial", uint64_t(0));
+  const uint64_t u_dsack = ev.value("undo_dsack", uint64_t(0)), u_loss = ev.value("undo_loss", uint64_t(0));
+  const uint64_t undone = u_full + u_partial + u_dsack + u_loss;
   const uint64_t recoveries = ev.value("recoveries", uint64_t(0)), ofo = peer_ofo(transfer, r);
   const uint64_t life = r.s->value("lifetime_ns", uint64_t(0));
   const double rec_pct = pct(r.s->at("send").value("recovery", uint64_t(0)) + r.s->at("send").value("loss", uint64_t(0)), life);
@@ -166,9 +171,13 @@ std::string delivery_words(const json& transfer, const SideRef& r) {
   if (ofo) out = fmt::format("{} segments reached the peer out of order", ofo);
   if (retr == 0) return out + ", none retransmitted: reordering within the dupack threshold" + batches;
   const bool reordered = rto == 0 && 2 * dsack >= retr;
+  const std::string undos =
+      undone == 0 ? std::string("none undone")
+                  : fmt::format("{} undo events (TCPFullUndo {}, TCPPartialUndo {}, TCPDSACKUndo {}, TCPLossUndo {})",
+                                undone, u_full, u_partial, u_dsack, u_loss);
   out += fmt::format("{}{} segments retransmitted ({} fast retransmits, {} timeouts), {} reported by D-SACK as received "
-                     "twice, {} of {} recoveries undone; in recovery {:.1f}% of the time",
-                     out.empty() ? "" : "; ", retr, fast, rto, dsack, undone, recoveries, rec_pct);
+                     "twice; {} recoveries, {}; in recovery {:.1f}% of the time",
+                     out.empty() ? "" : "; ", retr, fast, rto, dsack, recoveries, undos, rec_pct);
   out += reordered ? ": reordered, not lost" : ": lost (the retransmissions were needed)";
   return out + batches;
 }
