@@ -7,13 +7,13 @@
 // forked child (SystemC runs once per process); the parent compares the two transcripts.
 #include "drivers-sim/kernel/cpu_time.h"
 #include "drivers-sim/kernel/irqflags.h"
+#include "tests/unit/forked_run.h"
 #include "tests/unit/kernel_fake_host.h"
 #include <catch2/catch.hpp>
-#include <map>
-#include <vector>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace nicsim;
 using namespace nicsim::test;
@@ -131,38 +131,16 @@ std::string run_bench(Way way) {
   return out.str();
 }
 
-/// Run the bench one way in a forked child and return its transcript.
+/// Run the bench one way in a forked child and return its transcript (an exception in the
+/// bench is a line of the transcript, so the comparison shows it).
 std::string run_forked(Way way) {
-  int fd[2];
-  REQUIRE(::pipe(fd) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fd[0]);
-    std::string s;
+  return run_in_child([way] {
     try {
-      s = run_bench(way);
+      return run_bench(way);
     } catch (const std::exception& e) {
-      s = std::string("error\t") + e.what() + "\n";
+      return std::string("error\t") + e.what() + "\n";
     }
-    size_t off = 0;
-    while (off < s.size()) {
-      const ssize_t n = ::write(fd[1], s.data() + off, s.size() - off);
-      if (n <= 0) ::_exit(4);
-      off += static_cast<size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fd[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
-  ::close(fd[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
-  return text;
+  });
 }
 
 /// The transcript without its "#" lines, and the value of "#runahead".
