@@ -108,7 +108,7 @@ int run_nuttcp(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   ch.on_sender_done = [&] { tx_u1 = nuttcp_sample(*txh.kernel, *tx_proc); };
   // Without -T the run is as long as the buffers take; the time limit then only stops a stall.
   const double send_limit_s = time_limit_s > 0 ? time_limit_s : 1e5;
-  sc_core::sc_start(sec(1.0 + send_limit_s + p.r("drain_limit_s")));
+  Cpu::run_for(sec(1.0 + send_limit_s + p.r("drain_limit_s")));  // sc_start, telling the CPUs' run-ahead where the run ends
 
   for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
   const std::string err = tcp_stream_error(tx, rx, ch, p.r("drain_limit_s"), "transmitter");

@@ -73,7 +73,7 @@ int run_tcp_stream(Testbed& tb, std::ostream& out, nlohmann::json& results) {
   txh.kernel->spawn_process("netperf", tcp_stream_main(&tx, 2));
   rxh.kernel->spawn_process("netserver", tcp_stream_main(&rx, 0));
 
-  sc_core::sc_start(sec(1.0 + duration_s + p.r("drain_limit_s")));
+  Cpu::run_for(sec(1.0 + duration_s + p.r("drain_limit_s")));  // sc_start, telling the CPUs' run-ahead where the run ends
 
   for (auto& [name, hs] : sw.hosts) hs->inet->export_counters();
   const std::string err = tcp_stream_error(tx, rx, ch, p.r("drain_limit_s"), "sender");

@@ -12,13 +12,23 @@
 
 namespace nicsim {
 
+namespace {
+/// The system call entry and the locked operations of its file lookup: two costs with no code
+/// between, so one burn chain (task.h CpuBurnChain: the same times as awaiting each).
+CpuBurnChain syscall_entry_chain(const Kernel& k, unsigned locked_ops) {
+  CpuBurnChain c;
+  c.add(k.cost(CostId::syscall_entry));
+  c.add(k.locked_ops(locked_ops));
+  return c;
+}
+}  // namespace
+
 Task<long> Kernel::sys_write(Socket& sock, size_t len, JourneyId journey) {
   Process* p = current();
   if (!p) throw std::logic_error("sys_write outside process context");
   if (!sock.ops) throw std::logic_error("sys_write on a socket without protocol operations");
   p->in_kernel_ = true;
-  co_await cost(CostId::syscall_entry);
-  co_await locked_ops(kVfsRwLockedOps);
+  co_await syscall_entry_chain(*this, kVfsRwLockedOps);
   mark(journey, "write syscall");
   long r = co_await sock.ops->sendmsg(sock, len, journey);
   co_await cost(CostId::syscall_exit);
@@ -38,8 +48,7 @@ Task<long> Kernel::socket_read(Socket& sock, size_t len, int flags, unsigned vfs
   if (!p) throw std::logic_error("sys_recv outside process context");
   if (!sock.ops) throw std::logic_error("sys_recv on a socket without protocol operations");
   p->in_kernel_ = true;
-  co_await cost(CostId::syscall_entry);
-  co_await locked_ops(vfs_locked_ops);
+  co_await syscall_entry_chain(*this, vfs_locked_ops);
   long r = co_await sock.ops->recvmsg(sock, len, flags);
   co_await cost(CostId::syscall_exit);
   p->in_kernel_ = false;

@@ -140,6 +140,25 @@ struct CpuBurn {
   void await_resume() const noexcept {}
 };
 
+/// Awaitable: consecutive burns (e.g. Kernel::cost results) with no code between them as one
+/// burn chain (Cpu::burn_chain): the same times, interrupts and profile as awaiting each in
+/// turn, with fewer SystemC events where nothing can happen at a boundary. Holds up to kMax;
+/// add() returns false when full (await it, then add again). Empty after the await.
+struct CpuBurnChain {
+  static constexpr size_t kMax = 8;
+  BurnSegment seg[kMax];
+  size_t n = 0;
+  bool add(const CpuBurn& b) {
+    if (b.d == SC_ZERO_TIME) return true;  // as co_await of a zero burn: nothing
+    if (n == kMax) return false;
+    seg[n++] = BurnSegment{b.d, b.what};
+    return true;
+  }
+  bool await_ready() const noexcept { return n == 0; }
+  bool await_suspend(std::coroutine_handle<> h) { return Cpu::running_cpu().burn_chain(h, seg, n); }
+  void await_resume() noexcept { n = 0; }
+};
+
 /// `co_await cpu_work(cycles)`: consume `cycles` core cycles of the CPU this code runs on.
 /// Throws std::logic_error when no CPU is running software.
 inline CpuBurn cpu_work(double cycles) { return CpuBurn{Cpu::running_cpu().cycles(cycles)}; }

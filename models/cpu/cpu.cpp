@@ -2,6 +2,7 @@
 #include "models/bus/payload.h"
 #include "core/sim_context.h"
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace nicsim {
@@ -128,12 +129,121 @@ int Cpu::deliverable() const {
 
 void Cpu::burn(std::coroutine_handle<> h, const sc_time& d, uint16_t what) {
   ExecContext* c = running_;
-  c->prof_what = what;
   c->resume_at = h;
+  start_burn(c, d, what);
+}
+
+void Cpu::start_burn(ExecContext* c, const sc_time& d, uint16_t what) {
+  c->prof_what = what;
   c->state = State::Burning;
   c->rate = speed_;
   c->until = now() + (speed_ == 1.0 ? d : d / speed_);
   c->preemptible = c->irqs_enabled;
+}
+
+bool Cpu::burn_chain(std::coroutine_handle<> h, const BurnSegment* segs, size_t n) {
+  size_t i = 0;
+  while (i < n && segs[i].d == SC_ZERO_TIME) ++i;
+  if (i == n) return false;
+  ExecContext* c = running_;
+  c->chain.clear();  // keeps its capacity: no allocation per chain once warm
+  c->chain_next = 0;
+  for (size_t j = i + 1; j < n; ++j)
+    if (segs[j].d != SC_ZERO_TIME) c->chain.push_back(segs[j]);
+  burn(h, segs[i].d, segs[i].what);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// run-ahead over burn chains
+//
+// At a chain boundary the per-burn path would run this CPU's dispatch: account the burn that
+// ended, find the context Ready (an instruction boundary), take a deliverable interrupt if the
+// window is open, else start the next burn. Nothing else happens there, and what it decides
+// depends only on this CPU's state: IRR (changed only by arrival_method, a SystemC process), ISR
+// and IF (changed only by the context's own code, and none runs inside a chain), the sibling's
+// speed (changed only in the sibling's dispatch, a process), the stack (the software on this
+// CPU). So when no SystemC process can run before the chain's merged end, every boundary up to
+// it decides "no interrupt, next burn" (an interrupt deliverable with the window open would
+// already have been taken when the burn under way started), and the boundaries can be passed
+// without an event. The rule (run_ahead):
+//   - nothing else is runnable now (sc_pending_activity_at_current_time() false, with this
+//     CPU's own wake-up cancelled first: it is the event being replaced), and
+//   - the merged end is strictly before the next pending timed activity of any process
+//     (now + sc_time_to_pending_activity(), which includes this CPU's interrupt arrivals and
+//     local timer, the other CPUs' wake-ups, every DMA and device event; strictly: at a tie the
+//     order of two processes at the same time is the scheduler's, which the merge must not
+//     change), and
+//   - the merged end is strictly before the run's end (set_run_horizon: a run that stops
+//     mid-chain would leave the busy counters as of the last boundary), and
+//   - tracing is off (the trace has one span per burn).
+// Then no process runs before the merged end, so nobody can observe (or change) the state in
+// between, and at the end the dispatch sees what the per-burn path sees. The profile is charged
+// burn by burn (account() splits the stretch at the recorded ends), so cells, busy times and
+// counters are the same to the picosecond. Should a dispatch or a sibling change happen inside
+// a merged stretch anyway (it cannot under the rule), unmerge() returns to per-burn boundaries
+// from that moment on.
+
+sc_time Cpu::horizon_ = SC_ZERO_TIME;
+uint64_t Cpu::ra_boundaries_ = 0;
+
+bool Cpu::runahead_default() {
+  static const bool on = [] {
+    const char* e = std::getenv("NICSIM_RUNAHEAD");
+    return !(e && std::string(e) == "0");
+  }();
+  return on;
+}
+
+void Cpu::run_for(const sc_time& d) {
+  set_run_horizon(sc_core::sc_time_stamp() + d);
+  sc_core::sc_start(d);
+}
+
+void Cpu::run_ahead(ExecContext* t) {
+  if (ra_ctx_ || sim().trace.enabled()) return;
+  ev_.cancel();  // this CPU's own wake-up is the event being replaced, not other activity
+  if (sc_core::sc_pending_activity_at_current_time()) return;
+  sc_time limit = now() + sc_core::sc_time_to_pending_activity();
+  if (horizon_ < limit) limit = horizon_;
+  sc_time end = t->until;
+  size_t k = t->chain_next;
+  while (k < t->chain.size()) {
+    const BurnSegment& s = t->chain[k];
+    const sc_time e = end + (speed_ == 1.0 ? s.d : s.d / speed_);  // as start_burn would at `end`
+    if (!(e < limit)) break;
+    if (ra_.empty()) ra_.push_back({t->until, t->prof_what});
+    ra_.push_back({e, s.what});
+    end = e;
+    ++k;
+  }
+  if (ra_.empty()) return;
+  ra_boundaries_ += k - t->chain_next;
+  ra_ctx_ = t;
+  ra_pos_ = 0;
+  t->chain_next = k;
+  t->until = end;
+  t->prof_what = ra_.back().what;
+}
+
+void Cpu::unmerge() {
+  account();             // charges every burn of the stretch that ended by now
+  if (!ra_ctx_) return;  // the stretch ended exactly now: nothing merged is left
+  ExecContext* t = ra_ctx_;
+  // The burn under way: the one that ends exactly now if one does (its boundary is still to be
+  // passed, as in the per-burn path), else the first that ends later; those after it are started
+  // at their boundaries again.
+  size_t i = ra_pos_;
+  if (i > 0 && ra_[i - 1].end == now()) --i;
+  const size_t unstarted = ra_.size() - 1 - i;
+  ra_boundaries_ -= unstarted;
+  t->chain_next -= unstarted;
+  t->until = ra_[i].end;
+  t->prof_what = ra_[i].what;
+  cur_what_ = ra_[i].what;
+  ra_.clear();
+  ra_pos_ = 0;
+  ra_ctx_ = nullptr;
 }
 
 void Cpu::set_sibling(Cpu* s) {
@@ -150,6 +260,7 @@ void Cpu::set_halted(bool h) {
 void Cpu::sibling_changed() {
   const double s = sibling_ && !sibling_->halted_ ? p_.smt_shared_speed : 1.0;
   if (s == speed_) return;
+  if (ra_ctx_) unmerge();
   ExecContext* t = top();
   if (t && t->state == State::Burning && t->until > now()) {
     // The work left (at full speed) is unchanged; the wall time it takes follows the new share.
@@ -296,6 +407,7 @@ void Cpu::dispatch() {
   if (in_dispatch_) throw std::logic_error("Cpu::dispatch re-entered");
   in_dispatch_ = true;
   account();
+  if (ra_ctx_) unmerge();  // inside a merged stretch (cannot happen under the rule; at its end account() closed it)
   if (kicked_) {
     kicked_ = false;
     if (halted_) set_halted(false);  // elaboration/test-bench start: no HLT exit latency
@@ -343,6 +455,7 @@ void Cpu::dispatch() {
       case State::Burning:
       case State::Stalled:
         if (now() < t->until) {
+          if (p_.runahead && t->state == State::Burning && t->chain_next < t->chain.size()) run_ahead(t);
           schedule_at(t->until);
           goto out;
         }
@@ -356,6 +469,11 @@ void Cpu::dispatch() {
         if (t->journey) sim().journeys.mark(t->journey, now(), t->stage, name());
         continue;
       case State::Ready:
+        if (t->chain_next < t->chain.size()) {  // a chain's next burn, as if the software awaited it now
+          const BurnSegment seg = t->chain[t->chain_next++];
+          start_burn(t, seg.d, seg.what);
+          continue;
+        }
         resume(t);
         continue;
       case State::Blocked:
@@ -399,19 +517,41 @@ void Cpu::note_pending_cause(const std::string& cause) {
 // ---------------------------------------------------------------------------------------------
 // accounting
 
+void Cpu::charge(const sc_time& dt, uint16_t what) {
+  acc_[bucket_] += dt;
+  auto& rows = prof_[bucket_];  // the profile cell: two array indexes, grown on a tag's first use
+  if (cur_ctx_ >= rows.size()) rows.resize(cur_ctx_ + 1u);
+  auto& row = rows[cur_ctx_];
+  if (what >= row.size()) row.resize(what + 1u, SC_ZERO_TIME);
+  row[what] += dt;
+}
+
 void Cpu::account() {
   sc_time t = now();
+  if (ra_ctx_ && t > last_acc_) {
+    // A merged chain stretch (run_ahead): each burn that ended by now is charged its own piece,
+    // as the dispatch at its end would have; what is left is the burn under way.
+    while (ra_pos_ < ra_.size() && ra_[ra_pos_].end <= t) {
+      if (ra_[ra_pos_].end > last_acc_) charge(ra_[ra_pos_].end - last_acc_, ra_[ra_pos_].what);
+      last_acc_ = ra_[ra_pos_].end;
+      ++ra_pos_;
+    }
+    if (ra_pos_ == ra_.size()) {
+      ra_.clear();
+      ra_pos_ = 0;
+      ra_ctx_ = nullptr;
+    } else {
+      cur_what_ = ra_[ra_pos_].what;
+    }
+    if (ctr_[bucket_]) *ctr_[bucket_] = static_cast<uint64_t>(acc_[bucket_].value() / 1000);
+  }
   if (t > last_acc_) {
     const sc_time dt = t - last_acc_;
-    acc_[bucket_] += dt;
-    if (bucket_ < 3) {  // the profile cell: two array indexes, grown on a tag's first use
-      auto& rows = prof_[bucket_];
-      if (cur_ctx_ >= rows.size()) rows.resize(cur_ctx_ + 1u);
-      auto& row = rows[cur_ctx_];
-      if (cur_what_ >= row.size()) row.resize(cur_what_ + 1u, SC_ZERO_TIME);
-      row[cur_what_] += dt;
-    } else if (cur_waking_) {
-      waking_acc_ += dt;
+    if (bucket_ < 3) {
+      charge(dt, cur_what_);
+    } else {
+      acc_[bucket_] += dt;
+      if (cur_waking_) waking_acc_ += dt;
     }
     // One span per stretch of work in one context, on this CPU's track (--trace).
     if (bucket_ < 3 && sim().trace.enabled()) sim().trace.span(track_, span_, last_acc_, t);

@@ -51,6 +51,13 @@ const char* level_name(ExecLevel l);  ///< "process", "softirq", "hardirq"
 /// Duration of `cycles` CPU cycles at `mhz` MHz, rounded to the 1 ps time resolution.
 inline sc_time cpu_cycles(double cycles, double mhz) { return sc_time(cycles * 1e6 / mhz, sc_core::SC_PS); }
 
+/// One burn of a chain (Cpu::burn_chain): `d` of computation at the core's full speed, charged in
+/// the CPU's profile to `what` (ExecContext::prof_what).
+struct BurnSegment {
+  sc_time d = SC_ZERO_TIME;
+  uint16_t what = 0;
+};
+
 /// One flow of control on a CPU (a process, a softirq run, an interrupt handler).
 /// The software layer derives from it and owns it; the Cpu only schedules it.
 struct ExecContext {
@@ -92,6 +99,10 @@ struct ExecContext {
   /// stage again (core/journey.h). Set by the software (Kernel::mark).
   JourneyId journey = 0;
   std::string stage;
+  /// A burn chain under way (Cpu::burn_chain): the burns still to start after the current one,
+  /// chain[chain_next] first. The CPU starts each where the software would have awaited it.
+  std::vector<BurnSegment> chain;
+  size_t chain_next = 0;
 };
 
 /// When an interrupt was raised at the local APIC and when the CPU accepted it, with the reason
@@ -179,7 +190,21 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
     /// Microarchitecture", Intel Technology Journal 6(1), Feb 2002, on HALT). Stalls (MMIO, cache
     /// misses) are not slowed: they wait on the bus.
     double smt_shared_speed = 1.0;
+    /// Run-ahead over burn chains (Cpu::burn_chain, rule at Cpu::run_ahead): boundaries nothing
+    /// can observe cost no SystemC event. Results are the same either way (the switch is for
+    /// tests comparing the two); default on unless the environment has NICSIM_RUNAHEAD=0.
+    bool runahead = runahead_default();
   };
+  /// NICSIM_RUNAHEAD from the environment, read once: "0" turns run-ahead off, else on.
+  static bool runahead_default();
+  /// The simulated time the current sc_start() ends at (sc_start(d): now + d), which run-ahead
+  /// never crosses (a run that stops mid-chain must leave the counters as the per-burn path
+  /// would). Each workload sets it before sc_start (Cpu::run_for); 0 (the default): no run-ahead.
+  static void set_run_horizon(const sc_time& t) { horizon_ = t; }
+  /// set_run_horizon(now + d), then sc_core::sc_start(d).
+  static void run_for(const sc_time& d);
+  /// Chain boundaries passed without a SystemC event since the start of the process (all CPUs).
+  static uint64_t runahead_boundaries() { return ra_boundaries_; }
 
   tlm_utils::simple_initiator_socket<Cpu> fsb_initiator;  ///< uncached (MMIO) accesses
   /// EOI broadcast to the I/OxAPICs (may stay unbound in a bench without level interrupts).
@@ -231,6 +256,13 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   /// The running context computes for `d`; it continues at `h`. `what`: its profile tag
   /// (ExecContext::prof_what; 0 untagged).
   void burn(std::coroutine_handle<> h, const sc_time& d, uint16_t what = 0);
+  /// The running context computes `n` burns in a row (a burn chain), exactly as if it awaited
+  /// burn(segs[i].d, segs[i].what) for each in turn with no code in between: each starts when
+  /// the previous ends, at the speed the core has then; at every boundary pending interrupts are
+  /// taken first (an instruction boundary, as after a burn); each is charged to its own profile
+  /// tag. Zero-length segments are skipped (a zero CpuBurn does not suspend). It continues at `h`
+  /// after the last. Returns false (no suspension) when every segment is zero.
+  bool burn_chain(std::coroutine_handle<> h, const BurnSegment* segs, size_t n);
   /// Uncached access of `bytes` (1, 2 or 4) on the FSB (b_transport at annotated delay 0), in
   /// memory space (MMIO: readb/readw/readl, writeb/...) or, with `space` PciSpace::Io, in I/O
   /// space (x86 IN/OUT of 8/16/32 bits: the payload carries a PciSpaceExt and the I/O port as
@@ -314,6 +346,10 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   void split(ExecContext* c, const std::string& cause);
   void schedule_at(const sc_time& t);
   void note_pending_cause(const std::string& cause);
+  void start_burn(ExecContext* c, const sc_time& d, uint16_t what);
+  void run_ahead(ExecContext* t);  // merge chain boundaries nothing can observe (rule in cpu.cpp)
+  void unmerge();                  // back to per-burn boundaries from now on
+  void charge(const sc_time& dt, uint16_t what);  // dt of the current bucket to cell `what`
   void set_halted(bool h);      // halted_ = h, telling the sibling
   void sibling_changed();       // the sibling halted or woke: re-time the burn under way
 
@@ -357,6 +393,18 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   uint64_t* ctr_[4] = {nullptr, nullptr, nullptr, nullptr};
   bool kicked_ = false;
   unsigned irr_count_ = 0;
+  /// A merged stretch of a chain (run_ahead): the context, and each burn's end and tag from the
+  /// one under way at the merge on; account() charges each its piece. ra_pos_: the first not
+  /// yet accounted.
+  struct RaSeg {
+    sc_time end;
+    uint16_t what;
+  };
+  ExecContext* ra_ctx_ = nullptr;
+  std::vector<RaSeg> ra_;
+  size_t ra_pos_ = 0;
+  static sc_time horizon_;
+  static uint64_t ra_boundaries_;
 };
 
 /// The CPU complex of one host: N Cpus, the interrupt routing from the chipset's APIC bus to

@@ -6,13 +6,12 @@
 #include "core/cpu_report.h"
 #include "drivers-sim/kernel/cpu_time.h"
 #include "platforms/host_software.h"
+#include "tests/unit/forked_run.h"
 #include "tests/unit/kernel_fake_host.h"
 #include <catch2/catch.hpp>
 #include <functional>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace nicsim;
 using namespace nicsim::test;
@@ -66,36 +65,11 @@ std::map<std::string, uint64_t> rows_of(const CpuTimeProfile& p) {
 
 /// Run the bench in a forked child (SystemC runs once per process) and return its rows.
 std::map<std::string, uint64_t> rows_in_child(double extra_tcp_cycles) {
-  int fd[2];
-  REQUIRE(::pipe(fd) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fd[0]);
+  const std::string text = run_in_child([&] {
     std::ostringstream os;
-    try {
-      for (auto& [key, ps] : rows_of(run_bench(extra_tcp_cycles))) os << key << "\t" << ps << "\n";
-    } catch (const std::exception& e) {
-      ::_exit(3);
-    }
-    const std::string s = os.str();
-    size_t off = 0;
-    while (off < s.size()) {
-      const ssize_t n = ::write(fd[1], s.data() + off, s.size() - off);
-      if (n <= 0) ::_exit(4);
-      off += static_cast<size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fd[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
-  ::close(fd[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
+    for (auto& [key, ps] : rows_of(run_bench(extra_tcp_cycles))) os << key << "\t" << ps << "\n";
+    return os.str();
+  });
   std::map<std::string, uint64_t> m;
   std::istringstream is(text);
   for (std::string line; std::getline(is, line);) {
