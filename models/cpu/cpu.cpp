@@ -1,6 +1,7 @@
 #include "models/cpu/cpu.h"
 #include "models/bus/payload.h"
 #include "core/sim_context.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -201,9 +202,19 @@ void Cpu::run_for(const sc_time& d) {
 }
 
 void Cpu::run_ahead(ExecContext* t) {
+  if (ra_skip_) {
+    --ra_skip_;
+    return;
+  }
   if (ra_ctx_ || sim().trace.enabled()) return;
   ev_.cancel();  // this CPU's own wake-up is the event being replaced, not other activity
-  if (sc_core::sc_pending_activity_at_current_time()) return;
+  const bool merged = run_ahead_now(t);
+  ra_backoff_ = merged ? 0 : std::min(2 * ra_backoff_ + 1, 15u);
+  ra_skip_ = ra_backoff_;
+}
+
+bool Cpu::run_ahead_now(ExecContext* t) {
+  if (sc_core::sc_pending_activity_at_current_time()) return false;
   sc_time limit = now() + sc_core::sc_time_to_pending_activity();
   if (horizon_ < limit) limit = horizon_;
   sc_time end = t->until;
@@ -217,13 +228,14 @@ void Cpu::run_ahead(ExecContext* t) {
     end = e;
     ++k;
   }
-  if (ra_.empty()) return;
+  if (ra_.empty()) return false;
   ra_boundaries_ += k - t->chain_next;
   ra_ctx_ = t;
   ra_pos_ = 0;
   t->chain_next = k;
   t->until = end;
   t->prof_what = ra_.back().what;
+  return true;
 }
 
 void Cpu::unmerge() {
@@ -517,7 +529,7 @@ void Cpu::note_pending_cause(const std::string& cause) {
 // ---------------------------------------------------------------------------------------------
 // accounting
 
-void Cpu::charge(const sc_time& dt, uint16_t what) {
+inline void Cpu::charge(const sc_time& dt, uint16_t what) {  // inline: on every dispatch's path
   acc_[bucket_] += dt;
   auto& rows = prof_[bucket_];  // the profile cell: two array indexes, grown on a tag's first use
   if (cur_ctx_ >= rows.size()) rows.resize(cur_ctx_ + 1u);

@@ -348,6 +348,7 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   void note_pending_cause(const std::string& cause);
   void start_burn(ExecContext* c, const sc_time& d, uint16_t what);
   void run_ahead(ExecContext* t);  // merge chain boundaries nothing can observe (rule in cpu.cpp)
+  bool run_ahead_now(ExecContext* t);  // the look-ahead and the merge; false: nothing merged
   void unmerge();                  // back to per-burn boundaries from now on
   void charge(const sc_time& dt, uint16_t what);  // dt of the current bucket to cell `what`
   void set_halted(bool h);      // halted_ = h, telling the sibling
@@ -403,6 +404,11 @@ class Cpu : public sc_core::sc_module, public apic_msg_if {
   ExecContext* ra_ctx_ = nullptr;
   std::vector<RaSeg> ra_;
   size_t ra_pos_ = 0;
+  /// Back-off of run-ahead attempts (the look-ahead query costs ~250 instructions and fails on
+  /// most boundaries of a DMA-busy host): after a failed attempt the next ra_backoff_ are
+  /// skipped, doubling up to 15 while they keep failing, reset by a success. Only whether to try
+  /// depends on it, never what a merge does.
+  unsigned ra_skip_ = 0, ra_backoff_ = 0;
   static sc_time horizon_;
   static uint64_t ra_boundaries_;
 };
