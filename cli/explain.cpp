@@ -333,8 +333,7 @@ int explain_main(int argc, char** argv) {
   if (format == "text")
     for (size_t i = 0; i < results.size(); ++i)
       if (results[i].result.value("fidelity", "exact") == "fast")
-        fmt::print("# nicsim: {}fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"\n",
-                   results.size() > 1 ? (i == 0 ? "A: " : "B: ") : "");
+        fmt::print("# nicsim: {}{}\n", results.size() > 1 ? (i == 0 ? "A: " : "B: ") : "", kFastFidelityNote);
   Breakdown ba, bb;
   try {
     ba = breakdown_of(results[0].result, kind);

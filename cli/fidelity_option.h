@@ -14,6 +14,10 @@ inline constexpr const char* kFidelityOptionHelp =
     "exact (default) or fast: coarser DMA, no FCS or TCP payload checksum, for bulk runs and sweeps; results within the "
     "deviations README.md \"Fast mode\" publishes (same as --set fidelity=VALUE)";
 
+/// The line a text report of a fast run ends (run) or starts (explain, after "A: "/"B: ") with.
+inline constexpr const char* kFastFidelityNote =
+    "fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"";
+
 /// Adds "--fidelity VALUE" to `opts`.
 inline void add_fidelity_option(boost::program_options::options_description& opts) {
   opts.add_options()("fidelity", boost::program_options::value<std::string>(), kFidelityOptionHelp);

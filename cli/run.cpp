@@ -217,7 +217,7 @@ int run_main(int argc, char** argv) {
   out.flush();
   if (saved_cout) std::cout.rdbuf(saved_cout);
   if (!json_out && scenario.fidelity == Fidelity::Fast)
-    fmt::print("# nicsim: fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"\n");
+    fmt::print("# nicsim: {}\n", kFastFidelityNote);
 
   nlohmann::json counters = sim().counters.to_json();
   // Counters under the scenario's names (core/result_names.h); two model counters reported under

@@ -113,7 +113,7 @@ void HostBridge::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
     return;
   }
 
-  if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+  if (in_dram(addr, len)) {
     if (write) {
       Grant g = fsb_data_.reserve(t0 + req, fsb_clocks(data_clocks));
       sc_time d = g.end - now();  // posted in the MCH write buffer from here
@@ -155,7 +155,7 @@ void HostBridge::b_fsb(tlm::tlm_generic_payload& trans, sc_time& delay) {
 unsigned HostBridge::dbg_hub_up(int, tlm::tlm_generic_payload& trans) {
   const uint64_t addr = trans.get_address();
   const unsigned len = trans.get_data_length();
-  if (is_io_space(trans) || len == 0 || addr >= dram_bytes_ || len > dram_bytes_ - addr) return 0;
+  if (is_io_space(trans) || len == 0 || !in_dram(addr, len)) return 0;
   if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
   return mem_initiator->transport_dbg(trans);
 }
@@ -165,7 +165,7 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
   const unsigned len = trans.get_data_length();
   if (trans.is_write()) {
     if (auto* train = trans.get_extension<PostedTrainExt>()) {
-      if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+      if (in_dram(addr, len)) {
         // A posted train into DRAM: each piece is an inbound write, decoded at its own arrival;
         // the pieces are contiguous, so the snoop observer sees their union once.
         trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -192,7 +192,7 @@ void HostBridge::b_hub_up(int port, tlm::tlm_generic_payload& trans, sc_time& de
     delay = at - now();
     return;
   }
-  if (addr < dram_bytes_ && len <= dram_bytes_ - addr) {
+  if (in_dram(addr, len)) {
     (trans.is_write() ? c_mem_writes_ : c_mem_reads_)++;
     if (trans.is_write() && inbound_write_observer_) inbound_write_observer_(addr, len);
     sc_time d = t0 + inbound_decode_ - now();

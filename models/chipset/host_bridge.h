@@ -90,6 +90,8 @@ class HostBridge : public sc_core::sc_module, public eoi_if {
   void map_hub_io_window(unsigned port, uint64_t base, uint64_t size);
   static constexpr uint64_t kIoWindowGranularity = 0x1000;  ///< IOBASE/IOLIMIT hold A[15:12]
   uint64_t dram_bytes() const { return dram_bytes_; }
+  /// [addr, addr + len) lies in DRAM (below dram_bytes()); overflow-safe.
+  bool in_dram(uint64_t addr, uint64_t len) const { return addr < dram_bytes_ && len <= dram_bytes_ - addr; }
   const HostBridgeParams& params() const { return p_; }
   sc_time fsb_clocks(double n) const { return sec(n / (p_.fsb_mhz * 1e6)); }
 

@@ -87,7 +87,7 @@ Dram::Timing Dram::schedule(bool write, uint64_t addr, uint32_t len, const sc_ti
 }
 
 void Dram::check_range(uint64_t addr, size_t len) const {
-  if (addr > p_.size_bytes || len > p_.size_bytes - addr)
+  if (!installed(addr, len))
     throw std::out_of_range("DRAM access [" + std::to_string(addr) + ", +" + std::to_string(len) +
                             ") outside installed memory of " + std::to_string(p_.size_bytes) + " bytes");
 }
@@ -144,7 +144,7 @@ void Dram::write(uint64_t addr, const void* src, size_t len) {
 unsigned Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
   const uint64_t addr = trans.get_address();
   const uint32_t len = trans.get_data_length();
-  if (addr > p_.size_bytes || len > p_.size_bytes - addr) return 0;
+  if (!installed(addr, len)) return 0;
   if (trans.is_write())
     write(addr, trans.get_data_ptr(), len);
   else if (trans.is_read())
@@ -157,7 +157,7 @@ unsigned Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
 void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   uint64_t addr = trans.get_address();
   uint32_t len = trans.get_data_length();
-  if (addr > p_.size_bytes || len > p_.size_bytes - addr) {
+  if (!installed(addr, len)) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

@@ -74,6 +74,8 @@ class Dram : public sc_core::sc_module {
   /// Debug transport (TLM-2.0 LRM §11.3): the functional read/write, no timing; 0 bytes outside memory.
   unsigned transport_dbg(tlm::tlm_generic_payload& trans);
   uint8_t* page_for_write(uint64_t page);
+  /// [addr, addr + len) lies in installed memory (size_bytes); overflow-safe.
+  bool installed(uint64_t addr, uint64_t len) const { return addr <= p_.size_bytes && len <= p_.size_bytes - addr; }
   void check_range(uint64_t addr, size_t len) const;
 
   DramParams p_;
