@@ -9,6 +9,13 @@
 
 namespace nicsim {
 
+namespace {
+/// Completed requests kept for request() (spare_), at most this many; more are freed. A device
+/// that allocates its own requests instead of calling request() must not make them grow with the
+/// run (each holds its buffer), and no device has more requests in flight than its rings hold.
+constexpr size_t kMaxSpare = 1024;
+}  // namespace
+
 DmaEngine::DmaEngine(tlm::tlm_initiator_socket<>& initiator, std::string owner, std::string report_id, Planner plan)
     : initiator_(initiator), owner_(std::move(owner)), report_id_(std::move(report_id)), plan_(std::move(plan)),
       ev_("dma_ev"),
@@ -52,7 +59,7 @@ void DmaEngine::run() {
     auto r = std::move(cur_);
     if (r->done) r->done(*r);
     r->done = nullptr;  // what it holds goes now, as when the request was destroyed here
-    spare_.push_back(std::move(r));
+    if (spare_.size() < kMaxSpare) spare_.push_back(std::move(r));
   }
   if (!cur_) {
     if (q_.empty()) return;

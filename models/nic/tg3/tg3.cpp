@@ -205,7 +205,7 @@ DmaBurst Tg3::dma_burst(bool write, uint64_t a, size_t left) const {
 
 std::unique_ptr<DmaRequest> Tg3::make_req(bool write, uint64_t addr, size_t n, const char* what, const char* stage,
                                           JourneyId j) const {
-  auto r = std::make_unique<DmaRequest>();
+  auto r = dma_->request();  // a completed one reused: the engine keeps them, with their buffers
   r->write = write;
   r->addr = addr;
   r->buf.assign(n, 0);
