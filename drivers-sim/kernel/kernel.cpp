@@ -49,6 +49,8 @@ Kernel::Kernel(HostFace& hw, const KernelParams& params)
   if (p_.read_sector_bytes && (p_.read_sector_bytes < p_.cache_line_bytes ||
                                (p_.read_sector_bytes & (p_.read_sector_bytes - 1)) || p_.read_sector_bytes > 1024))
     throw std::invalid_argument("Kernel: read_sector_bytes must be 0 or a power of two from cache_line_bytes up to 1024");
+  // The first kernel of a testbed: skbs freed by an earlier testbed's kernels are not reused.
+  if (live_kernels().empty()) skb_cache_clear();
   live_kernels().insert(this);
   rq_addr_ = smp_object(p_.cache_line_bytes);  // runqueue_lock + runqueue_head (SMP only)
   Cpu::Params cp;

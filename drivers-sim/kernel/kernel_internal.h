@@ -17,4 +17,8 @@ struct Kernel::KCtx : ExecContext {
 /// Whether `k` is a Kernel not yet destroyed (an skb freed after its kernel is deleted without it).
 bool kernel_alive(const Kernel* k);
 
+/// Delete the skbs kept for reuse (skbuff.cpp): a new testbed's buffers then start as fresh
+/// memory (zero bytes), as in a process of its own, instead of holding an earlier testbed's bytes.
+void skb_cache_clear();
+
 }  // namespace nicsim

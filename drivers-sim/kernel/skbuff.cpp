@@ -27,25 +27,41 @@ constexpr uint32_t kSkbStructBytes = 160;
 /// simulated DRAM), by kmalloc size class (index i: 32 << i bytes), most recently freed last:
 /// after the first packets a run allocates no host memory for skbs. One per thread (a simulation
 /// runs on one thread); deleted at thread exit, after which freed skbs are deleted at once.
+/// Emptied when a testbed's first kernel is built (skb_cache_clear): a reused buffer keeps the
+/// bytes its own run wrote, never those of an earlier testbed in the same process.
 /// Bypassed under AddressSanitizer like the coroutine frame pool (core/frame_pool.h), so a
 /// use-after-free of an skb is still reported.
 #ifndef NICSIM_FRAME_POOL_BYPASS
 struct SkbCache {
   static constexpr unsigned kClasses = 16;  // up to 1 MB; larger skbs are not kept
   std::vector<Skb*> free[kClasses];
+  void drop() {
+    for (auto& v : free) {
+      for (Skb* s : v) delete s;
+      v.clear();
+    }
+  }
   ~SkbCache();
 };
 thread_local bool skb_cache_gone = false;  // trivially destructible: valid until the thread ends
 SkbCache::~SkbCache() {
   skb_cache_gone = true;
-  for (auto& v : free)
-    for (Skb* s : v) delete s;
+  drop();
 }
 SkbCache& skb_cache() {
   static thread_local SkbCache c;
   return c;
 }
 #endif
+}  // namespace
+
+void skb_cache_clear() {
+#ifndef NICSIM_FRAME_POOL_BYPASS
+  if (!skb_cache_gone) skb_cache().drop();
+#endif
+}
+
+namespace {
 unsigned skb_class_index(size_t kmalloc_bytes) {
   unsigned i = 0;
   for (size_t c = 32; c < kmalloc_bytes; c <<= 1) ++i;

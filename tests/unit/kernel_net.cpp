@@ -338,3 +338,22 @@ TEST_CASE("kernel: a freed skb is reused with fresh fields and its data bytes as
   CHECK(u.get() != first);
   CHECK(u->buf.size() == 112);
 }
+
+TEST_CASE("kernel: a new testbed's skbs hold none of the bytes an earlier testbed in the process wrote", "[kernel]") {
+  // The skb reuse cache keeps a freed buffer's bytes for the same run (what kmalloc'd memory
+  // holds); a second testbed in one process must start from fresh memory, as in its own process,
+  // so a model reading bytes nobody wrote sees zeros, not an earlier test's packet.
+  {
+    FakeHost hw;
+    Kernel k(hw, bench_params());
+    SkbPtr s = k.make_skb(1500);
+    std::fill(s->buf.begin(), s->buf.end(), uint8_t(0xA5));
+  }  // the skb is freed while its kernel lives (into the cache), then the testbed goes
+  FakeHost hw;
+  Kernel k(hw, bench_params());
+  SkbPtr t = k.make_skb(1500);  // the same kmalloc class as the skb above
+  REQUIRE(t->buf.size() == 1504);
+  size_t poisoned = 0;
+  for (uint8_t b : t->buf) poisoned += b != 0;
+  CHECK(poisoned == 0);
+}
