@@ -12,6 +12,7 @@
 #include "core/sim_context.h"
 #include "platforms/run_workload.h"
 #include "platforms/testbed.h"
+#include "platforms/transfer_report.h"
 #include <chrono>
 #include <filesystem>
 #include <fmt/core.h>
@@ -64,7 +65,8 @@ const char* kUsage =
     "testbed and run its workload. Prints the benchmark's own output (text) or the result JSON\n"
     "(json). With --out, writes DIR/result.json atomically (scenario with every value used,\n"
     "seed, metrics, counters, nicsim version).\n\n"
-    "--plots DIR samples time series while the run goes (every --plot-interval-ms, default 1) and\n"
+    "--plots DIR samples time series while the run goes (every --plot-interval-ms, default 1, at\n"
+    "most 100000 samples per run: a shorter interval over a longer workload is refused) and\n"
     "draws them with gnuplot into DIR: throughput.svg (Mb/s read per interval, retransmissions\n"
     "marked), tseq.svg (time-sequence of the busiest stream: segments, ACKs, window, SACK\n"
     "blocks, retransmissions), cpu_<host>.cpu<N>.svg (utilisation by context); the data is\n"
@@ -152,6 +154,18 @@ int run_main(int argc, char** argv) {
   if (!(plot_interval_ms >= kMinPlotIntervalMs) || plot_interval_ms > kMaxPlotIntervalMs)
     return usage_error(fmt::format("--plot-interval-ms must be between {} (1 µs) and {:g} ms, not {:g}",
                                    kMinPlotIntervalMs, kMaxPlotIntervalMs, plot_interval_ms));
+  // A series takes at most kMaxSeriesSamples samples (platforms/transfer_report.h): a workload of
+  // known length that would need more is refused now; one of unknown length (NetPIPE runs until
+  // its last size) stops sampling there and says so after the run.
+  if (!plots_dir.empty())
+    if (auto len = workload_length_s(scenario)) {
+      const double samples = *len / (plot_interval_ms * 1e-3);
+      if (samples > double(kMaxSeriesSamples))
+        return usage_error(fmt::format(
+            "--plot-interval-ms {:g} would sample the workload's {:g} s {:.0f} times; a run takes at most {} samples "
+            "(each reads every CPU's and socket's state): use --plot-interval-ms {:g} or more",
+            plot_interval_ms, *len, samples, kMaxSeriesSamples, *len * 1e3 / double(kMaxSeriesSamples)));
+    }
 
   // Model errors throw (and are reported once, below) instead of printing or aborting; the
   // kernel's "simulation stopped" note would corrupt the benchmark's output.
@@ -262,6 +276,11 @@ int run_main(int argc, char** argv) {
     }
     result.erase("series");
   }
+  if (result.contains("series_stopped_at_s"))
+    fmt::print(stderr,
+               "nicsim run: the time series stopped after {} samples at {:g} s simulated (the most a run takes); "
+               "the plots and trace counters end there: use a larger --plot-interval-ms\n",
+               kMaxSeriesSamples, result["series_stopped_at_s"].get<double>());
   // Files a workload produces (e.g. NetPIPE.out) go beside result.json, not inside it.
   nlohmann::json files = result.contains("files") ? result["files"] : nlohmann::json::object();
   result.erase("files");

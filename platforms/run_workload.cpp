@@ -33,7 +33,8 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
   std::unique_ptr<RunSeries> series;
   if (opts.series_interval_s > 0 || sim().trace.enabled())
     series = std::make_unique<RunSeries>(
-        tb, sc_core::sc_time(opts.series_interval_s > 0 ? opts.series_interval_s : 1e-3, sc_core::SC_SEC));
+        tb, sc_core::sc_time(opts.series_interval_s > 0 ? opts.series_interval_s : 1e-3, sc_core::SC_SEC),
+        opts.series_max_samples ? opts.series_max_samples : kMaxSeriesSamples);
   // Captures: one per link, owned here; detached from the links before they go.
   struct Capture {
     std::string link, a, b;
@@ -76,6 +77,7 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     }
   if (series) {
     if (opts.series_interval_s > 0) result["series"] = series->to_json();
+    if (auto at = series->stopped_at_s()) result["series_stopped_at_s"] = *at;
     if (sim().trace.enabled()) series->to_trace();
   }
   result["accounting"] = tb.frame_accounting();

@@ -17,8 +17,11 @@ void set_model_error_reporting();
 /// on (sim().trace) samples them too (every 1 ms unless given) and adds them to the trace.
 /// `pcap_dir` not empty: capture every link direction's frames into pcap files there
 /// (platforms/pcap_capture.h) and list them in result["pcap"].
+/// The series stops after `series_max_samples` samples (0: kMaxSeriesSamples of
+/// platforms/transfer_report.h), and result["series_stopped_at_s"] says when.
 struct RunOptions {
   double series_interval_s = 0;
+  size_t series_max_samples = 0;
   std::string pcap_dir;
 };
 

@@ -90,6 +90,8 @@ nlohmann::json transfer_json(HostSoftware& h, uint64_t now_ns) {
 struct RunSeries::Impl {
   Testbed* tb = nullptr;
   sc_core::sc_time interval;
+  size_t max_samples = kMaxSeriesSamples;
+  bool stopped = false;
   std::vector<double> t_s;
   sc_core::sc_time last_t = sc_core::SC_ZERO_TIME;
   struct CpuTrack {
@@ -150,20 +152,30 @@ struct RunSeries::Impl {
   void run() {
     for (;;) {
       sample();
+      if (t_s.size() >= max_samples) {
+        stopped = true;
+        return;
+      }
       sc_core::wait(interval);
     }
   }
 };
 
-RunSeries::RunSeries(Testbed& tb, sc_core::sc_time interval) : impl_(std::make_unique<Impl>()) {
+RunSeries::RunSeries(Testbed& tb, sc_core::sc_time interval, size_t max_samples) : impl_(std::make_unique<Impl>()) {
   impl_->tb = &tb;
   impl_->interval = interval;
+  impl_->max_samples = max_samples;
   sc_core::sc_spawn_options o;
   Impl* p = impl_.get();
   sc_core::sc_spawn([p] { p->run(); }, "run_series", &o);
 }
 
 RunSeries::~RunSeries() = default;
+
+std::optional<double> RunSeries::stopped_at_s() const {
+  if (!impl_->stopped || impl_->t_s.empty()) return std::nullopt;
+  return impl_->t_s.back();
+}
 
 nlohmann::json RunSeries::to_json() const {
   const Impl& m = *impl_;

@@ -8,6 +8,7 @@
 #include "platforms/host_software.h"
 #include "platforms/testbed.h"
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 namespace nicsim {
@@ -25,11 +26,20 @@ namespace nicsim {
 /// `histogram` is [[frames, count], ...] for the frame counts that occurred. Times in integer ns.
 nlohmann::json transfer_json(HostSoftware& h, uint64_t now_ns);
 
+/// The most samples a run's series takes. Each sample reads every CPU's time profile and every
+/// socket's counters (about 0.3 ms of CPU on a two-host testbed, more than a simulated frame) and
+/// adds one value per context to the series: beyond this a run spends its time sampling and its
+/// series.json grows past what gnuplot draws usefully (a 100 s run at the 1 ms default stays under).
+constexpr size_t kMaxSeriesSamples = 100000;
+
 /// The time series of a run, sampled every `interval` from the moment the workload's software
-/// exists (a SystemC thread spawned before the workload runs; it changes no model state).
+/// exists (a SystemC thread spawned before the workload runs; it changes no model state). After
+/// `max_samples` samples it stops sampling (stopped_at_s() says when).
 class RunSeries {
  public:
-  RunSeries(Testbed& tb, sc_core::sc_time interval);
+  RunSeries(Testbed& tb, sc_core::sc_time interval, size_t max_samples = kMaxSeriesSamples);
+  /// The simulated time of the last sample when the series stopped at max_samples, else nullopt.
+  std::optional<double> stopped_at_s() const;
   ~RunSeries();
   /// result["series"]: {"interval_s", "t_s": [sample times],
   ///   "cpu": {"<host>.cpu<N>": {"<context>": [busy fraction of each interval, 0..1]}}  (+ "idle"),
