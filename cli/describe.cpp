@@ -10,7 +10,7 @@ namespace {
 
 namespace po = boost::program_options;
 
-const char* kUsage =
+const char* kDescribeUsage =
     "usage: nicsim describe PLATFORM\n\n"
     "Print PLATFORM's topology as a tree: buses, clocks, widths, slots and what sits where, with\n"
     "the platform's default parameters ('nicsim list platforms' names the platforms).";
@@ -22,7 +22,7 @@ int describe_main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("platform", 1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
+  if (auto rc = parse_verb_args(argc, argv, kDescribeUsage, opts, pos, vm)) return *rc;
 
   auto& reg = Registry<PlatformEntry>::instance();
   const PlatformEntry* p = reg.find(name);
@@ -44,7 +44,7 @@ int describe_main(int argc, char** argv) {
   return kExitOk;
 }
 
-Registrar<VerbEntry> reg{VerbEntry{"describe", "print a platform's topology (buses, clocks, slots)", describe_main}};
+Registrar<VerbEntry> describe_verb{VerbEntry{"describe", "print a platform's topology (buses, clocks, slots)", describe_main}};
 
 }  // namespace
 }  // namespace nicsim

@@ -27,7 +27,7 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-const char* kUsage =
+const char* kExplainUsage =
     "usage: nicsim explain SCENARIO [--set PATH=VALUE ...] [--seed N] [--fidelity exact|fast] [--kind PREFIX]\n"
     "                      [--vs OTHER.toml | --vs-set PATH=VALUE ...] [--trace FILE] [--format text|json]\n"
     "       nicsim explain --cpu SCENARIO [--top N] [--set ...] [--seed N] [--vs ... | --vs-set ...]\n"
@@ -164,7 +164,7 @@ int explain_main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
+  if (auto rc = parse_verb_args(argc, argv, kExplainUsage, opts, pos, vm)) return *rc;
   if (format != "text" && format != "json") {
     fmt::print(stderr, "nicsim explain: --format must be text or json\n");
     return kExitUsage;

@@ -15,7 +15,7 @@ namespace {
 
 namespace po = boost::program_options;
 
-std::string value_text(const ParamValue& v) {
+std::string param_value_text(const ParamValue& v) {
   return std::visit(
       [](auto&& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
@@ -35,7 +35,7 @@ std::string num_text(double v, ParamKind k) {
 
 /// "integer, default 0, range [0, 65535], unit 1.024 µs units"
 std::string spec_line(const ParamSpec& p) {
-  std::string s = fmt::format("{}, default {}", kind_name(p.kind), value_text(p.def));
+  std::string s = fmt::format("{}, default {}", kind_name(p.kind), param_value_text(p.def));
   if (!p.accepted.empty()) s += ", one of " + accepted_text(p);
   else if (p.min && p.max) s += fmt::format(", range [{}, {}]", num_text(*p.min, p.kind), num_text(*p.max, p.kind));
   else if (p.min) s += fmt::format(", range >= {}", num_text(*p.min, p.kind));
@@ -60,7 +60,7 @@ void print_params(const ParamSchema& params) {
   }
 }
 
-std::string join(const std::vector<std::string>& v) {
+std::string join_names(const std::vector<std::string>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
   return s;
@@ -85,7 +85,7 @@ void print_category(const char* title, bool verbose, Details details) {
 
 const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links", "kernels", "cpus"};
 
-const char* kUsage =
+const char* kListUsage =
     "usage: nicsim list [platforms|devices|drivers|workloads|links|kernels|cpus] [--verbose]\n\n"
     "List what this binary can simulate, from its registries. With --verbose, every parameter a\n"
     "scenario may set: name, type, default, range, unit, meaning and source.";
@@ -98,12 +98,12 @@ int list_main(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
+  if (auto rc = parse_verb_args(argc, argv, kListUsage, opts, pos, vm)) return *rc;
   const bool verbose = vm.count("verbose") != 0;
   if (!what.empty() && std::find(kCategories.begin(), kCategories.end(), what) == kCategories.end()) {
     auto near = nearest_name(what, kCategories);
     fmt::print(stderr, "nicsim list: unknown category '{}'{}; categories: {}\n", what,
-               near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), join(kCategories));
+               near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), join_names(kCategories));
     return kExitUsage;
   }
   auto want = [&](const char* c) { return what.empty() || what == c; };
@@ -117,7 +117,7 @@ int list_main(int argc, char** argv) {
     print_category<PlatformEntry>("platforms", verbose, [](const PlatformEntry& p) {
       for (auto& s : p.slots)
         say("      slot {}: {}{}{}\n", s.name, s.segment, s.description.empty() ? "" : " — " + s.description,
-                   s.onboard ? " (onboard: " + join(s.onboard_devices) + ")" : "");
+                   s.onboard ? " (onboard: " + join_names(s.onboard_devices) + ")" : "");
     });
   }
   if (want("devices")) {
@@ -132,7 +132,7 @@ int list_main(int argc, char** argv) {
   if (want("drivers")) {
     sep();
     print_category<DriverEntry>("drivers", verbose,
-                                [](const DriverEntry& d) { say("      binds: {}\n", join(d.devices)); });
+                                [](const DriverEntry& d) { say("      binds: {}\n", join_names(d.devices)); });
   }
   if (want("workloads")) {
     sep();
@@ -168,7 +168,7 @@ int list_main(int argc, char** argv) {
       say("      {}, {}, {}-{} MHz, {}-byte cache lines, L1d {} KB, L2 {} KB{}\n      cost table {} (driver tables: {})\n"
           "          [source: {}]\n", c.isa, byte_order_name(c.byte_order), c.min_mhz, c.max_mhz, c.cache_line_bytes,
           c.l1d_kb, c.l2_kb, c.l3_kb ? fmt::format(", L3 {} KB", c.l3_kb) : "", c.cost_profile,
-          drivers.empty() ? "none" : join(drivers), c.source);
+          drivers.empty() ? "none" : join_names(drivers), c.source);
       const std::vector<std::string> tables = cost_profile_names();
       if (std::find(tables.begin(), tables.end(), c.cost_profile) == tables.end())
         say("      (cost table {} is not in this build: a host on this CPU needs cost_profile set)\n", c.cost_profile);
@@ -177,7 +177,7 @@ int list_main(int argc, char** argv) {
   return kExitOk;
 }
 
-Registrar<VerbEntry> reg{VerbEntry{"list", "list platforms, devices, drivers, workloads, link types, kernel and CPU profiles", list_main}};
+Registrar<VerbEntry> list_verb{VerbEntry{"list", "list platforms, devices, drivers, workloads, link types, kernel and CPU profiles", list_main}};
 
 }  // namespace
 }  // namespace nicsim

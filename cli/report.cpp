@@ -59,7 +59,7 @@ std::string with_unit(const std::string& name, const std::string& unit) {
   return unit.empty() ? name : fmt::format("{} ({})", name, unit);
 }
 
-std::string num(double v) {
+std::string report_num(double v) {
   if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) return fmt::format("{:.4g}", v);
   return fmt::format("{:.4g}", v);
 }
@@ -212,7 +212,7 @@ std::string refs_table(const ReportGroup& g) {
           "<tr class=\"{}\"><td>{}</td><td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
           "<td class=\"num\">{}</td><td class=\"verdict\">{}</td><td class=\"small\">{}</td></tr>\n",
           verdict_class(c.verdict), esc(stem_of(s.scenario)), esc(c.ref.metric), esc(expected_text(c.ref)),
-          c.simulated ? num(*c.simulated) : "-", esc(c.error_text), esc(verdict_name(c.verdict)), expl);
+          c.simulated ? report_num(*c.simulated) : "-", esc(c.error_text), esc(verdict_name(c.verdict)), expl);
     }
   h += "</tbody></table>\n";
   return h;

@@ -12,7 +12,7 @@ namespace {
 constexpr double kW = 800, kH = 400, kLeft = 70, kRight = 250, kTop = 36, kBottom = 52;
 constexpr double kPlotW = kW - kLeft - kRight, kPlotH = kH - kTop - kBottom;
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+std::string svg_esc(const std::string& s) { return xml_escape(s); }
 /// Coordinates with two decimals: stable text for the same input.
 std::string c2(double v) { return fmt::format("{:.2f}", v); }
 
@@ -24,7 +24,7 @@ std::string tick_text(double v) {
 }
 
 /// One axis: maps values to [0, 1] and gives its ticks.
-struct Axis {
+struct PlotAxis {
   double lo = 0, hi = 1;
   bool log = false;
   double frac(double v) const {
@@ -59,8 +59,8 @@ struct Axis {
 
 /// An axis covering [mn, mx] (data range): log axes snap to decades (or 1-2-5 steps), linear ones
 /// start at 0 when the data are positive and pad 8% above.
-Axis make_axis(double mn, double mx, bool log) {
-  Axis a;
+PlotAxis make_axis(double mn, double mx, bool log) {
+  PlotAxis a;
   a.log = log;
   if (!(mn <= mx)) mn = mx = log ? 1 : 0;
   if (log) {
@@ -90,16 +90,16 @@ Axis make_axis(double mn, double mx, bool log) {
   return a;
 }
 
-std::string frame_and_axes(const std::string& id, const std::string& title, const Axis& x, const Axis& y,
+std::string frame_and_axes(const std::string& id, const std::string& title, const PlotAxis& x, const PlotAxis& y,
                            const std::string& x_label, const std::string& y_label, bool x_ticks) {
   std::string s = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" id=\"{}\" role=\"img\" aria-label=\"{}\" "
       "width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-      esc(id), esc(title), kW, kH, kW, kH);
-  s += fmt::format("<title>{}</title>\n", esc(title));
+      svg_esc(id), svg_esc(title), kW, kH, kW, kH);
+  s += fmt::format("<title>{}</title>\n", svg_esc(title));
   s += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", kW, kH);
   s += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-                   c2(kLeft + kPlotW / 2), esc(title));
+                   c2(kLeft + kPlotW / 2), svg_esc(title));
   s += "<g class=\"axes\" stroke=\"#999999\" fill=\"none\">\n";
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", kLeft, kTop, kPlotW, kPlotH);
   s += "</g>\n<g class=\"ticks\">\n";
@@ -119,10 +119,10 @@ std::string frame_and_axes(const std::string& id, const std::string& title, cons
     }
   s += "</g>\n";
   s += fmt::format("<text class=\"x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                   c2(kLeft + kPlotW / 2), kH - 12, esc(x_label));
+                   c2(kLeft + kPlotW / 2), kH - 12, svg_esc(x_label));
   s += fmt::format(
       "<text class=\"y-label\" x=\"16\" y=\"{}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {})\">{}</text>\n",
-      c2(kTop + kPlotH / 2), c2(kTop + kPlotH / 2), esc(y_label));
+      c2(kTop + kPlotH / 2), c2(kTop + kPlotH / 2), svg_esc(y_label));
   return s;
 }
 
@@ -136,7 +136,7 @@ std::string legend_entry(size_t i, const std::string& name, unsigned color, bool
   else
     s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>", c2(lx),
                      c2(ly), c2(lx + 18), c2(ly), plot_color(color));
-  s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", c2(lx + 24), c2(ly + 4), esc(name));
+  s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", c2(lx + 24), c2(ly + 4), svg_esc(name));
   return s;
 }
 
@@ -162,13 +162,13 @@ std::string svg_line_plot(const LinePlot& p) {
         ymx = std::max(ymx, v);
       }
     }
-  Axis x = make_axis(xmn, xmx, p.log_x), y = make_axis(ymn, ymx, p.log_y);
+  PlotAxis x = make_axis(xmn, xmx, p.log_x), y = make_axis(ymn, ymx, p.log_y);
   auto px = [&](double v) { return kLeft + kPlotW * x.frac(v); };
   auto py = [&](double v) { return kTop + kPlotH * (1 - y.frac(std::clamp(v, y.lo, y.hi))); };
   std::string s = frame_and_axes(p.id, p.title, x, y, p.x_label, p.y_label, true);
   size_t li = 0;
   for (auto& se : p.series) {
-    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"{}\">\n", esc(se.name),
+    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"{}\">\n", svg_esc(se.name),
                      se.reference ? "reference" : "model");
     const char* col = plot_color(se.color);
     if (se.reference) {
@@ -209,8 +209,8 @@ std::string svg_bar_chart(const BarChart& c) {
           ymx = std::max(ymx, q);
           ymn = std::min(ymn, q);
         }
-  Axis y = make_axis(ymn, ymx, false);
-  Axis x;  // unused (categories)
+  PlotAxis y = make_axis(ymn, ymx, false);
+  PlotAxis x;  // unused (categories)
   std::string s = frame_and_axes(c.id, c.title, x, y, "", c.y_label, false);
   auto py = [&](double v) { return kTop + kPlotH * (1 - y.frac(v)); };
   const size_t nc = std::max<size_t>(1, c.categories.size()), ns = std::max<size_t>(1, c.series.size());
@@ -229,14 +229,14 @@ std::string svg_bar_chart(const BarChart& c) {
     for (size_t w = 0; w < words.size() && w < 3; ++w) {
       const double fs = std::clamp(group / (0.6 * double(std::max<size_t>(1, words[w].size()))), 7.0, 11.0);
       s += fmt::format("<text class=\"category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{}\">{}</text>\n",
-                       c2(gx), kTop + kPlotH + 14 + 12 * double(w), c2(fs), esc(words[w]));
+                       c2(gx), kTop + kPlotH + 14 + 12 * double(w), c2(fs), svg_esc(words[w]));
     }
   }
   size_t li = 0;
   for (size_t si = 0; si < c.series.size(); ++si) {
     auto& se = c.series[si];
     const char* col = plot_color(se.color);
-    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"{}\">\n", esc(se.name),
+    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"{}\">\n", svg_esc(se.name),
                      se.reference ? "reference" : "model");
     for (size_t k = 0; k < se.values.size() && k < c.categories.size(); ++k) {
       if (!se.values[k]) continue;
@@ -266,17 +266,17 @@ std::string svg_tornado(const TornadoChart& c) {
       mx = std::max(mx, a.value);
     }
   const double pad = (mx - mn) * 0.05 + (mx == mn ? std::max(1.0, std::fabs(mx) * 0.05) : 0);
-  Axis x{mn - pad, mx + pad, false};
+  PlotAxis x{mn - pad, mx + pad, false};
   const double rowh = 26, top = 40, left = 230, w = 460;
   const double h = top + rowh * double(std::max<size_t>(1, c.rows.size())) + 50;
   auto px = [&](double v) { return left + w * x.frac(v); };
   std::string s = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" id=\"{}\" role=\"img\" aria-label=\"{}\" "
       "width=\"720\" height=\"{}\" viewBox=\"0 0 720 {}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-      esc(c.id), esc(c.title), c2(h), c2(h));
-  s += fmt::format("<title>{}</title>\n<rect x=\"0\" y=\"0\" width=\"720\" height=\"{}\" fill=\"#ffffff\"/>\n", esc(c.title), c2(h));
+      svg_esc(c.id), svg_esc(c.title), c2(h), c2(h));
+  s += fmt::format("<title>{}</title>\n<rect x=\"0\" y=\"0\" width=\"720\" height=\"{}\" fill=\"#ffffff\"/>\n", svg_esc(c.title), c2(h));
   s += fmt::format("<text x=\"360\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-                   esc(c.title));
+                   svg_esc(c.title));
   s += "<g class=\"ticks\">\n";
   for (double v : x.ticks()) {
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>", c2(px(v)), top - 6,
@@ -285,18 +285,18 @@ std::string svg_tornado(const TornadoChart& c) {
   }
   s += "</g>\n";
   s += fmt::format("<text class=\"x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", c2(left + w / 2),
-                   c2(h - 10), esc(c.x_label));
+                   c2(h - 10), svg_esc(c.x_label));
   for (size_t i = 0; i < c.rows.size(); ++i) {
     auto& r = c.rows[i];
     const double y0 = top + rowh * double(i);
-    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"bar\">\n", esc(r.knob));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", c2(left - 8), c2(y0 + 16), esc(r.knob));
+    s += fmt::format("<g class=\"series\" data-series=\"{}\" data-kind=\"bar\">\n", svg_esc(r.knob));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", c2(left - 8), c2(y0 + 16), svg_esc(r.knob));
     for (size_t k = 0; k < r.alts.size(); ++k) {
       auto& a = r.alts[k];
       const double x0 = px(std::min(a.value, c.base)), x1 = px(std::max(a.value, c.base));
       const bool up = a.value >= c.base;
       s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}: {}</title></rect>",
-                       c2(x0), c2(y0 + 3), c2(std::max(1.0, x1 - x0)), plot_color(up ? 0 : 1), esc(a.label),
+                       c2(x0), c2(y0 + 3), c2(std::max(1.0, x1 - x0)), plot_color(up ? 0 : 1), svg_esc(a.label),
                        tick_text(a.value));
       s += "\n";
     }

@@ -322,7 +322,7 @@ int run_merge(const std::vector<fs::path>& inputs, const fs::path& out, bool plo
 
 namespace {
 
-const char* kUsage =
+const char* kSweepUsage =
     "usage: nicsim sweep SCENARIO --vary KEY=VALUES [--vary ...] --metric NAME [NAME...] --out DIR\n"
     "                    [--jobs N] [--shard I/N] [--set KEY=VALUE ...] [--fidelity exact|fast] [--no-plot]\n"
     "                    [--dry-run]\n"
@@ -343,7 +343,7 @@ const char* kUsage =
 }  // namespace
 
 static int sweep_main(int argc, char** argv) {
-  po::options_description opts(kUsage);
+  po::options_description opts(kSweepUsage);
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   opts.add_options()
       ("vary", po::value<std::vector<std::string>>()->composing(), "KEY=VALUES to vary (repeatable)")

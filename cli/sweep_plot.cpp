@@ -37,9 +37,9 @@ std::string gnuplot_quote(const std::string& s) {
 }
 
 namespace {
-std::string gq(const std::string& s) { return gnuplot_quote(s); }
+std::string plot_quote(const std::string& s) { return gnuplot_quote(s); }
 
-std::string last_segment(const std::string& key) {
+std::string axis_last_segment(const std::string& key) {
   size_t p = key.rfind('.');
   return p == std::string::npos ? key : key.substr(p + 1);
 }
@@ -69,7 +69,7 @@ std::optional<std::string> gnuplot_script(const SweepPlan& plan, const std::vect
   for (auto& r : rows) {
     std::string title;
     for (size_t a = 1; a < plan.axes.size(); ++a)
-      title += (a > 1 ? ", " : "") + last_segment(plan.axes[a].key) + "=" + r.point.values[a];
+      title += (a > 1 ? ", " : "") + axis_last_segment(plan.axes[a].key) + "=" + r.point.values[a];
     auto [it, added] = series_of.emplace(title, titles.size());
     if (added) {
       titles.push_back(title);
@@ -85,10 +85,10 @@ std::optional<std::string> gnuplot_script(const SweepPlan& plan, const std::vect
   std::ostringstream s;
   s << "# gnuplot script written by nicsim sweep; rerun with: gnuplot " << metric_file_stem(m) << ".gp\n";
   s << "set terminal svg size 900,560 dynamic noenhanced font \"sans,12\" background rgb \"white\"\n";
-  s << "set output " << gq(svg_path.string()) << "\n";
-  s << "set title " << gq(m + " vs " + x.key) << "\n";
-  s << "set xlabel " << gq(x.key) << "\n";
-  s << "set ylabel " << gq(m) << "\n";
+  s << "set output " << plot_quote(svg_path.string()) << "\n";
+  s << "set title " << plot_quote(m + " vs " + x.key) << "\n";
+  s << "set xlabel " << plot_quote(x.key) << "\n";
+  s << "set ylabel " << plot_quote(m) << "\n";
   s << "set grid\nset key outside right top\n";
   if (!numeric_x) s << "set xrange [-0.5:" << (static_cast<double>(x.values.size()) - 0.5) << "]\n";
   std::vector<std::string> plots;
@@ -97,11 +97,11 @@ std::optional<std::string> gnuplot_script(const SweepPlan& plan, const std::vect
     s << "$s" << k << " << EOD\n";
     for (auto& [xv, y] : data[k]) {
       if (numeric_x) s << xv << " " << fmt::format("{}", y) << "\n";
-      else s << x_pos[xv] << " " << gq(xv) << " " << fmt::format("{}", y) << "\n";
+      else s << x_pos[xv] << " " << plot_quote(xv) << " " << fmt::format("{}", y) << "\n";
     }
     s << "EOD\n";
     std::string using_ = numeric_x ? "using 1:2" : "using 1:3:xticlabels(2)";
-    std::string title = titles[k].empty() ? "notitle" : "title " + gq(titles[k]);
+    std::string title = titles[k].empty() ? "notitle" : "title " + plot_quote(titles[k]);
     plots.push_back(fmt::format("$s{} {} with linespoints pt 7 {}", k, using_, title));
   }
   s << "plot ";

@@ -80,13 +80,13 @@ Captured capture(const std::vector<std::string>& args, const fs::path& tmp_dir) 
   return c;
 }
 
-std::string trim(std::string s) {
+std::string trim_output(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.erase(s.begin());
   return s;
 }
 
-std::string header(const SlurmSweep& s, const std::string& what) {
+std::string script_header(const SlurmSweep& s, const std::string& what) {
   return fmt::format(
       "#!/bin/bash\n"
       "# Written by `nicsim sweep --slurm {}` for the sweep in {}: {}.\n"
@@ -100,7 +100,7 @@ std::string slurm_array_script(const SlurmSweep& s) {
   std::vector<std::string> args = {s.binary.string()};
   args.insert(args.end(), s.sweep_args.begin(), s.sweep_args.end());
   std::string log = (slurm_dir(s) / "logs" / "shard-%a-job%A.log").string();
-  return header(s, "one shard of its points per array task") +
+  return script_header(s, "one shard of its points per array task") +
          fmt::format("# One task by hand: sbatch --array=I {}\n", (slurm_dir(s) / "sweep.sbatch").string()) +
          "#SBATCH --job-name=nicsim-sweep\n" + fmt::format("#SBATCH --array=0-{}\n", s.tasks - 1) +
          fmt::format("#SBATCH --cpus-per-task={}\n", s.cpus_per_task) + "#SBATCH --output=" + shell_quote(log) +
@@ -113,7 +113,7 @@ std::string slurm_merge_script(const SlurmSweep& s) {
   std::vector<std::string> args = {s.binary.string(), "sweep", "--merge", s.dir.string(), "--out", s.dir.string()};
   if (!s.plots) args.push_back("--no-plot");
   std::string log = (slurm_dir(s) / "logs" / "merge-job%j.log").string();
-  return header(s, "the merge of its shards into sweep.csv, sweep.json and the plots") +
+  return script_header(s, "the merge of its shards into sweep.csv, sweep.json and the plots") +
          "#SBATCH --job-name=nicsim-merge\n#SBATCH --output=" + shell_quote(log) + "\nexec " + command_line(args) + "\n";
 }
 
@@ -151,7 +151,7 @@ int submit_slurm_sweep(const SlurmSweep& s, const std::vector<unsigned>& pending
     a.insert(a.end(), opts.begin(), opts.end());
     a.push_back(script.string());
     Captured c = capture(a, sd);
-    std::string id = trim(c.out);
+    std::string id = trim_output(c.out);
     if (auto semi = id.find(';'); semi != std::string::npos) id = id.substr(0, semi);  // "jobid;cluster"
     *job = id;
     return c;
@@ -161,7 +161,7 @@ int submit_slurm_sweep(const SlurmSweep& s, const std::vector<unsigned>& pending
   if (!pending.empty()) {
     Captured c = sbatch({"--array=" + array_spec(pending)}, sd / "sweep.sbatch", &array_job);
     if (c.exit_code != 0 || array_job.empty()) {
-      fmt::print(log, "nicsim sweep --slurm: sbatch refused the array job (exit {}): {}\n", c.exit_code, trim(c.err));
+      fmt::print(log, "nicsim sweep --slurm: sbatch refused the array job (exit {}): {}\n", c.exit_code, trim_output(c.err));
       return 1;
     }
     fmt::print(log, "sweep: submitted array job {} ({} of {} shards: --array={}), script {}\n", array_job,
@@ -176,7 +176,7 @@ int submit_slurm_sweep(const SlurmSweep& s, const std::vector<unsigned>& pending
   std::string merge_job;
   Captured m = sbatch(mopts, sd / "merge.sbatch", &merge_job);
   if (merge_job.empty()) {
-    fmt::print(log, "nicsim sweep --slurm: sbatch refused the merge job (exit {}): {}\n", m.exit_code, trim(m.err));
+    fmt::print(log, "nicsim sweep --slurm: sbatch refused the merge job (exit {}): {}\n", m.exit_code, trim_output(m.err));
     return 1;
   }
   fmt::print(log, "sweep: merge job {} runs after it: nicsim sweep --merge {} --out {} (log {})\n", merge_job,

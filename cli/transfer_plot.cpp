@@ -12,14 +12,14 @@ namespace {
 
 constexpr const char* kSvg = "@SVG@";
 
-std::string gq(const std::string& s) { return gnuplot_quote(s); }
+std::string plot_q(const std::string& s) { return gnuplot_quote(s); }
 
-std::string header(const std::string& title, const std::string& xlabel, const std::string& ylabel) {
+std::string plot_header(const std::string& title, const std::string& xlabel, const std::string& ylabel) {
   std::ostringstream s;
   s << "# gnuplot script written by nicsim (cli/transfer_plot.cpp); rerun with: gnuplot <this file>\n";
   s << "set terminal svg size 1000,560 dynamic noenhanced font \"sans,12\" background rgb \"white\"\n";
   s << "set output " << kSvg << "\n";
-  s << "set title " << gq(title) << "\nset xlabel " << gq(xlabel) << "\nset ylabel " << gq(ylabel) << "\n";
+  s << "set title " << plot_q(title) << "\nset xlabel " << plot_q(xlabel) << "\nset ylabel " << plot_q(ylabel) << "\n";
   s << "set grid\nset key below\n";
   return s.str();
 }
@@ -61,7 +61,7 @@ std::optional<TransferPlot> throughput_plot(const nlohmann::json& series) {
   const nlohmann::json socks = series.value("sockets", nlohmann::json::object());
   if (t.size() < 2) return std::nullopt;
   std::ostringstream s;
-  s << header("Throughput per interval (bytes read by the receiver), retransmission events marked", "time (ms)",
+  s << plot_header("Throughput per interval (bytes read by the receiver), retransmission events marked", "time (ms)",
               "Mb/s");
   std::vector<std::string> plots;
   size_t k = 0;
@@ -77,7 +77,7 @@ std::optional<TransferPlot> throughput_plot(const nlohmann::json& series) {
       s << fmt::format("{:.6f} {:.3f}\n", t[i].get<double>() * 1e3, mbps);
     }
     s << "EOD\n";
-    plots.push_back(fmt::format("$tp{} using 1:2 with steps lw 2 title {}", k, gq(name + " (read)")));
+    plots.push_back(fmt::format("$tp{} using 1:2 with steps lw 2 title {}", k, plot_q(name + " (read)")));
     ++k;
   }
   if (plots.empty()) return std::nullopt;
@@ -96,8 +96,8 @@ std::optional<TransferPlot> throughput_plot(const nlohmann::json& series) {
         }
     if (!n) continue;
     s << "$ev" << i << " << EOD\n" << d.str() << "EOD\n";
-    plots.push_back(fmt::format("$ev{} using 1:2 with points pt 9 ps 0.8 lc rgb {} title {}", i, gq(colours[i]),
-                                gq(fmt::format("{} ({})", kinds[i], n))));
+    plots.push_back(fmt::format("$ev{} using 1:2 with points pt 9 ps 0.8 lc rgb {} title {}", i, plot_q(colours[i]),
+                                plot_q(fmt::format("{} ({})", kinds[i], n))));
   }
   s << fmt::format("set yrange [0:{:.3f}]\n", std::max(1.0, ymax * 1.2));
   s << "plot ";
@@ -156,7 +156,7 @@ std::optional<TransferPlot> tseq_plot(const nlohmann::json& series, size_t max_s
   }
   if (segs == 0) return std::nullopt;
   std::ostringstream s;
-  s << header(fmt::format("Time-sequence of {} ({:.3f} to {:.3f} ms, {} segments)", name, t0, t1,
+  s << plot_header(fmt::format("Time-sequence of {} ({:.3f} to {:.3f} ms, {} segments)", name, t0, t1,
                           std::min(segs, max_segments)),
               "time (ms)", "sequence number (bytes from the ISN)");
   s << "set format y \"%.0f\"\n";
@@ -164,7 +164,7 @@ std::optional<TransferPlot> tseq_plot(const nlohmann::json& series, size_t max_s
   auto block = [&](const char* id, const std::ostringstream& d, const std::string& style, const std::string& title) {
     if (d.str().empty()) return;
     s << "$" << id << " << EOD\n" << d.str() << "EOD\n";
-    plots.push_back(fmt::format("${} {} title {}", id, style, gq(title)));
+    plots.push_back(fmt::format("${} {} title {}", id, style, plot_q(title)));
   };
   block("win", win, "using 1:2 with steps lc rgb \"goldenrod\"", "receive window edge");
   block("ack", ack, "using 1:2 with steps lc rgb \"dark-green\"", "ACK");
@@ -198,7 +198,7 @@ std::vector<TransferPlot> cpu_plots(const nlohmann::json& series) {
       if (m >= 0.005) cols.push_back(ctx);
     const bool other = cols.size() < order.size();
     std::ostringstream s;
-    s << header("CPU utilisation of " + cpu + " by context (stacked)", "time (ms)", "% of the interval");
+    s << plot_header("CPU utilisation of " + cpu + " by context (stacked)", "time (ms)", "% of the interval");
     s << "set yrange [0:100]\nset style fill solid 0.6 noborder\n";
     s << "$cpu << EOD\n";
     for (size_t i = 1; i < t.size(); ++i) {
@@ -226,7 +226,7 @@ std::vector<TransferPlot> cpu_plots(const nlohmann::json& series) {
     for (size_t c = 0; c < names.size(); ++c) {
       const std::string lower = c == 0 ? "(0)" : fmt::format("{}", c + 1);
       s << (c ? ", \\\n     " : "")
-        << fmt::format("$cpu using 1:{}:{} with filledcurves title {}", lower, c + 2, gq(names[c]));
+        << fmt::format("$cpu using 1:{}:{} with filledcurves title {}", lower, c + 2, plot_q(names[c]));
     }
     s << "\n";
     out.push_back({"cpu_" + cpu, s.str()});
@@ -258,7 +258,7 @@ std::vector<fs::path> write_transfer_plots(const fs::path& dir, const nlohmann::
   for (const TransferPlot& p : plots) {
     auto script = [&](const fs::path& svg) {
       std::string s = p.script;
-      const std::string q = gq(svg.string());
+      const std::string q = plot_q(svg.string());
       for (size_t at = s.find(kSvg); at != std::string::npos; at = s.find(kSvg, at + q.size())) s.replace(at, 5, q);
       return s;
     };

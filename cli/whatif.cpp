@@ -25,7 +25,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string value_text(const ParamValue& v) {
+std::string knob_value_text(const ParamValue& v) {
   return std::visit(
       [](auto&& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
@@ -71,7 +71,7 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
   if (spec.doc.find("validated only") != std::string::npos || spec.unit == "bit mask" ||
       spec.doc.rfind("what-if", 0) == 0)
     return out;
-  const std::string cur = value_text(current);
+  const std::string cur = knob_value_text(current);
   auto add = [&](const std::string& v) {
     if (v != cur && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   };
@@ -155,7 +155,7 @@ std::vector<Knob> enumerate_knobs(const Scenario& s, const std::vector<std::stri
       for (auto& spec : d->params) {
         if (!n.driver_params.has(spec.name)) continue;
         const ParamValue v = n.driver_params.all().at(spec.name);
-        const std::string id = n.driver + "\n" + spec.name + "\n" + value_text(v);
+        const std::string id = n.driver + "\n" + spec.name + "\n" + knob_value_text(v);
         auto [it, fresh] = drv.try_emplace(id, Target{&spec, v, {}});
         if (fresh) order.push_back(id);
         it->second.keys.push_back(fmt::format("hosts.{}.nics.{}.{}", h.name, n.name, spec.name));
@@ -164,7 +164,7 @@ std::vector<Knob> enumerate_knobs(const Scenario& s, const std::vector<std::stri
   for (auto& id : order) {
     auto& t = drv.at(id);
     const std::string driver = id.substr(0, id.find('\n'));
-    Knob k{fmt::format("{} [{}]", t.spec->name, driver), "driver parameter", value_text(t.value), t.spec->unit, t.keys, {}, {}};
+    Knob k{fmt::format("{} [{}]", t.spec->name, driver), "driver parameter", knob_value_text(t.value), t.spec->unit, t.keys, {}, {}};
     add_knob(std::move(k), knob_alternatives(*t.spec, t.value));
   }
   // Bonding parameters, alike on every bond.
@@ -180,7 +180,7 @@ std::vector<Knob> enumerate_knobs(const Scenario& s, const std::vector<std::stri
             v = b.params.all().at(spec.name);
           }
       if (keys.empty()) continue;
-      Knob k{fmt::format("{} [bonding]", spec.name), "driver parameter", value_text(*v), spec.unit, keys, {}, {}};
+      Knob k{fmt::format("{} [bonding]", spec.name), "driver parameter", knob_value_text(*v), spec.unit, keys, {}, {}};
       add_knob(std::move(k), knob_alternatives(spec, *v));
     }
   }
@@ -196,7 +196,7 @@ std::vector<Knob> enumerate_knobs(const Scenario& s, const std::vector<std::stri
         if (h.sysctl.has(spec.name)) v = h.sysctl.all().at(spec.name);
       }
       if (keys.empty()) continue;
-      Knob k{spec.name, "sysctl", value_text(v), spec.unit, keys, {}, {}};
+      Knob k{spec.name, "sysctl", knob_value_text(v), spec.unit, keys, {}, {}};
       add_knob(std::move(k), knob_alternatives(spec, v));
     }
   }
@@ -250,7 +250,7 @@ std::optional<json> read_result(const fs::path& p) {
   return std::nullopt;
 }
 
-std::string csv_field(const std::string& s) {
+std::string whatif_csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -424,11 +424,11 @@ int run_whatif(const WhatIfOptions& o, const Runner& runner) {
                       {"result", fs::relative(a->result, o.out).string()}});
       std::string keys;
       for (auto& k : rk.knob->keys) keys += (keys.empty() ? "" : " ") + k;
-      csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", i + 1, csv_field(rk.knob->name), csv_field(rk.knob->kind),
-                         csv_field(rk.knob->current), csv_field(a->value),
+      csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", i + 1, whatif_csv_field(rk.knob->name), whatif_csv_field(rk.knob->kind),
+                         whatif_csv_field(rk.knob->current), whatif_csv_field(a->value),
                          a->metric ? fmt::format("{:.6g}", *a->metric) : "", a->metric ? fmt::format("{:.6g}", d) : "",
                          a->metric && m0 != 0 ? fmt::format("{:.3f}", 100 * d / std::fabs(m0)) : "",
-                         a->status, csv_field(keys));
+                         a->status, whatif_csv_field(keys));
     }
     jr.push_back({{"rank", i + 1}, {"knob", rk.knob->name}, {"kind", rk.knob->kind}, {"current", rk.knob->current},
                   {"unit", rk.knob->unit}, {"keys", rk.knob->keys}, {"effect", rk.effect},

@@ -186,7 +186,7 @@ static std::map<std::string, PciDeviceInfo> pe2650_fixed(const ParamValues& v) {
   return fixed;
 }
 
-static Registrar<PlatformEntry> reg{PlatformEntry{
+static Registrar<PlatformEntry> pe2650_reg{PlatformEntry{
     kPe2650Name,
     "Dell PowerEdge 2650: dual Xeon, ServerWorks GC-LE (CMIC-LE, two IMBus links to two CIOB-X2, four PCI-X "
     "segments); onboard BCM5701 × 2 on bus 3, riser slots 1–2 on bus 1, slot 3 on bus 2",

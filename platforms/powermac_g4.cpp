@@ -233,7 +233,7 @@ static std::vector<ParamProblem> powermac_check(const HostConfig& host) {
   return out;
 }
 
-static Registrar<PlatformEntry> reg{PlatformEntry{
+static Registrar<PlatformEntry> powermac_g4_reg{PlatformEntry{
     kPowerMacG4Name,
     "Apple Power Mac G4 (2001): MPC7450 on a 133 MHz MPX bus, UniNorth (PC133 SDRAM; internal PCI bus with the "
     "built-in GMAC at OpenPIC 41; PCI slot bus 64-bit/33 MHz)",

@@ -126,7 +126,7 @@ static std::vector<ParamProblem> p4dpr_check(const HostConfig& host) {
   return board_problems(host, {"pcix_slot_mhz"});
 }
 
-static Registrar<PlatformEntry> reg{PlatformEntry{
+static Registrar<PlatformEntry> p4dpr_reg{PlatformEntry{
     kP4dprName,
     "SuperMicro P4DPR-6GM+: dual Xeon, E7500 MCH, HI 2.0, one P64H2 (segment A PCI 66 onboard 82544GC + SCSI; "
     "segment B one PCI-X 100 slot)",

@@ -5,7 +5,7 @@ namespace nicsim {
 
 namespace {
 template <typename T>
-void put(uint8_t* p, T v, ByteOrder o) {
+void put_bytes(uint8_t* p, T v, ByteOrder o) {
   constexpr unsigned n = sizeof(T);
   for (unsigned i = 0; i < n; ++i) p[o == ByteOrder::big ? n - 1 - i : i] = uint8_t(v >> (8 * i));
 }
@@ -19,7 +19,7 @@ T get(const uint8_t* p, ByteOrder o) {
 template <typename T>
 void put_mem(Kernel& k, uint64_t addr, T v, ByteOrder o) {
   uint8_t b[sizeof(T)];
-  put(b, v, o);
+  put_bytes(b, v, o);
   k.mem_write(addr, b, sizeof b);
 }
 template <typename T>
@@ -30,14 +30,14 @@ T get_mem(const Kernel& k, uint64_t addr, ByteOrder o) {
 }
 }  // namespace
 
-void store_native16(uint8_t* p, uint16_t v, ByteOrder o) { put(p, v, o); }
-void store_native32(uint8_t* p, uint32_t v, ByteOrder o) { put(p, v, o); }
-void store_native64(uint8_t* p, uint64_t v, ByteOrder o) { put(p, v, o); }
+void store_native16(uint8_t* p, uint16_t v, ByteOrder o) { put_bytes(p, v, o); }
+void store_native32(uint8_t* p, uint32_t v, ByteOrder o) { put_bytes(p, v, o); }
+void store_native64(uint8_t* p, uint64_t v, ByteOrder o) { put_bytes(p, v, o); }
 uint16_t load_native16(const uint8_t* p, ByteOrder o) { return get<uint16_t>(p, o); }
 uint32_t load_native32(const uint8_t* p, ByteOrder o) { return get<uint32_t>(p, o); }
 uint64_t load_native64(const uint8_t* p, ByteOrder o) { return get<uint64_t>(p, o); }
-void st_le16(uint8_t* p, uint16_t v) { put(p, v, ByteOrder::little); }
-void st_le32(uint8_t* p, uint32_t v) { put(p, v, ByteOrder::little); }
+void st_le16(uint8_t* p, uint16_t v) { put_bytes(p, v, ByteOrder::little); }
+void st_le32(uint8_t* p, uint32_t v) { put_bytes(p, v, ByteOrder::little); }
 uint16_t ld_le16(const uint8_t* p) { return get<uint16_t>(p, ByteOrder::little); }
 uint32_t ld_le32(const uint8_t* p) { return get<uint32_t>(p, ByteOrder::little); }
 

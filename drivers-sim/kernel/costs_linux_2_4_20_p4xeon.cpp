@@ -214,7 +214,7 @@ CostProfile linux_2_4_20_p4xeon_costs() {
 }
 
 namespace {
-Registrar<CostProfile> reg{linux_2_4_20_p4xeon_costs()};
+Registrar<CostProfile> reg_costs_2_4_20_p4xeon{linux_2_4_20_p4xeon_costs()};
 }  // namespace
 
 }  // namespace nicsim

@@ -214,7 +214,7 @@ CostProfile linux_2_4_ppc7450() {
   return p;
 }
 
-Registrar<CostProfile> reg{linux_2_4_ppc7450()};
+Registrar<CostProfile> reg_costs_2_4_ppc7450{linux_2_4_ppc7450()};
 
 }  // namespace
 }  // namespace nicsim

@@ -38,7 +38,7 @@ CostProfile linux_2_6_p4xeon() {
   return p;
 }
 
-Registrar<CostProfile> reg{linux_2_6_p4xeon()};
+Registrar<CostProfile> reg_costs_2_6_p4xeon{linux_2_6_p4xeon()};
 
 }  // namespace
 }  // namespace nicsim

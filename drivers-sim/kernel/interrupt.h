@@ -28,6 +28,9 @@ constexpr unsigned kNrSoftirqs = 4;
 /// request_irq flags.
 /// SA_SAMPLE_RANDOM (= SA_RESTART, include/asm-i386/signal.h 2.4.20): the line feeds the entropy
 /// pool, handle_IRQ_event calls add_interrupt_randomness after its handlers.
+/// (<signal.h> defines SA_INTERRUPT as a macro, glibc's historical no-op sigaction flag, of the
+/// same value: a translation unit that includes both, as a unity batch can, keeps the kernel's.)
+#undef SA_INTERRUPT
 enum : unsigned { SA_INTERRUPT = 0x20000000, SA_SAMPLE_RANDOM = 0x10000000, SA_SHIRQ = 0x04000000 };
 
 /// An interrupt handler: a coroutine run in hard-IRQ context for `vector`.

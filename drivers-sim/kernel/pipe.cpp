@@ -16,7 +16,7 @@ namespace nicsim {
 
 namespace {
 
-constexpr long kEpipe = 32;
+constexpr long kPipeEpipe = 32;
 
 /// down(PIPE_SEM): sleep while another task holds the inode semaphore.
 Task<void> pipe_down(Pipe& p) {
@@ -101,14 +101,14 @@ Task<long> pipe_write(Kernel& k, Pipe& p, const uint8_t* buf, size_t count) {
   long written = 0;
   if (p.readers == 0) {  // sigpipe
     co_await pipe_up(k, p);
-    co_return -kEpipe;
+    co_return -kPipeEpipe;
   }
   const size_t need = count <= kPipeBuf ? count : 1;  // count <= kPipeBuf is atomic
   while (p.free_bytes() < need) {
     co_await pipe_wait_writable(k, p, need);
     if (p.readers == 0) {
       co_await pipe_up(k, p);
-      co_return -kEpipe;
+      co_return -kPipeEpipe;
     }
   }
   while (count > 0) {
@@ -128,7 +128,7 @@ Task<long> pipe_write(Kernel& k, Pipe& p, const uint8_t* buf, size_t count) {
       co_await pipe_wait_writable(k, p, 1);
       if (p.readers == 0) {
         co_await pipe_up(k, p);
-        co_return written ? written : -kEpipe;
+        co_return written ? written : -kPipeEpipe;
       }
     } while (p.free_bytes() == 0);
   }

@@ -47,7 +47,7 @@ KernelProfile linux_2_4_16_ppc() {
   return k;
 }
 
-Registrar<KernelProfile> reg_kernel{linux_2_4_16_ppc()};
+Registrar<KernelProfile> reg_kernel_2_4_16_ppc{linux_2_4_16_ppc()};
 
 }  // namespace
 }  // namespace nicsim

@@ -31,7 +31,7 @@ KernelProfile linux_2_4_18_14_rh() {
   return k;
 }
 
-Registrar<KernelProfile> reg_kernel{linux_2_4_18_14_rh()};
+Registrar<KernelProfile> reg_kernel_2_4_18_rh{linux_2_4_18_14_rh()};
 
 }  // namespace
 }  // namespace nicsim

@@ -57,8 +57,8 @@ CpuProfile xeon_prestonia() {
   return c;
 }
 
-Registrar<KernelProfile> reg_kernel{linux_2_4_20_i386()};
-Registrar<CpuProfile> reg_cpu{xeon_prestonia()};
+Registrar<KernelProfile> reg_kernel_2_4_20{linux_2_4_20_i386()};
+Registrar<CpuProfile> reg_cpu_xeon_prestonia{xeon_prestonia()};
 
 }  // namespace
 }  // namespace nicsim

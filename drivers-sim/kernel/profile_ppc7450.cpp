@@ -49,7 +49,7 @@ CpuProfile ppc7450() {
   return c;
 }
 
-Registrar<CpuProfile> reg_cpu{ppc7450()};
+Registrar<CpuProfile> reg_cpu_ppc7450{ppc7450()};
 
 }  // namespace
 }  // namespace nicsim

@@ -7,6 +7,11 @@
 //       failures and the largest differences. Exit 0 all within tolerance, 1 a difference beyond
 //       tolerance (or a baseline value missing from the run), 2 usage error / no baseline / the
 //       run failed.
+//   nicsim_fidelity ... --result-dir DIR
+//       compares the run `nicsim check --out DIR` made of the same scenario file instead of running
+//       it again (the scenarios that ctest's nicsim_check_fast runs anyway: tests/CMakeLists.txt);
+//       that run is `BIN run FILE --out ...`, the same run. A result.json older than BIN or than
+//       the scenario file is stale (exit 2).
 //   nicsim_fidelity --write --nicsim BIN --scenario FILE --baseline FILE.json [--source TEXT]
 //       runs the scenario and writes the baseline (tests/fidelity/update-baseline.sh).
 #include "core/fidelity_compare.h"
@@ -26,7 +31,7 @@ namespace fid = nicsim::fidelity;
 
 int usage() {
   std::cerr << "usage: nicsim_fidelity [--write] --nicsim BIN --scenario FILE --baseline FILE.json "
-               "[--tolerances FILE.json] [--source TEXT]\n";
+               "[--tolerances FILE.json] [--source TEXT] [--result-dir DIR]\n";
   return 2;
 }
 
@@ -59,6 +64,35 @@ json run_scenario(const std::string& bin, const std::string& scenario) {
   }
 }
 
+/// The result.json under `dir` (one directory per run, as `nicsim check --out` writes them) of the
+/// run of `scenario`; null json, with the reason on stderr, when there is none or it is stale.
+json checked_result(const std::string& dir, const std::string& bin, const std::string& scenario) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const fs::path rj = e.path() / "result.json";
+    if (!fs::is_regular_file(rj, ec)) continue;
+    json r;
+    try {
+      r = json::parse(std::ifstream(rj));
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (!r.is_object() || !r.contains("scenario") || !r["scenario"].is_string()) continue;
+    if (!fs::equivalent(r["scenario"].get<std::string>(), scenario, ec)) continue;
+    const auto t = fs::last_write_time(rj);
+    if (t < fs::last_write_time(bin) || t < fs::last_write_time(scenario)) {
+      std::cerr << "nicsim_fidelity: " << rj.string() << " is older than " << bin << " or " << scenario
+                << ": run nicsim_check_fast first (ctest runs it before this test)\n";
+      return json();
+    }
+    return r;
+  }
+  std::cerr << "nicsim_fidelity: no run of " << scenario << " under " << dir
+            << " (nicsim check --out " << dir << " runs it: ctest's nicsim_check_fast)\n";
+  return json();
+}
+
 std::string short_value(const json& v) {
   std::string s = v.is_null() ? std::string("(none)") : v.dump();
   return s.size() > 24 ? s.substr(0, 21) + "..." : s;
@@ -67,7 +101,7 @@ std::string short_value(const json& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string bin, scenario, baseline_path, tolerances_path, source;
+  std::string bin, scenario, baseline_path, tolerances_path, source, result_dir;
   bool write = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -82,6 +116,7 @@ int main(int argc, char** argv) {
     else if (a == "--baseline") { if (!next(baseline_path)) return usage(); }
     else if (a == "--tolerances") { if (!next(tolerances_path)) return usage(); }
     else if (a == "--source") { if (!next(source)) return usage(); }
+    else if (a == "--result-dir") { if (!next(result_dir)) return usage(); }
     else return usage();
   }
   if (bin.empty() || scenario.empty() || baseline_path.empty() || (!write && tolerances_path.empty())) return usage();
@@ -119,7 +154,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto rules = fid::rules_from_json(tol);
-  json run = run_scenario(bin, scenario);
+  json run = result_dir.empty() ? run_scenario(bin, scenario) : checked_result(result_dir, bin, scenario);
   if (run.is_null()) return 2;
   const fid::Report rep = fid::compare(baseline, run, rules);
 

@@ -59,14 +59,14 @@ const std::map<std::string, std::vector<std::string>>& headline_metrics() {
   return k;
 }
 
-struct Run {
+struct CmdRun {
   int code = -1;
   std::string out;
 };
 
 /// `cmd` through the shell, stdout captured (no Catch2 macros: called from worker threads).
-Run run_cmd(const std::string& cmd) {
-  Run r;
+CmdRun run_cmd(const std::string& cmd) {
+  CmdRun r;
   FILE* f = ::popen(cmd.c_str(), "r");
   if (!f) return r;
   char buf[65536];
@@ -132,7 +132,7 @@ std::map<std::pair<std::string, std::string>, double> published_table() {
 TEST_CASE("fast mode: every shipped scenario exact vs fast, headline deviations as docs/fast-mode.md publishes", "[.fastmode]") {
   struct Job {
     std::string scenario, type, fidelity;
-    Run run;
+    CmdRun run;
   };
   std::vector<Job> jobs;
   std::vector<std::string> files;

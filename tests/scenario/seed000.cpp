@@ -15,7 +15,7 @@ using namespace nicsim::test;
 
 namespace {
 
-const char* kShort = " --set workload.trials=3 --set workload.runtm_s=0.05";
+const char* kSeed000Short = " --set workload.trials=3 --set workload.runtm_s=0.05";
 
 std::vector<std::pair<int, double>> one_way_us(const nlohmann::json& r) {
   std::vector<std::pair<int, double>> v;
@@ -31,7 +31,7 @@ constexpr double kItrUs = 488 * 0.256;
 }  // namespace
 
 TEST_CASE("seed000: the 82544GC's NetPIPE one-way latency is steady from 1 to 24 bytes", "[scenario][seed000]") {
-  auto r = run_json("run scenarios/seed000/82544gc-pci66.toml" + std::string(kShort));
+  auto r = run_json("run scenarios/seed000/82544gc-pci66.toml" + std::string(kSeed000Short));
   auto v = one_way_us(r);
   REQUIRE(v.size() >= 12);
   double lo = 1e9, hi = 0;
@@ -54,7 +54,7 @@ TEST_CASE("seed000: the 82546EB locks to one or two ITR intervals per round trip
   // phase of the two NICs' ITR windows, which drift with their crystals (seeded per run).
   int near_one = 0, near_two = 0, other = 0;
   for (int seed : {1, 2, 5}) {
-    auto r = run_json("run scenarios/seed000/82546eb-pcix100.toml --seed " + std::to_string(seed) + kShort);
+    auto r = run_json("run scenarios/seed000/82546eb-pcix100.toml --seed " + std::to_string(seed) + kSeed000Short);
     for (auto& [bytes, us] : one_way_us(r)) {
       if (std::fabs(us - kItrUs / 2) < 0.03 * kItrUs / 2) ++near_one;
       else if (std::fabs(us - kItrUs) < 0.03 * kItrUs) ++near_two;
@@ -74,7 +74,7 @@ TEST_CASE("seed000: the 82546EB locks to one or two ITR intervals per round trip
 TEST_CASE("seed000: explain attributes the 82546EB's extra latency to the ITR moderation wait",
           "[scenario][seed000][explain]") {
   auto r = run_json("explain scenarios/seed000/82544gc-pci66.toml --vs scenarios/seed000/82546eb-pcix100.toml" +
-                    std::string(kShort));
+                    std::string(kSeed000Short));
   auto& gap = r["gap"];
   REQUIRE(gap.size() > 0);
   CHECK(gap[0]["stage"] == "moderation wait");

@@ -29,11 +29,11 @@ using nicsim::test::read_text;
 using nicsim::test::TempDir;
 using namespace std::chrono_literals;
 
-const std::string kScenario = fs::absolute("scenarios/default.toml").string();
+const std::string kKillScenario = fs::absolute("scenarios/default.toml").string();
 
 /// The sweep under test: 6 points of a short NetPIPE run (~0.3-0.5 s each), 2 at a time.
 std::vector<std::string> sweep_args(const fs::path& out) {
-  return {NICSIM_BIN, "sweep", kScenario, "--set", "workload.upper=64", "--set", "workload.trials=2",
+  return {NICSIM_BIN, "sweep", kKillScenario, "--set", "workload.upper=64", "--set", "workload.trials=2",
           "--set", "workload.runtm_s=0.02", "--vary", "hosts.*.nics.eth1.RxIntDelay=0,64",
           "--vary", "seed=1:3:1", "--metric", "latency_us", "--jobs", "2", "--no-plot", "--out", out.string()};
 }

@@ -20,7 +20,6 @@ KernelParams ht_params(unsigned cores) {
   p.smt_shared_speed = 0.5;
   return p;
 }
-sc_time C(Kernel& k, CostId id) { return k.cpu(0).cycles(k.cost_cycles(id, 0)); }
 // Equal to within a picosecond per re-timing (sc_time is integer picoseconds).
 bool near(const sc_time& a, const sc_time& b) {
   const double d = a.to_double() - b.to_double();

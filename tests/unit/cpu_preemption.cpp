@@ -9,7 +9,6 @@ using namespace nicsim::test;
 
 namespace {
 // Duration of cost `id` on `k`'s CPU 0.
-sc_time C(Kernel& k, CostId id, size_t bytes = 0) { return k.cpu(0).cycles(k.cost_cycles(id, bytes)); }
 }  // namespace
 
 TEST_CASE("cpu: hardirq preempts softirq preempts process, burns split exactly", "[cpu]") {

@@ -21,9 +21,9 @@ namespace {
 constexpr int kCalls = 200;               // process loop iterations
 constexpr int kIrqs = 20;                 // device interrupts, 50 µs apart
 constexpr uint64_t kReg = 0xfe0000c0;     // a register of a device nobody named
-const sc_time kRun = ms(25);              // three HZ ticks at HZ=100
+const sc_time kProfileRun = ms(25);              // three HZ ticks at HZ=100
 
-/// The bench: returns the profile of CPU 0 after kRun. `extra_tcp_cycles` is added to
+/// The bench: returns the profile of CPU 0 after kProfileRun. `extra_tcp_cycles` is added to
 /// tcp_v4_rcv's cycles per call in the (process-wide) cost profile before the kernel is built.
 CpuTimeProfile run_bench(double extra_tcp_cycles, const std::function<void(Kernel&, const CpuTimeProfile&)>& check = {}) {
   if (extra_tcp_cycles != 0) {
@@ -49,7 +49,7 @@ CpuTimeProfile run_bench(double extra_tcp_cycles, const std::function<void(Kerne
   };
   k.spawn_process("worker", 0, worker());
   for (int i = 0; i < kIrqs; ++i) k.cpu(0).apic_message(0x41, us(10 + 50 * i));
-  sc_core::sc_start(kRun);
+  sc_core::sc_start(kProfileRun);
   const CpuTimeProfile p = k.cpu_time(0);
   if (check) check(k, p);
   return p;
@@ -84,7 +84,7 @@ std::map<std::string, uint64_t> rows_in_child(double extra_tcp_cycles) {
 TEST_CASE("cpu profile: contexts sum to the wall time and each level's entries to its busy time, exactly",
           "[cpu][kernel]") {
   run_bench(0, [](Kernel& k, const CpuTimeProfile& p) {
-  REQUIRE(p.wall == kRun);
+  REQUIRE(p.wall == kProfileRun);
   // Contexts (busy per level + halted + waking) partition the run to the picosecond.
   CHECK(p.busy[0] + p.busy[1] + p.busy[2] + p.halted + p.waking == p.wall);
   CHECK(p.halted + p.waking == k.cpu(0).idle_time());
@@ -123,7 +123,7 @@ TEST_CASE("cpu profile: contexts sum to the wall time and each level's entries t
   // The same in result.json's form, and what explain --cpu prints of it.
   nlohmann::json prof = {{"alpha", cpu_profile_json(k, 0)}};
   CHECK(cpu_profile_problems(prof).empty());
-  CHECK(prof["alpha"]["cpu0"]["wall_ps"].get<uint64_t>() == kRun.value());
+  CHECK(prof["alpha"]["cpu0"]["wall_ps"].get<uint64_t>() == kProfileRun.value());
   const std::string text = format_cpu_profile(prof, 5);
   INFO(text);
   CHECK(text.find("alpha.cpu0") != std::string::npos);

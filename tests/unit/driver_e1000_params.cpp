@@ -66,7 +66,7 @@ TEST_CASE("e1000 pause resolution after autonegotiation (802.3 Annex 28B)", "[e1
 TEST_CASE("e1000 module parameters: defaults per version and e1000_check_options", "[e1000drv]") {
   const DriverProfile& p4 = profile_4_4_12_k1();
   const DriverProfile& p5 = profile_5_0_43_k1();
-  Options o = check_options(ParamValues(param_schema(p4)), p4, e1000_82546);
+  nicsim::e1000drv::Options o = check_options(ParamValues(param_schema(p4)), p4, e1000_82546);
   CHECK(o.tx_descriptors == 256);
   CHECK(o.rx_descriptors == 80);
   CHECK(o.rx_int_delay == 0);
@@ -78,7 +78,7 @@ TEST_CASE("e1000 module parameters: defaults per version and e1000_check_options
   CHECK(o.flow_control == e1000_fc_default);
   CHECK(o.autoneg == 0x2F);
 
-  Options o5 = check_options(ParamValues(param_schema(p5)), p5, e1000_82546);
+  nicsim::e1000drv::Options o5 = check_options(ParamValues(param_schema(p5)), p5, e1000_82546);
   CHECK(o5.rx_descriptors == 256);
   CHECK(o5.itr == 1);  // dynamic
 
@@ -115,7 +115,7 @@ TEST_CASE("e1000 option sets: every value the schema admits is one e1000_check_o
   auto kept = [&](const std::string& name, int64_t x) {
     ParamValues v(schema);
     v.set(name, x);
-    const Options o = check_options(v, p5, e1000_82546);
+    const nicsim::e1000drv::Options o = check_options(v, p5, e1000_82546);
     if (name == "FlowControl") return int64_t(o.flow_control) == x;
     if (name == "Speed") return int64_t(o.speed) == x;
     if (name == "AutoNeg") return int64_t(o.autoneg) == x;
@@ -178,13 +178,13 @@ TEST_CASE("e1000 4.2.8-k1 module parameters: RxIntDelay is RDTR 64 on the 82544 
   CHECK(p.tx_reclaim_in_xmit);
   CHECK_FALSE(p.itr_param);
   const ParamValues def(param_schema(p));
-  Options o = check_options(def, p, e1000_82544);
+  nicsim::e1000drv::Options o = check_options(def, p, e1000_82544);
   CHECK(o.rx_descriptors == 80);
   CHECK(o.tx_descriptors == 256);
   CHECK(o.rx_int_delay == 64);  // DEFAULT_RDTR -> RDTR
   CHECK(o.tx_int_delay == 64);
   CHECK(o.itr == -1);
-  Options o40 = check_options(def, p, e1000_82540);
+  nicsim::e1000drv::Options o40 = check_options(def, p, e1000_82540);
   CHECK(o40.rx_int_delay == 64);       // RDTR written 64
   CHECK(o40.rx_abs_int_delay == 128);  // DEFAULT_RADV -> RADV
   CHECK(o40.tx_int_delay == 64);

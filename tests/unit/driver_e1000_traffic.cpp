@@ -8,7 +8,7 @@ using namespace drvtest;
 using namespace nicsim::e1000drv;
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+const std::array<uint8_t, 6> kE1000TrafficPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 
 /// One 82544GC host (e1000 4.4.12-k1, eth0 opened at time 0) cabled to a Peer.
 struct OneHost {
@@ -61,7 +61,7 @@ TEST_CASE("e1000 transmit puts the skb bytes on the wire with its journey and re
   auto app = [&]() -> Task<void> {
     const int rc = co_await h.k.dev_open(dev);
     if (rc != 0) co_return;
-    EthFrame f = make_frame(kPeerMac, dev.dev_addr, 100, 7);
+    EthFrame f = make_frame(kE1000TrafficPeerMac, dev.dev_addr, 100, 7);
     sent = f.bytes;
     SkbPtr s = co_await h.k.alloc_skb(128);
     std::memcpy(s->put(100), f.bytes.data(), 100);
@@ -80,7 +80,7 @@ TEST_CASE("e1000 transmit puts the skb bytes on the wire with its journey and re
     for (unsigned i = 0; i < 20; ++i) {
       JourneyId j = sim().journeys.begin("rx frame", now(), "peer send", "peer");
       jrx.push_back(j);
-      frames.push_back(make_frame(dev.dev_addr, kPeerMac, 60 + i, uint8_t(3 * i), j));
+      frames.push_back(make_frame(dev.dev_addr, kE1000TrafficPeerMac, 60 + i, uint8_t(3 * i), j));
       h.peer.end->transmit(frames.back(), now());
     }
   });
@@ -135,7 +135,7 @@ TEST_CASE("e1000 xmit on a full ring stops the queue and TX clean wakes it and e
     const int rc = co_await h.k.dev_open(dev);
     if (rc != 0) co_return;
     for (unsigned i = 0; i < N; ++i) {
-      EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, uint8_t(i));
+      EthFrame f = make_frame(kE1000TrafficPeerMac, dev.dev_addr, len, uint8_t(i));
       f.bytes[14] = uint8_t(i);
       SkbPtr s = co_await h.k.alloc_skb(len);
       std::memcpy(s->put(len), f.bytes.data(), len);
@@ -178,7 +178,7 @@ TEST_CASE("e1000_intr reads ICR at most E1000_MAX_INTR = 10 times per call under
   const sc_time t0 = ms(20);
   at_time(t0, [&] {
     for (unsigned i = 0; i < N; ++i)
-      h.peer.end->transmit(make_frame(dev.dev_addr, kPeerMac, 60, uint8_t(i)), t0 + spacing * i);
+      h.peer.end->transmit(make_frame(dev.dev_addr, kE1000TrafficPeerMac, 60, uint8_t(i)), t0 + spacing * i);
   });
   sc_core::sc_start(ms(25));
 
@@ -238,7 +238,7 @@ unsigned next_to_clean_after_second_xmit(const std::string& driver_name) {
     const bool up = co_await open_until_link_up(h, dev);
     if (!up) co_return;
     for (int i = 0; i < 2; ++i) {
-      EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, uint8_t(i));
+      EthFrame f = make_frame(kE1000TrafficPeerMac, dev.dev_addr, len, uint8_t(i));
       SkbPtr s = co_await h.k.alloc_skb(len);
       std::memcpy(s->put(len), f.bytes.data(), len);
       s->dev = &dev;
@@ -281,14 +281,14 @@ unsigned next_to_clean_after_rx_interrupt(const std::string& driver_name) {
   auto app = [&]() -> Task<void> {
     const bool up = co_await open_until_link_up(h, dev);
     if (!up) co_return;
-    EthFrame f = make_frame(kPeerMac, dev.dev_addr, len, 1);
+    EthFrame f = make_frame(kE1000TrafficPeerMac, dev.dev_addr, len, 1);
     SkbPtr s = co_await h.k.alloc_skb(len);
     std::memcpy(s->put(len), f.bytes.data(), len);
     s->dev = &dev;
     got_before = unsigned(h.got.size());
     co_await h.k.dev_queue_xmit(std::move(s));
     const sc_time t_tx = now();
-    at_time(t_tx + us(10), [&h, &dev] { h.peer.end->transmit(make_frame(dev.dev_addr, kPeerMac, 60, 9), now()); });
+    at_time(t_tx + us(10), [&h, &dev] { h.peer.end->transmit(make_frame(dev.dev_addr, kE1000TrafficPeerMac, 60, 9), now()); });
     co_await h.k.cost(burn_30us);
     clean = h.a->tx_ring_state().next_to_clean;
   };

@@ -88,7 +88,7 @@ TEST_CASE("e100 on an 82559 with ucode=0: no microcode, FR per frame", "[e100drv
 TEST_CASE("e100 check_options: out-of-range values fall back to the defaults, ucode default by revision", "[e100drv]") {
   const auto schema = param_schema();
   ParamValues v(schema);
-  Options o = check_options(v, D101MA_REV_ID);
+  nicsim::e100drv::Options o = check_options(v, D101MA_REV_ID);
   CHECK(o.ucode);
   CHECK(o.int_delay == 0x600);
   CHECK(o.bundle_max == 6);

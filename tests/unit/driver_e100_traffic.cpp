@@ -9,7 +9,7 @@ using namespace e100test;
 using namespace nicsim::e100drv;
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
+const std::array<uint8_t, 6> kE100TrafficPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
 
 /// Receives every IPv4 frame the driver hands to netif_rx, with the time it reached the stack.
 struct Sink {
@@ -38,7 +38,7 @@ TEST_CASE("e100 TX: a burst of 8 frames sets S on every TCB as queued, I on the 
     const int rc = co_await r.k->dev_open(*r.dev);
     if (rc != 0) co_return;
     for (unsigned i = 0; i < 8; ++i) {
-      EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 200, uint8_t(i));
+      EthFrame f = drvtest::make_frame(kE100TrafficPeerMac, r.dev->dev_addr, 200, uint8_t(i));
       SkbPtr s = co_await r.k->alloc_skb(256);
       std::memcpy(s->put(200), f.bytes.data(), 200);
       s->dev = r.dev.get();
@@ -76,7 +76,7 @@ TEST_CASE("e100 TX: frames sent one at a time each raise CNA, whose ISR pass res
     const int rc = co_await r.k->dev_open(*r.dev);
     if (rc != 0) co_return;
     for (unsigned i = 0; i < 10; ++i) {
-      EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 200, uint8_t(i));
+      EthFrame f = drvtest::make_frame(kE100TrafficPeerMac, r.dev->dev_addr, 200, uint8_t(i));
       SkbPtr s = co_await r.k->alloc_skb(256);
       std::memcpy(s->put(200), f.bytes.data(), 200);
       s->dev = r.dev.get();

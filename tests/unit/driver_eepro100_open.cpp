@@ -68,7 +68,7 @@ TEST_CASE("eepro100 module parameters have the Linux names and defaults and ring
   const DriverEntry* de = driver("eepro100");
   REQUIRE(de);
   const ParamValues pv(de->params);
-  const Options o = options_from(pv);
+  const nicsim::eepro100drv::Options o = options_from(pv);
   CHECK(o.rx_copybreak == 200);
   CHECK(o.max_interrupt_work == 20);
   CHECK(o.txfifo == 8);

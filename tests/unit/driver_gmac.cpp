@@ -13,14 +13,14 @@ using namespace gmactest;
 using namespace nicsim::gmacdrv;
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
+const std::array<uint8_t, 6> kGmacPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
 
-struct Sink {
+struct GmacSink {
   std::vector<sc_time> at;
   std::vector<uint32_t> len;
   std::vector<uint8_t> summed;
   std::vector<uint8_t> first_payload;  ///< byte 14 of the frame (make_frame's seed + 14)
-  explicit Sink(Kernel& k) {
+  explicit GmacSink(Kernel& k) {
     k.dev_add_pack(ETH_P_IP, [this, &k](SkbPtr skb, NetDevice*) -> Task<int> {
       at.push_back(now());
       len.push_back(skb->len);
@@ -157,7 +157,7 @@ TEST_CASE("gmac xmit: TX_FL_INTERRUPT stored natively lands in byte 7 (control b
   auto app = [&]() -> Task<void> {
     const int rc = co_await r.k->dev_open(*r.dev);
     if (rc != 0) co_return;
-    EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 600, 3);
+    EthFrame f = drvtest::make_frame(kGmacPeerMac, r.dev->dev_addr, 600, 3);
     SkbPtr s = co_await r.k->alloc_skb(700);
     std::memcpy(s->put(600), f.bytes.data(), 600);
     s->dev = r.dev.get();
@@ -200,7 +200,7 @@ TEST_CASE("gmac xmit: TX_FL_INTERRUPT stored natively lands in byte 7 (control b
 TEST_CASE("gmac RX: 20 frames 20 us apart: RX_DONE at once for the first, then per 5 packets, the last 4 by the time",
           "[gmacdrv]") {
   Rig r;
-  Sink sink(*r.k);
+  GmacSink sink(*r.k);
   r.open();
   const unsigned n = 20;
   for (unsigned i = 0; i < n; ++i)
@@ -230,7 +230,7 @@ TEST_CASE("gmac RX: 20 frames 20 us apart: RX_DONE at once for the first, then p
 
 TEST_CASE("gmac RX: copybreak at RX_COPY_THRESHOLD 256 of the descriptor length, which counts the FCS", "[gmacdrv]") {
   Rig r;
-  Sink sink(*r.k);
+  GmacSink sink(*r.k);
   r.open();
   // 252 + 4 = 256: copied into a small skb; 253 + 4 = 257: the ring skb goes up, a new one replaces it.
   const std::vector<unsigned> lens = {252, 253, 100, 1514, 252};
@@ -251,7 +251,7 @@ TEST_CASE("gmac RX: copybreak at RX_COPY_THRESHOLD 256 of the descriptor length,
 TEST_CASE("gmac RX: frames 1 ms apart each raise RX_DONE at once (the 8-unit time since the previous RX_DONE has run out)",
           "[gmacdrv]") {
   Rig r;
-  Sink sink(*r.k);
+  GmacSink sink(*r.k);
   r.open();
   for (unsigned i = 0; i < 3; ++i)
     drvtest::at_time(ms(kOpenDoneMs) + ms(1) * i, [&r, i] { r.peer.end->transmit(r.to_nic(500, uint8_t(i)), now()); });
@@ -269,7 +269,7 @@ TEST_CASE("gmac RX: 300 frames wrap the 64-entry ring, the kicks stay a multiple
   // The RX rule (chip uses descriptors from RXDMA_DONE while it differs from KICK) against what gmac
   // writes: NRX first, then last & ~3 after every gmac_receive.
   Rig r;
-  Sink sink(*r.k);
+  GmacSink sink(*r.k);
   r.open();
   const unsigned n = 300;
   for (unsigned i = 0; i < n; ++i)  // back to back at line rate (1518-byte frames: 12.3 us each on the wire)
@@ -296,10 +296,10 @@ TEST_CASE("gmac xmit: with the TX MAC paused the 64 slots fill, netif_stop_queue
     const int rc = co_await r.k->dev_open(*r.dev);
     if (rc != 0) co_return;
     // The partner's XOFF (pause_time 0xffff quanta = 33.5 ms at 1 Gb/s): GM_MAC_CTRL_CONF_RCV_PAUSE_EN obeys it.
-    r.peer.end->transmit(make_pause_frame(kPeerMac, 0xffff), now());
+    r.peer.end->transmit(make_pause_frame(kGmacPeerMac, 0xffff), now());
     co_await CpuBurn{us(50)};
     for (unsigned i = 0; i < 100; ++i) {
-      EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 1514, uint8_t(i));
+      EthFrame f = drvtest::make_frame(kGmacPeerMac, r.dev->dev_addr, 1514, uint8_t(i));
       SkbPtr s = co_await r.k->alloc_skb(1600);
       std::memcpy(s->put(1514), f.bytes.data(), 1514);
       s->dev = r.dev.get();
@@ -388,7 +388,7 @@ TEST_CASE("gmac probe: the entry binds the GMAC device and takes its interrupt",
 
 TEST_CASE("gmac RX_BLANK what-if: rx_blank_pkts 10 and rx_blank_time 255 in GM_RX_BLANK", "[gmacdrv]") {
   Rig r(200.0 / 3.0, true, {{"rx_blank_pkts", int64_t{10}}, {"rx_blank_time", int64_t{255}}});
-  Sink sink(*r.k);
+  GmacSink sink(*r.k);
   r.open();
   const unsigned n = 21;
   for (unsigned i = 0; i < n; ++i)

@@ -15,7 +15,7 @@ using drvtest::Peer;
 using drvtest::TestHost;
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
+const std::array<uint8_t, 6> kSungemPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
 constexpr const char* kPfx = "g4.eth0.driver.";
 
 /// One GMAC on a TestHost with a big-endian 800 MHz PowerPC kernel (cost profile linux-2.4-ppc7450),
@@ -56,7 +56,7 @@ struct Rig {
     ifup_ = [this]() -> Task<void> { rc = co_await k->dev_open(*dev); };
     k->spawn_process("ifup", ifup_());
   }
-  EthFrame to_nic(unsigned len, uint8_t seed = 1) const { return drvtest::make_frame(dev->dev_addr, kPeerMac, len, seed); }
+  EthFrame to_nic(unsigned len, uint8_t seed = 1) const { return drvtest::make_frame(dev->dev_addr, kSungemPeerMac, len, seed); }
   uint64_t bar() const { return nic->bar(0); }
   uint64_t counter(const char* what) const { return sim().counters.get(std::string(kPfx) + what); }
   /// The values the driver read from register `off` at or after `from`.
@@ -76,10 +76,10 @@ struct Rig {
   std::function<Task<void>()> ifup_;
 };
 
-struct Sink {
+struct SungemSink {
   std::vector<uint32_t> len, csum;
   std::vector<uint8_t> summed;
-  explicit Sink(Kernel& k) {
+  explicit SungemSink(Kernel& k) {
     k.dev_add_pack(ETH_P_IP, [this, &k](SkbPtr skb, NetDevice*) -> Task<int> {
       len.push_back(skb->len);
       csum.push_back(skb->csum);
@@ -90,7 +90,7 @@ struct Sink {
   }
 };
 
-uint64_t le64(const uint8_t* p) {
+uint64_t sungem_le64(const uint8_t* p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
   return v;
@@ -174,11 +174,11 @@ TEST_CASE("sungem RX descriptors: cpu_to_le64 on big-endian PowerPC lands little
   for (unsigned i : {0u, 1u, 127u}) {
     INFO(i);
     const auto d = r.desc(r.g->rxd_addr(i));
-    CHECK(le64(d.data()) == fresh);
+    CHECK(sungem_le64(d.data()) == fresh);
     CHECK(d[0] == 0x00);
     CHECK(d[2] == 0x4a);
     CHECK(d[3] == 0x86);  // OWN | 1610 >> 8 ... in the status word's third and fourth bytes
-    const uint64_t buf = le64(d.data() + 8);
+    const uint64_t buf = sungem_le64(d.data() + 8);
     CHECK(buf % 64 == 0);  // gem_alloc_skb: 64-byte aligned data
     CHECK(buf != 0);
   }
@@ -194,7 +194,7 @@ TEST_CASE("sungem TX descriptor: SOF|EOF|len, CENAB with start and stuff offsets
     if (co_await r.k->dev_open(*r.dev) != 0) co_return;
     WaitQueue wq;
     co_await r.k->schedule_timeout(wq, 150);  // past the link timer
-    EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 600, 3);
+    EthFrame f = drvtest::make_frame(kSungemPeerMac, r.dev->dev_addr, 600, 3);
     SkbPtr s = co_await r.k->alloc_skb(700);
     std::memcpy(s->put(600), f.bytes.data(), 600);
     s->dev = r.dev.get();
@@ -209,7 +209,7 @@ TEST_CASE("sungem TX descriptor: SOF|EOF|len, CENAB with start and stuff offsets
   REQUIRE(sent);
   REQUIRE(r.peer.rx.size() == 1);
   const auto d = r.desc(r.g->txd_addr(0));
-  const uint64_t ctrl = le64(d.data());
+  const uint64_t ctrl = sungem_le64(d.data());
   CHECK((ctrl & TXDCTRL_BUFSZ) == 600);
   CHECK((ctrl & TXDCTRL_SOF) != 0);
   CHECK((ctrl & TXDCTRL_EOF) != 0);
@@ -218,7 +218,7 @@ TEST_CASE("sungem TX descriptor: SOF|EOF|len, CENAB with start and stuff offsets
   CHECK(((ctrl >> 21) & 0xff) == 50);  // csum_stuff_off = h.raw + csum - data
   CHECK((ctrl & TXDCTRL_INTME) != 0);  // gem_intme(0)
   CHECK(d[4] == 0x01);                 // INTME is bit 32: the fifth byte of the little-endian word
-  CHECK(le64(d.data() + 8) != 0);
+  CHECK(sungem_le64(d.data() + 8) != 0);
   CHECK(r.nic->peek(TXDMA_KICK) == 1);
   // The completion: TXINTME with TXALL in the GREG_STAT the ISR read, no TXMAC (XMIT masked).
   bool intme = false, txmac = false;
@@ -241,7 +241,7 @@ TEST_CASE("sungem-0.95 TX: no INTME, every frame's XMIT raises TXMAC and a MAC_T
     WaitQueue wq;
     co_await r.k->schedule_timeout(wq, 150);
     for (unsigned i = 0; i < kN; ++i) {
-      EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 1000, uint8_t(i));
+      EthFrame f = drvtest::make_frame(kSungemPeerMac, r.dev->dev_addr, 1000, uint8_t(i));
       SkbPtr s = co_await r.k->alloc_skb(1100);
       std::memcpy(s->put(1000), f.bytes.data(), 1000);
       s->dev = r.dev.get();
@@ -254,7 +254,7 @@ TEST_CASE("sungem-0.95 TX: no INTME, every frame's XMIT raises TXMAC and a MAC_T
   sc_core::sc_start(ms(1700));
   REQUIRE(sent == kN);
   REQUIRE(r.peer.rx.size() == kN);
-  for (unsigned i = 0; i < kN; ++i) CHECK((le64(r.desc(r.g->txd_addr(i)).data()) & TXDCTRL_INTME) == 0);
+  for (unsigned i = 0; i < kN; ++i) CHECK((sungem_le64(r.desc(r.g->txd_addr(i)).data()) & TXDCTRL_INTME) == 0);
   // Each frame: XMIT -> TXMAC (unmasked), the TX FIFO drained -> TXALL (PMODE): one interrupt that
   // reads GREG_STAT and MAC_TXSTAT and reaps.
   CHECK(r.counter("intr") >= kN);
@@ -273,7 +273,7 @@ struct RxRun {
 RxRun rx_burst(const char* drv, unsigned n, unsigned len, sc_time gap,
                const std::vector<std::pair<std::string, ParamValue>>& set = {}) {
   Rig r(drv, {}, set);
-  Sink sink(*r.k);
+  SungemSink sink(*r.k);
   r.open();
   for (unsigned i = 0; i < n; ++i)
     drvtest::at_time(kUp + gap * i, [&r, len, i] { r.peer.end->transmit(r.to_nic(len, uint8_t(i)), now()); });
@@ -327,17 +327,17 @@ TEST_CASE("sungem-0.96 RX: RCV masked, RX_DONE every 5 frames, no MAC_RXSTAT rea
 
 TEST_CASE("sungem RX copybreak: frames of 256 B or less are copied, the ring buffer stays", "[sungemdrv]") {
   Rig r(kDriverName096);
-  Sink sink(*r.k);
+  SungemSink sink(*r.k);
   r.open();
   sc_core::sc_start(kUp);
-  const uint64_t buf0 = le64(r.desc(r.g->rxd_addr(0)).data() + 8), buf1 = le64(r.desc(r.g->rxd_addr(1)).data() + 8);
+  const uint64_t buf0 = sungem_le64(r.desc(r.g->rxd_addr(0)).data() + 8), buf1 = sungem_le64(r.desc(r.g->rxd_addr(1)).data() + 8);
   drvtest::at_time(kUp + us(10), [&r] { r.peer.end->transmit(r.to_nic(200, 1), now()); });
   drvtest::at_time(kUp + us(30), [&r] { r.peer.end->transmit(r.to_nic(800, 2), now()); });
   sc_core::sc_start(ms(2));
   REQUIRE(sink.len.size() == 2);
   CHECK(r.counter("rx_copybreak") == 1);
-  CHECK(le64(r.desc(r.g->rxd_addr(0)).data() + 8) == buf0);  // copied: the buffer is reused
-  CHECK(le64(r.desc(r.g->rxd_addr(1)).data() + 8) != buf1);  // handed up: a new buffer in the slot
+  CHECK(sungem_le64(r.desc(r.g->rxd_addr(0)).data() + 8) == buf0);  // copied: the buffer is reused
+  CHECK(sungem_le64(r.desc(r.g->rxd_addr(1)).data() + 8) != buf1);  // handed up: a new buffer in the slot
   CHECK(sink.len[0] == 200 + 4 - 14);
   CHECK(sink.len[1] == 800 + 4 - 14);
 }
@@ -345,7 +345,7 @@ TEST_CASE("sungem RX copybreak: frames of 256 B or less are copied, the ring buf
 TEST_CASE("sungem RX CHECKSUM_HW: skb->csum is the chip's sum from the checksum start (after the MAC header)",
           "[sungemdrv]") {
   Rig r(kDriverName095);
-  Sink sink(*r.k);
+  SungemSink sink(*r.k);
   r.open();
   EthFrame f;  // built at send time: dev_addr comes from the probe process
   drvtest::at_time(kUp, [&r, &f] {
@@ -370,7 +370,7 @@ TEST_CASE("sungem RX CHECKSUM_HW: skb->csum is the chip's sum from the checksum 
 TEST_CASE("sungem RX: a kick equal to RXDMA_DONE at a cluster boundary keeps the ring running",
           "[sungemdrv][gem-model]") {
   Rig r(kDriverName096);
-  Sink sink(*r.k);
+  SungemSink sink(*r.k);
   r.open();
   for (unsigned i = 0; i < 6; ++i)
     drvtest::at_time(kUp + us(300) * i, [&r, i] { r.peer.end->transmit(r.to_nic(400, uint8_t(i)), now()); });

@@ -9,14 +9,14 @@ using namespace tg3test;
 using namespace nicsim::tg3drv;
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
+const std::array<uint8_t, 6> kTg3PeerMac = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
 
-struct Sink {
+struct Tg3Sink {
   std::vector<sc_time> at;
   std::vector<uint32_t> len;
   std::vector<uint8_t> summed;
   std::vector<int> type;  ///< skb->pkt_type (PACKET_HOST 0: eth_type_trans matched dev_addr)
-  explicit Sink(Kernel& k) {
+  explicit Tg3Sink(Kernel& k) {
     k.dev_add_pack(ETH_P_IP, [this, &k](SkbPtr skb, NetDevice*) -> Task<int> {
       at.push_back(now());
       type.push_back(int(skb->pkt_type));
@@ -58,7 +58,7 @@ TEST_CASE("tg3-0.99 xmit: the BD goes into NIC SRAM by writel, the mailbox sends
   auto app = [&]() -> Task<void> {
     const int rc = co_await r.k->dev_open(*r.dev);
     if (rc != 0) co_return;
-    EthFrame f = drvtest::make_frame(kPeerMac, r.dev->dev_addr, 600, 3);
+    EthFrame f = drvtest::make_frame(kTg3PeerMac, r.dev->dev_addr, 600, 3);
     SkbPtr s = co_await r.k->alloc_skb(700);
     std::memcpy(s->put(600), f.bytes.data(), 600);
     s->dev = r.dev.get();
@@ -87,7 +87,7 @@ TEST_CASE("tg3-0.99 xmit: the BD goes into NIC SRAM by writel, the mailbox sends
 
 TEST_CASE("tg3-0.99 RX: the ISR loop delivers every frame, copying those of 256 B or less", "[tg3drv]") {
   Rig r;
-  Sink sink(*r.k);
+  Tg3Sink sink(*r.k);
   r.open();
   const unsigned kBig = 12, kSmall = 6;
   for (unsigned i = 0; i < kBig + kSmall; ++i)
@@ -112,7 +112,7 @@ TEST_CASE("tg3-0.99 RX: the ISR loop delivers every frame, copying those of 256 
 
 TEST_CASE("tg3-0.99 ethtool -C: rx-usecs 0 / rx-frames 1 interrupts on every frame", "[tg3drv]") {
   Rig r({{"rx-usecs", int64_t(0)}, {"rx-frames", int64_t(1)}, {"adaptive-rx", false}});
-  Sink sink(*r.k);
+  Tg3Sink sink(*r.k);
   r.open();
   for (unsigned i = 0; i < 5; ++i)
     drvtest::at_time(ms(50) + us(100) * i, [&r, i] { r.peer.end->transmit(r.to_nic(300, uint8_t(i)), now()); });
@@ -127,7 +127,7 @@ TEST_CASE("tg3-0.99 ethtool -C: rx-usecs 0 / rx-frames 1 interrupts on every fra
 
 TEST_CASE("tg3-0.99 adaptive RX: a packet rate above pkt-rate-high selects the HIGH band", "[tg3drv]") {
   Rig r({{"pkt-rate-low", int64_t(100)}, {"pkt-rate-high", int64_t(300)}, {"stats-block-usecs", int64_t(100000)}});
-  Sink sink(*r.k);
+  Tg3Sink sink(*r.k);
   r.open();
   for (unsigned i = 0; i < 1300; ++i)  // 1000 frames/s from 50 ms to 1.35 s
     drvtest::at_time(ms(50) + ms(1) * i, [&r, i] { r.peer.end->transmit(r.to_nic(100, uint8_t(i)), now()); });
@@ -143,7 +143,7 @@ TEST_CASE("tg3-0.99 adaptive RX: a packet rate above pkt-rate-high selects the H
 TEST_CASE("tg3-1.0 NAPI: every frame updates the status block, the ISR masks and schedules, tg3_poll delivers",
           "[tg3drv]") {
   Rig r({}, kDriverName10, true);
-  Sink sink(*r.k);
+  Tg3Sink sink(*r.k);
   r.open();
   const unsigned n = 20;
   for (unsigned i = 0; i < n; ++i)  // 10 frames 100 us apart, then 10 back to back
@@ -207,7 +207,7 @@ TEST_CASE("tg3-0.99 reopen: after stop, a new station address and open, frames l
   // reopen filled freed buffers and the stack saw zeroed headers (PACKET_OTHERHOST). tg3_halt's
   // core-clock reset (GRC_MISC_CFG_CORECLK_RESET) in stop gives the reopen a clean chip.
   Rig r;
-  Sink sink(*r.k);
+  Tg3Sink sink(*r.k);
   r.open();
   const std::array<uint8_t, 6> kNew = {0x00, 0x10, 0x18, 0xaa, 0xbb, 0xcc};
   int rc2 = -99;

@@ -32,7 +32,7 @@ struct Port : EthPort {
   void frame_received(const EthFrame& f) override { rx.push_back({now(), f}); }
   std::string port_name() const override { return nm; }
 };
-EthFrame frame(unsigned len, uint8_t tag) {
+EthFrame link_frame(unsigned len, uint8_t tag) {
   EthFrame f;
   f.bytes.assign(len, tag);
   return f;
@@ -47,8 +47,8 @@ TEST_CASE("Link: back-to-back minimum frames arrive 672 ns apart, both direction
   const int n = 100;
   sc_core::sc_spawn(
       [&] {
-        for (int i = 0; i < n; ++i) a.end->transmit(frame(60, uint8_t(i)), SC_ZERO_TIME);
-        b.end->transmit(frame(1514, 0xEE), SC_ZERO_TIME);  // full duplex: not delayed by a's frames
+        for (int i = 0; i < n; ++i) a.end->transmit(link_frame(60, uint8_t(i)), SC_ZERO_TIME);
+        b.end->transmit(link_frame(1514, 0xEE), SC_ZERO_TIME);  // full duplex: not delayed by a's frames
       },
       "script");
   sc_core::sc_start(us(100));
@@ -69,9 +69,9 @@ TEST_CASE("Link: a frame started on a busy wire waits for the inter-frame gap, 1
   EthLink link("link", 100, 0.0, a, b);
   sc_core::sc_spawn(
       [&] {
-        sc_time end1 = a.end->transmit(frame(1514, 1), SC_ZERO_TIME);
+        sc_time end1 = a.end->transmit(link_frame(1514, 1), SC_ZERO_TIME);
         CHECK(end1 == ns(1526 * 80));
-        sc_time end2 = a.end->transmit(frame(100, 2), ns(1000));  // asked to start while the wire is busy
+        sc_time end2 = a.end->transmit(link_frame(100, 2), ns(1000));  // asked to start while the wire is busy
         CHECK(end2 == ns(1538 * 80) + ns((8 + 104) * 80));
       },
       "script");

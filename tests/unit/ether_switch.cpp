@@ -22,7 +22,7 @@ const Mac6 kMacB = {0x00, 0x02, 0xb3, 0x00, 0x00, 0x0b};
 const Mac6 kMacC = {0x00, 0x02, 0xb3, 0x00, 0x00, 0x0c};
 const sc_time kSer = ns(576), kPeriod = ns(672), kProp = ns(10), kFwd = ns(880);
 
-std::vector<uint8_t> frame_to(const Mac6& da, const Mac6& sa, uint8_t fill = 0x5a) {
+std::vector<uint8_t> switch_frame_to(const Mac6& da, const Mac6& sa, uint8_t fill = 0x5a) {
   std::vector<uint8_t> b(60, fill);
   std::copy(da.begin(), da.end(), b.begin());
   std::copy(sa.begin(), sa.end(), b.begin() + 6);
@@ -88,7 +88,7 @@ TEST_CASE("Switch: store and forward after forwarding_latency, unknown unicast f
   EthLink la("la", 1000, 2.0, a, sw.port(0)), lb("lb", 1000, 2.0, b, sw.port(1)), lc("lc", 1000, 2.0, c, sw.port(2));
   // A -> B, B unknown: flooded to B and C. Last bit at the switch 576 + 10 ns after the start; out
   // of the egress port forwarding_latency later; at the far MAC one serialisation + cable after.
-  a.send(frame_to(kMacB, kMacA), us(1));
+  a.send(switch_frame_to(kMacB, kMacA), us(1));
   sc_core::sc_start(us(5));
   const sc_time arrive_b = us(1) + kSer + kProp + kFwd + kSer + kProp;
   REQUIRE(b.at.size() == 1);
@@ -98,13 +98,13 @@ TEST_CASE("Switch: store and forward after forwarding_latency, unknown unicast f
   CHECK(sw.lookup(kMacA) == 0);
   CHECK(sw.lookup(kMacB) == -1);
   // B -> A: A was learned on port 0, so only A gets it; B is learned now.
-  b.send(frame_to(kMacA, kMacB), now());
+  b.send(switch_frame_to(kMacA, kMacB), now());
   sc_core::sc_start(us(5));
   CHECK(a.at.size() == 1);
   CHECK(c.at.size() == 1);
   CHECK(sw.lookup(kMacB) == 1);
   // A -> A (learned on port 0): filtered, 802.1D.
-  a.send(frame_to(kMacA, kMacA), now());
+  a.send(switch_frame_to(kMacA, kMacA), now());
   sc_core::sc_start(us(5));
   CHECK(a.at.size() == 1);
   CHECK(b.at.size() == 1);
@@ -128,7 +128,7 @@ TEST_CASE("Switch: a received PAUSE stops the output after the frame in progress
   Mac idle("idle"), b("b");
   EthLink l0("l0", 1000, 2.0, gen, sw.port(0)), l1("l1", 1000, 2.0, idle, sw.port(1)), l2("l2", 1000, 2.0, b, sw.port(2));
   sc_core::sc_start(us(1));
-  gen.start(frame_to(kMacB, kMacA));
+  gen.start(switch_frame_to(kMacB, kMacA));
   // Frame k: last bit at the switch a_k = 1 us + 672k + 586 ns, starts out of port 2 at a_k + 880.
   auto start_k = [&](uint64_t k) { return us(1) + kPeriod * double(k) + kSer + kProp + kFwd; };
   sc_core::sc_start(us(10));
@@ -165,7 +165,7 @@ TEST_CASE("Switch: XON (pause_time 0) resumes at once, a new PAUSE restarts the 
   EthLink l0("l0", 1000, 2.0, a, sw.port(0)), l1("l1", 1000, 2.0, b, sw.port(1));
   // PAUSE 100 quanta arriving at 1.586 us; at 10 us a frame from A (at the switch 10.586 us) waits.
   b.send(make_pause_frame(kMacB, 100).bytes, us(1));
-  a.send(frame_to(kMacB, kMacA, 1), us(10));
+  a.send(switch_frame_to(kMacB, kMacA, 1), us(10));
   // XON sent at 20 us arrives 20.586 us: the frame starts then.
   b.send(make_pause_frame(kMacB, 0).bytes, us(20));
   sc_core::sc_start(us(30));
@@ -175,7 +175,7 @@ TEST_CASE("Switch: XON (pause_time 0) resumes at once, a new PAUSE restarts the 
   // PAUSE 100 at 40 us (arrives 40.586), another 100 at 60 us (arrives 60.586): the pause ends at
   // 60.586 + 51.2 = 111.786 us, not 91.786.
   b.send(make_pause_frame(kMacB, 100).bytes, us(40));
-  a.send(frame_to(kMacB, kMacA, 2), us(50));
+  a.send(switch_frame_to(kMacB, kMacA, 2), us(50));
   b.send(make_pause_frame(kMacB, 100).bytes, us(60));
   sc_core::sc_start(us(100) - now());
   CHECK(b.at.size() == 1);
@@ -203,8 +203,8 @@ void queue_case(unsigned cap_kb) {
   // C pauses port 2 for the maximum (65535 quanta = 33.55 ms); A and B send 20 frames each to C.
   c.send(make_pause_frame(kMacC, 0xFFFF).bytes, SC_ZERO_TIME);
   for (int k = 0; k < 20; ++k) {
-    a.send(frame_to(kMacC, kMacA, uint8_t(k)), us(2) + kPeriod * double(k));
-    b.send(frame_to(kMacC, kMacB, uint8_t(k)), us(2) + kPeriod * double(k));
+    a.send(switch_frame_to(kMacC, kMacA, uint8_t(k)), us(2) + kPeriod * double(k));
+    b.send(switch_frame_to(kMacC, kMacB, uint8_t(k)), us(2) + kPeriod * double(k));
   }
   sc_core::sc_start(us(40));
   CHECK(c.at.empty());
@@ -244,7 +244,7 @@ void pause_send_case(bool enabled) {
       l2((n + "l2").c_str(), 1000, 2.0, c, sw.port(2));
   c.send(make_pause_frame(kMacC, 0xFFFF).bytes, SC_ZERO_TIME);  // nothing leaves port 2
   // A sends 40 frames back to back from 2 us: frame k at the switch at 2 us + 672k + 586 ns.
-  for (int k = 0; k < 40; ++k) a.send(frame_to(kMacC, kMacA, uint8_t(k)), us(2) + kPeriod * double(k));
+  for (int k = 0; k < 40; ++k) a.send(switch_frame_to(kMacC, kMacA, uint8_t(k)), us(2) + kPeriod * double(k));
   sc_core::sc_start(us(40));
   if (!enabled) {
     CHECK(a.at.empty());
@@ -287,7 +287,7 @@ TEST_CASE("Switch: a port with obey_pause off counts a PAUSE as consumed control
   Mac a("a"), b("b");
   EthLink l0("l0", 1000, 2.0, a, sw.port(0)), l1("l1", 1000, 2.0, b, sw.port(1));
   b.send(make_pause_frame(kMacB, 0xFFFF).bytes, us(1));
-  a.send(frame_to(kMacB, kMacA), us(5));
+  a.send(switch_frame_to(kMacB, kMacA), us(5));
   sc_core::sc_start(us(20));
   REQUIRE(b.at.size() == 1);
   CHECK(b.at[0] == us(5) + kSer + kProp + kFwd + kSer + kProp);
@@ -311,8 +311,8 @@ TEST_CASE("Switch: a tester's train through the fast path arrives exactly as fra
   Mac c("c");
   EthLink l0("l0", 1000, 2.0, g0, sw.port(0)), l1("l1", 1000, 2.0, g1, sw.port(1)), l2("l2", 1000, 2.0, c, sw.port(2));
   sc_core::sc_start(us(1));
-  g0.start(frame_to(kMacC, kMacB));
-  g1.start(frame_to(kMacA, kMacB, 0x33));
+  g0.start(switch_frame_to(kMacC, kMacB));
+  g1.start(switch_frame_to(kMacA, kMacB, 0x33));
   sc_core::sc_start(us(2));
   CHECK(sw.passing_through(0));
   CHECK(sw.passing_through(1));

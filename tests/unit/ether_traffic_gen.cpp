@@ -8,7 +8,7 @@
 using namespace nicsim;
 
 namespace {
-struct Sink : EthPort {
+struct GenSink : EthPort {
   std::vector<sc_time> at;
   void attach_link(EthLinkEnd*) override {}
   void frame_received(const EthFrame& f) override {
@@ -25,7 +25,7 @@ TEST_CASE("TesterPort offers frame k at t0 + k * frame_time / load and stops aft
   p.frames = 100;
   p.batch = 7;  // not a divisor of 100: the last activation is partial
   TesterPort gen("gen", p);
-  Sink sink;
+  GenSink sink;
   EthLink link("link", 1000, 2.0, gen, sink);
   sc_core::sc_start(us(3));  // the tester starts at 3 µs, as an operator would press start
   gen.start(std::vector<uint8_t>(60, 0xab));
@@ -64,7 +64,7 @@ TEST_CASE("TesterPort refuses a load outside 0..1 (0 excluded), a zero batch, a 
   p.batch = 1;
   TesterPort g("g4", p);
   CHECK_THROWS_AS(g.start(std::vector<uint8_t>(60, 0)), std::logic_error);  // not cabled
-  Sink s;
+  GenSink s;
   EthLink l("l", 1000, 1.0, g, s);
   CHECK_THROWS_AS(g.start(std::vector<uint8_t>(13, 0)), std::invalid_argument);
 }

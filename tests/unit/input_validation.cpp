@@ -22,7 +22,7 @@ using namespace nicsim::test;
 namespace {
 
 /// Run the real nicsim binary with `args`; stdout/stderr captured in `tmp`.
-BinResult nicsim_bin(const TempDir& tmp, const std::vector<std::string>& args) { return run_nicsim_bin(tmp.path, args); }
+BinResult run_bin(const TempDir& tmp, const std::vector<std::string>& args) { return run_nicsim_bin(tmp.path, args); }
 
 /// The seed-000 82544GC scenario (real registries): a valid base for the CLI checks.
 const std::string kScenario = "scenarios/seed000/82544gc-pci66.toml";
@@ -43,7 +43,7 @@ std::string captured(F&& f) {
   return s;
 }
 
-size_t count_of(const std::string& hay, const std::string& needle) {
+size_t count_in(const std::string& hay, const std::string& needle) {
   size_t n = 0;
   for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
   return n;
@@ -55,22 +55,22 @@ TEST_CASE("sweep: the scenario and every --vary key and value are checked before
   TempDir tmp;
   const std::string out = (tmp / "sw").string();
   // A misspelt key: one usage error with the loader's suggestion, not one failed run per point.
-  auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.uper=24,48", "--metric", "latency_us", "--out", out});
+  auto r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.uper=24,48", "--metric", "latency_us", "--out", out});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vary workload.uper=24: key 'workload.uper': unknown parameter of workload "
                                     "netpipe (did you mean 'upper'?)"));
   CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
   // A value of the wrong type or out of range, anywhere in the list (here the last one).
-  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48,big", "--metric", "latency_us", "--out", out});
+  r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48,big", "--metric", "latency_us", "--out", out});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vary workload.upper=big: key 'workload.upper': wrong type: expected integer"));
-  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=1:2000000000:1000000", "--metric", "latency_us",
+  r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=1:2000000000:1000000", "--metric", "latency_us",
                        "--out", out});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vary workload.upper=1999000001: key 'workload.upper': value 1999000001 is "
                                     "above the maximum 1073741824"));
   // A wildcard that matches nothing in this scenario.
-  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "hosts.*.nics.eth1.RxIntDelay=0,8", "--metric", "latency_us",
+  r = run_bin(tmp, {"sweep", kScenario, "--vary", "hosts.*.nics.eth1.RxIntDelay=0,8", "--metric", "latency_us",
                        "--out", out});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vary hosts.*.nics.eth1.RxIntDelay=0: "));
@@ -78,13 +78,13 @@ TEST_CASE("sweep: the scenario and every --vary key and value are checked before
   // A broken scenario file: its own file:line message.
   std::string bad = (tmp / "bad.toml").string();
   write_text(bad, "frobnicate = 1\n" + read_text(kScenario));
-  r = nicsim_bin(tmp, {"sweep", bad, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out});
+  r = run_bin(tmp, {"sweep", bad, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains(bad + ":"));
   CHECK_THAT(r.err, Catch::Contains("key 'frobnicate': unknown top-level key"));
   CHECK_FALSE(fs::exists(tmp / "sw" / "points"));
   // A good plan passes (dry run: nothing runs).
-  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48", "--vary", "hosts.*.nics.eth0.RxIntDelay=0:8:4",
+  r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24,48", "--vary", "hosts.*.nics.eth0.RxIntDelay=0:8:4",
                        "--metric", "latency_us", "--out", out, "--dry-run"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("6 points"));
@@ -96,7 +96,7 @@ TEST_CASE("sweep: every point's own combination is loaded before any runs (bug: 
   const std::string out = (tmp / "sw").string();
   const std::string bonded = std::string(NICSIM_SOURCE_DIR) + "/scenarios/seed004/bonded-rr-64k.toml";
   // A middle value the extremes do not show: updelay 150 is not a multiple of miimon 100.
-  auto r = nicsim_bin(tmp, {"sweep", bonded, "--vary", "hosts.*.bonds.bond0.updelay=0,150,200", "--metric", "latency_us",
+  auto r = run_bin(tmp, {"sweep", bonded, "--vary", "hosts.*.bonds.bond0.updelay=0,150,200", "--metric", "latency_us",
                             "--out", out, "--dry-run"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vary point hosts.*.bonds.bond0.updelay=150: "));
@@ -109,7 +109,7 @@ TEST_CASE("sweep: every point's own combination is loaded before any runs (bug: 
     for (auto& x : order ? a2 : a1) args.push_back(x);
     for (auto& x : order ? a1 : a2) args.push_back(x);
     for (auto x : {"--metric", "latency_us", "--out", out.c_str(), "--dry-run"}) args.push_back(x);
-    r = nicsim_bin(tmp, args);
+    r = run_bin(tmp, args);
     INFO(r.err);
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("rx-usecs") && Catch::Contains("rx-frames"));
@@ -143,7 +143,7 @@ TEST_CASE("sweep: a --metric that names nothing warns after the first point and 
   });
   CHECK(rc == 2);
   CHECK(fr.ran.size() == 4);  // the points still run and are kept
-  CHECK(count_of(log, "WARNING: --metric 'zz' names no metric of result.json (did you mean 'z'?); its numeric "
+  CHECK(count_in(log, "WARNING: --metric 'zz' names no metric of result.json (did you mean 'z'?); its numeric "
                       "metrics: ") == 1);
   CHECK_THAT(log, Catch::Contains("error: --metric 'zz' names no metric of result.json (did you mean 'z'?)"));
   CHECK_THAT(log, Catch::Contains("(none of the 4 finished points has it)"));
@@ -200,24 +200,24 @@ TEST_CASE("cli: an unwritable --out or --trace is a usage error before anything 
   TempDir tmp;
   write_text(tmp / "file", "x");
   const std::string under_file = (tmp / "file" / "sub").string();  // a regular file as a directory
-  auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out",
+  auto r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out",
                             under_file});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("nicsim sweep: --out: cannot create directory '" + under_file + "'"));
-  r = nicsim_bin(tmp, {"sweep", "--merge", (tmp / "nothing").string(), "--out", under_file});
+  r = run_bin(tmp, {"sweep", "--merge", (tmp / "nothing").string(), "--out", under_file});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--out: cannot create directory"));
-  r = nicsim_bin(tmp, {"run", kScenario, "--out", under_file});
+  r = run_bin(tmp, {"run", kScenario, "--out", under_file});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("nicsim run: --out: cannot create directory '" + under_file + "'"));
   CHECK(r.out.empty());  // nothing ran
-  r = nicsim_bin(tmp, {"run", kScenario, "--trace", (tmp / "file" / "t.json").string()});
+  r = run_bin(tmp, {"run", kScenario, "--trace", (tmp / "file" / "t.json").string()});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("nicsim run: --trace: cannot write"));
-  r = nicsim_bin(tmp, {"run", kScenario, "--out", (tmp / "file").string()});
+  r = run_bin(tmp, {"run", kScenario, "--out", (tmp / "file").string()});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("exists and is not a directory"));
-  r = nicsim_bin(tmp, {"check", "scenarios/seed000", "--out", under_file});
+  r = run_bin(tmp, {"check", "scenarios/seed000", "--out", under_file});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("nicsim check: --out: cannot create directory"));
   // A good --out is created up front.
@@ -280,25 +280,25 @@ TEST_CASE("cli: --jobs 0 or negative and --seed out of range are usage errors", 
   TempDir tmp;
   const std::string out = (tmp / "sw").string();
   for (const char* jobs : {"0", "-1"}) {
-    auto r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out,
+    auto r = run_bin(tmp, {"sweep", kScenario, "--vary", "workload.upper=24", "--metric", "latency_us", "--out", out,
                               "--dry-run", "--jobs", jobs});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains(fmt::format("--jobs must be an integer from 1 to 1024, not '{}'", jobs)));
-    r = nicsim_bin(tmp, {"check", "scenarios/seed000", "--jobs", jobs});
+    r = run_bin(tmp, {"check", "scenarios/seed000", "--jobs", jobs});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("--jobs must be an integer from 1 to 1024"));
   }
-  auto r = nicsim_bin(tmp, {"run", kScenario, "--seed", "18446744073709551616"});
+  auto r = run_bin(tmp, {"run", kScenario, "--seed", "18446744073709551616"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::StartsWith("nicsim run: --seed must be an integer from 0 to 18446744073709551615, not "
                                       "'18446744073709551616'"));
   // The largest seed is accepted: the run gets as far as the scenario (here a broken one).
   std::string bad = (tmp / "bad.toml").string();
   write_text(bad, "frobnicate = 1\n" + read_text(kScenario));
-  r = nicsim_bin(tmp, {"run", bad, "--seed", "18446744073709551615"});
+  r = run_bin(tmp, {"run", bad, "--seed", "18446744073709551615"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("unknown top-level key"));
-  r = nicsim_bin(tmp, {"sweep", kScenario, "--vary", "seed=18446744073709551614:18446744073709551615:1", "--metric",
+  r = run_bin(tmp, {"sweep", kScenario, "--vary", "seed=18446744073709551614:18446744073709551615:1", "--metric",
                        "latency_us", "--out", out, "--dry-run"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("seed=18446744073709551615"));
@@ -477,7 +477,7 @@ TEST_CASE("scenario: workload and platform combinations the models cannot run ar
 TEST_CASE("cli: run exits 2 (not 1 after simulating) for a workload the scenario cannot run", "[cli][validation]") {
   TempDir tmp;
   for (auto set : {"workload.lower=100", "hosts.alpha.hz_tick=false", "workload.receiver=alpha.eth0"}) {
-    auto r = nicsim_bin(tmp, {"run", kScenario, "--set", set});
+    auto r = run_bin(tmp, {"run", kScenario, "--set", set});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::StartsWith("--set: key '"));
     CHECK(r.out.empty());
@@ -509,22 +509,22 @@ TEST_CASE("scenario: a device or FIFO as the scenario file is refused, not read 
 
 TEST_CASE("cli: check and explain validate --set/--vs/--vs-set before running anything", "[cli][validation]") {
   TempDir tmp;
-  auto r = nicsim_bin(tmp, {"check", "scenarios/seed000/82544gc-pci66.ref.toml", "--set", "workload.uper=3"});
+  auto r = run_bin(tmp, {"check", "scenarios/seed000/82544gc-pci66.ref.toml", "--set", "workload.uper=3"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("did you mean 'upper'"));
   CHECK_THAT(r.err, !Catch::Contains("run failed"));
-  r = nicsim_bin(tmp, {"explain", kScenario, "--vs-set", "workload.uper=3"});
+  r = run_bin(tmp, {"explain", kScenario, "--vs-set", "workload.uper=3"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::StartsWith("nicsim explain: --vs-set: key 'workload.uper': "));  // not "--vs-set: --set:"
   CHECK_THAT(r.err, Catch::Contains("did you mean 'upper'"));
-  r = nicsim_bin(tmp, {"explain", kScenario, "--vs", (tmp / "nonexistent.toml").string()});
+  r = run_bin(tmp, {"explain", kScenario, "--vs", (tmp / "nonexistent.toml").string()});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("--vs"));
 }
 
 TEST_CASE("cli: explain against a run with no traced messages is a usage error, not a gap table", "[cli][validation]") {
   TempDir tmp;
-  auto r = nicsim_bin(tmp, {"explain", kScenario, "--set", "workload.upper=1", "--set", "workload.runtm_s=0.01",
+  auto r = run_bin(tmp, {"explain", kScenario, "--set", "workload.upper=1", "--set", "workload.runtm_s=0.01",
                             "--vs-set", "workload.journeys_per_size=0"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("no traced messages"));
@@ -533,7 +533,7 @@ TEST_CASE("cli: explain against a run with no traced messages is a usage error, 
 
 TEST_CASE("cli: a failed run's reason is on stderr and in result.json's error", "[cli][validation]") {
   TempDir tmp;
-  auto r = nicsim_bin(tmp, {"run", kScenario, "--set", "workload.time_limit_s=0.001", "--out", (tmp / "o").string()});
+  auto r = run_bin(tmp, {"run", kScenario, "--set", "workload.time_limit_s=0.001", "--out", (tmp / "o").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains("did not finish within time_limit_s"));
   auto j = nlohmann::json::parse(read_text(tmp / "o" / "result.json"));
@@ -684,7 +684,7 @@ TEST_CASE("scenario: e1000 module and device parameters the driver or bus does n
 TEST_CASE("cli: busbench parameter problems exit 2 at load, not 1 after building", "[cli][validation]") {
   TempDir tmp;
   for (auto set : {"workload.sizes=\"zzz\"", "workload.host=\"alpah\"", "workload.ops=\"wrte\""}) {
-    auto r = nicsim_bin(tmp, {"run", "scenarios/busbench/segB-pcix100.toml", "--set", set});
+    auto r = run_bin(tmp, {"run", "scenarios/busbench/segB-pcix100.toml", "--set", set});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::StartsWith("--set: key 'workload."));
     CHECK(r.out.empty());
@@ -749,7 +749,7 @@ TEST_CASE("cli: explain --kind names one kind: an exact or unique prefix, else t
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = base;
     a.insert(a.end(), extra.begin(), extra.end());
-    return nicsim_bin(tmp, a);
+    return run_bin(tmp, a);
   };
   auto r = with({"--kind", "TCP_RR"});
   CHECK(r.code == 2);
@@ -787,10 +787,10 @@ TEST_CASE("scenario: a big integer out of range is printed as the integer writte
   TempDir tmp;
   const std::string f = (tmp / "big.toml").string();
   write_text(f, read_text(kScenario) + "\n");
-  auto r = nicsim_bin(tmp, {"run", f, "--set", "workload.upper=9223372036854775807"});
+  auto r = run_bin(tmp, {"run", f, "--set", "workload.upper=9223372036854775807"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("value 9223372036854775807 is above the maximum 1073741824"));
-  r = nicsim_bin(tmp, {"run", f, "--set", "workload.upper=-9223372036854775807"});
+  r = run_bin(tmp, {"run", f, "--set", "workload.upper=-9223372036854775807"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("value -9223372036854775807 is below the minimum"));
   CHECK_THAT(r.err, !Catch::Contains("e+18"));
@@ -821,7 +821,7 @@ TEST_CASE("cli: --plot-interval-ms below 1 µs or above 1e6 ms is a usage error 
   const std::string plots = (tmp / "plots").string();
   for (const char* v : {"1e-9", "0.0009", "0", "2e6", "nan"}) {
     INFO("--plot-interval-ms " << v);
-    auto r = nicsim_bin(tmp, {"run", kScenario, "--plots", plots, "--plot-interval-ms", v});
+    auto r = run_bin(tmp, {"run", kScenario, "--plots", plots, "--plot-interval-ms", v});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("--plot-interval-ms must be between 0.001 (1 µs) and 1e+06 ms"));
     CHECK(r.out.empty());  // nothing ran

@@ -14,9 +14,9 @@ using namespace nicsim;
 
 namespace {
 
-const CostProfile& p4() { return cost_profile("linux-2.4.20-p4xeon"); }
+const CostProfile& p4_costs() { return cost_profile("linux-2.4.20-p4xeon"); }
 constexpr double kMhz = 2400;  // [S38]: Xeon 2.4 GHz; [S37]'s counts are cycles
-double cyc(CostId id, size_t bytes = 0) { return p4().cycles(id, bytes, kMhz); }
+double cyc(CostId id, size_t bytes = 0) { return p4_costs().cycles(id, bytes, kMhz); }
 double syscall_round_trip() { return cyc(CostId::syscall_entry) + cyc(CostId::syscall_exit); }
 
 }  // namespace
@@ -75,11 +75,11 @@ TEST_CASE("cost table: BYTE's UP pipe round trip composes from syscalls, wakeups
 TEST_CASE("cost table: copy rates lie in research §5's ranges and a 1 KB read fits S38's 687 MB/s",
           "[kernel][costs]") {
   // Cache-resident copy: 1.5–2 GB/s [S38, D]; per-byte cycles at the profile's reference clock.
-  const double cached_gbs = kMhz * 1e6 / p4().at(CostId::copy_user_cached).cycles_per_byte / 1e9;
+  const double cached_gbs = kMhz * 1e6 / p4_costs().at(CostId::copy_user_cached).cycles_per_byte / 1e9;
   CHECK(cached_gbs >= 1.5);
   CHECK(cached_gbs <= 2.0);
   // Out of cache: EST 0.6–0.9 GB/s, and never above the DDR200 read+RFO+write-back ceiling 1.07 GB/s.
-  const double uncached_gbs = kMhz * 1e6 / p4().at(CostId::copy_user_uncached).cycles_per_byte / 1e9;
+  const double uncached_gbs = kMhz * 1e6 / p4_costs().at(CostId::copy_user_uncached).cycles_per_byte / 1e9;
   CHECK(uncached_gbs >= 0.6);
   CHECK(uncached_gbs <= 0.9);
   // BYTE's 1 KB reads at 687 MB/s [S38]: 1024 B / 687 MB/s = 1.49 µs = 3,577 cycles per read(2). The

@@ -115,4 +115,7 @@ inline KernelParams bench_params(unsigned cpus = 1, bool tick = false) {
   return p;
 }
 
+/// The time CPU 0 of `k` takes for cost `id` (of `bytes` bytes): the tests' expected durations.
+inline sc_core::sc_time C(Kernel& k, CostId id, size_t bytes = 0) { return k.cpu(0).cycles(k.cost_cycles(id, bytes)); }
+
 }  // namespace nicsim::test

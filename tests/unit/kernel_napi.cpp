@@ -51,16 +51,16 @@ struct NapiDev : NetDevice {
   }
 };
 
-KernelParams napi_params(bool tick = false) {
+KernelParams kernel_napi_params(bool tick = false) {
   KernelParams p = bench_params(1, tick);
   p.napi = true;
   return p;
 }
 
 /// Counts IPv4 packets delivered by netif_receive_skb.
-struct Sink {
+struct NapiSink {
   int got = 0;
-  explicit Sink(Kernel& k) {
+  explicit NapiSink(Kernel& k) {
     k.dev_add_pack(ETH_P_IP, [this, &k](SkbPtr skb, NetDevice*) -> Task<int> {
       ++got;
       co_await k.kfree_skb(std::move(skb));
@@ -104,8 +104,8 @@ TEST_CASE("napi: quota = weight per round, a device with more work goes to the p
           "takes it off",
           "[kernel][napi]") {
   FakeHost hw;
-  Kernel k(hw, napi_params());
-  Sink sink(k);
+  Kernel k(hw, kernel_napi_params());
+  NapiSink sink(k);
   std::vector<Poll> log;
   NapiDev a(k, "eth1", 4, &log), b(k, "eth2", 4, &log);
   a.pending = 10;
@@ -128,12 +128,12 @@ TEST_CASE("napi: quota = weight per round, a device with more work goes to the p
 TEST_CASE("napi: the budget ends a NET_RX run (softnet_break, time_squeeze) and the next run resumes in poll_list order",
           "[kernel][napi]") {
   FakeHost hw;
-  KernelParams kp = napi_params();
+  KernelParams kp = kernel_napi_params();
   kp.rx_budget = RxBudget::netdev_budget;  // the profile's budget field is what is read
   kp.netdev_budget = 6;
   kp.netdev_max_backlog = 300;
   Kernel k(hw, kp);
-  Sink sink(k);
+  NapiSink sink(k);
   std::vector<Poll> log;
   NapiDev a(k, "eth1", 4, &log), b(k, "eth2", 4, &log);
   a.pending = 10;
@@ -151,10 +151,10 @@ TEST_CASE("napi: the budget ends a NET_RX run (softnet_break, time_squeeze) and 
 
 TEST_CASE("napi: net_rx_action stops after the jiffy time limit with budget left", "[kernel][napi]") {
   FakeHost hw;
-  KernelParams kp = napi_params(true);
+  KernelParams kp = kernel_napi_params(true);
   kp.hz = 1000;  // 1 ms jiffies; the poll below runs 64 × 0.1 ms = 6.4 ms
   Kernel k(hw, kp);
-  Sink sink(k);
+  NapiSink sink(k);
   std::vector<Poll> log;
   NapiDev a(k, "eth1", 64, &log), b(k, "eth2", 64, &log);
   a.pending = 100;
@@ -176,10 +176,10 @@ TEST_CASE("napi: net_rx_action stops after the jiffy time limit with budget left
 
 TEST_CASE("napi: netif_rx on a NAPI kernel queues to the backlog device, polled with weight_p", "[kernel][napi]") {
   FakeHost hw;
-  KernelParams kp = napi_params();
+  KernelParams kp = kernel_napi_params();
   kp.weight_p = 4;
   Kernel k(hw, kp);
-  Sink sink(k);
+  NapiSink sink(k);
   std::vector<Poll> log;
   NapiDev a(k, "eth1", 4, &log);  // only its name and address: it hands frames to netif_rx like a 2.4 driver
   std::vector<std::string> seen;

@@ -6,7 +6,6 @@ using namespace nicsim;
 using namespace nicsim::test;
 
 namespace {
-sc_time C(Kernel& k, CostId id, size_t bytes = 0) { return k.cpu(0).cycles(k.cost_cycles(id, bytes)); }
 
 /// A device whose "ring" holds `ring_size` frames; it stops the queue when the ring fills.
 struct FakeDev : NetDevice {

@@ -11,7 +11,6 @@ using namespace nicsim;
 using namespace nicsim::test;
 
 namespace {
-sc_time C(Kernel& k, CostId id, size_t bytes = 0) { return k.cpu(0).cycles(k.cost_cycles(id, bytes)); }
 }  // namespace
 
 TEST_CASE("pipe: getppid costs syscall entry + exit, a write to an empty pipe adds pipe_rw + the copy",

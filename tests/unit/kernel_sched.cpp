@@ -7,7 +7,6 @@ using namespace nicsim;
 using namespace nicsim::test;
 
 namespace {
-sc_time C(Kernel& k, CostId id, size_t bytes = 0) { return k.cpu(0).cycles(k.cost_cycles(id, bytes)); }
 }  // namespace
 
 TEST_CASE("kernel: pure helpers (tick period, NICE_TO_TICKS, goodness, prio2band, costs)", "[kernel]") {

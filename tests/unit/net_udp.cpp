@@ -13,7 +13,7 @@ using namespace nicsim;
 namespace {
 constexpr uint32_t kA = 0x0a000101, kB = 0x0a000102;  // 10.0.1.1, 10.0.1.2
 
-struct Pair {
+struct UdpPair {
   NetMib ma, mb;
   MessageTags tags;
   TcpParams p;
@@ -28,7 +28,7 @@ Ipv4Header hdr(const std::vector<uint8_t>& pkt) {
 }  // namespace
 
 TEST_CASE("UDP: a datagram that fits the MTU is one DF packet with a valid checksum", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int s = t.a.socket();
   t.a.connect(s, kB, 7000);
   TcpEffects fx = t.a.send(s, 1472, 0, 0);  // 20 + 8 + 1472 = 1500 = MTU
@@ -47,7 +47,7 @@ TEST_CASE("UDP: a datagram that fits the MTU is one DF packet with a valid check
 }
 
 TEST_CASE("UDP: ip_build_xmit_slow sends 1480-byte fragments last first, MF on all but the last", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int s = t.a.socket();
   t.a.connect(s, kB, 7000);
   TcpEffects fx = t.a.send(s, 4096, 0, 0);  // 4104 B of UDP: offsets 0, 1480, 2960 (1144 B)
@@ -71,7 +71,7 @@ TEST_CASE("UDP: ip_build_xmit_slow sends 1480-byte fragments last first, MF on a
 }
 
 TEST_CASE("UDP: a datagram that divides evenly into fragments ends with a full one", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int s = t.a.socket();
   t.a.connect(s, kB, 7000);
   TcpEffects fx = t.a.send(s, 2960 - 8, 0, 0);  // 2960 B of UDP = 2 x 1480
@@ -82,7 +82,7 @@ TEST_CASE("UDP: a datagram that divides evenly into fragments ends with a full o
 }
 
 TEST_CASE("UDP: fragments reassemble in any order into one datagram the reader gets whole", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int srv = t.b.socket();
   t.b.bind(srv, 7000);
   int cli = t.a.socket();
@@ -114,7 +114,7 @@ TEST_CASE("UDP: fragments reassemble in any order into one datagram the reader g
 }
 
 TEST_CASE("UDP: an unbound port counts NoPorts, a connected socket ignores other sources", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int cli = t.a.socket();
   t.a.connect(cli, kB, 7000);
   TcpEffects fx = t.a.send(cli, 64, 0, 0);
@@ -132,7 +132,7 @@ TEST_CASE("UDP: an unbound port counts NoPorts, a connected socket ignores other
 
 TEST_CASE("UDP: a datagram past rcvbuf is dropped (InErrors, InDiscards), a bad checksum is skipped at read",
           "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int srv = t.b.socket();
   t.b.bind(srv, 7000);
   int cli = t.a.socket();
@@ -157,7 +157,7 @@ TEST_CASE("UDP: a datagram past rcvbuf is dropped (InErrors, InDiscards), a bad 
 }
 
 TEST_CASE("IP reassembly: a queue older than 30 s is dropped when the next fragment arrives", "[net][udp]") {
-  Pair t;
+  UdpPair t;
   int cli = t.a.socket();
   t.a.connect(cli, kB, 7000);
   TcpEffects fx1 = t.a.send(cli, 3000, 0, 0);

@@ -2,7 +2,7 @@
 // the dual-port 82546EB.
 #include "nic_e1000_bench.h"
 
-using namespace bench;
+namespace bench {
 
 TEST_CASE("ITR on the pin: causes merged, interval from the last assertion, ICR clear-on-read", "[e1000][irq]") {
   Bench b("82546EB");
@@ -166,3 +166,5 @@ TEST_CASE("ITR=488 with RDTR=0 (e1000 4.4.12 on 82540+): the second packet waits
   CHECK(itr_from == rx_fifo_time(p, us(50), 60) + dma_time(64, p.dma_write_burst_bytes) + txn_time(16));
   CHECK(irq_at == a[1]);
 }
+
+}  // namespace bench

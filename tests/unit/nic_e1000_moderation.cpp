@@ -9,7 +9,7 @@ using namespace nicsim::e1000;
 
 namespace {
 const double kTick = 1.024;  // µs per RDTR/RADV/TIDV/TADV count (SDM p=304)
-Moderation make(bool gen82540 = true, double ppm = 0.0) {
+Moderation make_moderation(bool gen82540 = true, double ppm = 0.0) {
   ModFeatures f{gen82540, gen82540, gen82540, !gen82540};
   return Moderation(f, ClockDomain("nic", 25e6, ppm));
 }
@@ -23,7 +23,7 @@ std::vector<ModExpiry> step(Moderation& m, const sc_time& t) {
 }  // namespace
 
 TEST_CASE("RDTR restarts on every packet (82540+): one RXT0 RDTR×1.024 µs after the last", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::RXT0);
   m.write_rdtr(us(0), 20);
   for (double t : {10.0, 20.0, 30.0}) {
@@ -41,7 +41,7 @@ TEST_CASE("RDTR restarts on every packet (82540+): one RXT0 RDTR×1.024 µs afte
 }
 
 TEST_CASE("RDTR on the 82544 is started by the first packet and not restarted", "[e1000][moderation]") {
-  auto m = make(false);
+  auto m = make_moderation(false);
   m.write_ims(us(0), icr::RXT0);
   m.write_rdtr(us(0), 20);
   for (double t : {10.0, 20.0, 30.0}) {
@@ -57,7 +57,7 @@ TEST_CASE("RDTR on the 82544 is started by the first packet and not restarted", 
 }
 
 TEST_CASE("RDTR=0 means an immediate RXT0 and disables RADV", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_rdtr(us(0), 0);
   m.write_radv(128);
   CHECK(m.rx_packet_stored(us(5)) == ModOutcome::Immediate);
@@ -66,7 +66,7 @@ TEST_CASE("RDTR=0 means an immediate RXT0 and disables RADV", "[e1000][moderatio
 }
 
 TEST_CASE("RADV starts on the first packet, is not restarted, and halts RDTR", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::RXT0);
   m.write_rdtr(us(0), 20);
   m.write_radv(25);
@@ -90,7 +90,7 @@ TEST_CASE("RADV starts on the first packet, is not restarted, and halts RDTR", "
 }
 
 TEST_CASE("RDTR expiry leaves RADV re-initialised but not started", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_rdtr(us(0), 10);
   m.write_radv(100);
   m.rx_packet_stored(us(1));
@@ -106,7 +106,7 @@ TEST_CASE("RDTR expiry leaves RADV re-initialised but not started", "[e1000][mod
 }
 
 TEST_CASE("FPD acts on the RDTR write: immediate flush, both RX timers stop, FPD reads 0", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_rdtr(us(0), 100);
   m.write_radv(200);
   m.rx_packet_stored(us(1));
@@ -121,7 +121,7 @@ TEST_CASE("FPD acts on the RDTR write: immediate flush, both RX timers stop, FPD
 }
 
 TEST_CASE("TIDV counts from the RS+IDE write-back and restarts, IDE=0 is immediate", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::TXDW);
   m.write_tidv(10);
   CHECK(m.tx_descriptor_written_back(us(5), true) == ModOutcome::Delayed);
@@ -134,7 +134,7 @@ TEST_CASE("TIDV counts from the RS+IDE write-back and restarts, IDE=0 is immedia
 }
 
 TEST_CASE("TADV starts once, fires before a restarting TIDV, and halts it", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::TXDW);
   m.write_tidv(10);
   m.write_tadv(12);
@@ -147,7 +147,7 @@ TEST_CASE("TADV starts once, fires before a restarting TIDV, and halts it", "[e1
 }
 
 TEST_CASE("An immediate TX interrupt and a TIDV expiry halt TADV", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_tidv(10);
   m.write_tadv(50);
   m.tx_descriptor_written_back(us(1), true);
@@ -162,7 +162,7 @@ TEST_CASE("An immediate TX interrupt and a TIDV expiry halt TADV", "[e1000][mode
 }
 
 TEST_CASE("ITR merges causes and measures the interval from the last assertion", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::RXT0 | icr::TXDW);
   m.write_itr(us(0), 100);  // 100 × 256 ns = 25.6 µs
   m.set_cause(us(10), icr::RXT0);
@@ -186,7 +186,7 @@ TEST_CASE("ITR merges causes and measures the interval from the last assertion",
 }
 
 TEST_CASE("ITR=0 does not throttle, masked causes do not assert, the level follows ICR and IMS", "[e1000][moderation]") {
-  auto m = make();
+  auto m = make_moderation();
   m.write_ims(us(0), icr::RXT0);
   m.set_cause(us(1), icr::RXT0);
   CHECK(m.line());
@@ -205,7 +205,7 @@ TEST_CASE("ITR=0 does not throttle, masked causes do not assert, the level follo
 }
 
 TEST_CASE("Registers the 82544 lacks ignore writes and read 0", "[e1000][moderation]") {
-  auto m = make(false);
+  auto m = make_moderation(false);
   m.write_itr(us(0), 100);
   m.write_radv(50);
   m.write_tadv(50);
@@ -221,7 +221,7 @@ TEST_CASE("Registers the 82544 lacks ignore writes and read 0", "[e1000][moderat
 }
 
 TEST_CASE("Timers tick from the NIC clock: a +100 ppm crystal shortens RDTR by 100 ppm", "[e1000][moderation]") {
-  auto m = make(true, 100.0);
+  auto m = make_moderation(true, 100.0);
   m.write_rdtr(us(0), 1000);
   m.rx_packet_stored(us(0));
   REQUIRE(m.next_deadline());

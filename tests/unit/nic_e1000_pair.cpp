@@ -3,11 +3,11 @@
 #include "nic_e1000_bench.h"
 #include "platforms/testbed.h"
 
-using namespace bench;
+namespace bench {
 
 namespace {
-constexpr uint64_t kTxRing = 0x20000, kTxBufs = 0x200000, kRxRing = 0x10000, kRxBufs = 0x100000;
-constexpr uint8_t kCmd = txcmd::EOP | txcmd::IFCS | txcmd::RS | txcmd::IDE;
+constexpr uint64_t kPairTxRing = 0x20000, kPairTxBufs = 0x200000, kPairRxRing = 0x10000, kPairRxBufs = 0x100000;
+constexpr uint8_t kPairCmd = txcmd::EOP | txcmd::IFCS | txcmd::RS | txcmd::IDE;
 
 struct Host {
   HostMem mem;
@@ -29,25 +29,25 @@ struct Host {
   void setup() {
     for (unsigned i = 0; i < 8; ++i) {
       uint8_t d[16] = {};
-      store_le64(d, kRxBufs + 2048 * i);
-      mem.write(kRxRing + 16 * i, d, 16);
+      store_le64(d, kPairRxBufs + 2048 * i);
+      mem.write(kPairRxRing + 16 * i, d, 16);
     }
-    w(RDBAL, kRxRing);
+    w(RDBAL, kPairRxRing);
     w(RDLEN, 8 * 16);
     w(RDT, 7);
     w(RCTL, rctl::EN | rctl::BAM);
     std::vector<uint8_t> z(8 * 16, 0);
-    mem.write(kTxRing, z.data(), z.size());
-    w(TDBAL, kTxRing);
+    mem.write(kPairTxRing, z.data(), z.size());
+    w(TDBAL, kPairTxRing);
     w(TDLEN, 8 * 16);
     w(TCTL, tctl::EN | tctl::PSP);
     w(IMS, icr::RXT0);
   }
   void send(unsigned idx, const EthFrame& f) {
-    mem.write(kTxBufs + 2048 * idx, f.bytes.data(), f.bytes.size());
+    mem.write(kPairTxBufs + 2048 * idx, f.bytes.data(), f.bytes.size());
     uint8_t d[16];
-    encode_tx_desc(d, kTxBufs + 2048 * idx, uint16_t(f.bytes.size()), kCmd);
-    mem.write(kTxRing + 16 * idx, d, 16);
+    encode_tx_desc(d, kPairTxBufs + 2048 * idx, uint16_t(f.bytes.size()), kPairCmd);
+    mem.write(kPairTxRing + 16 * idx, d, 16);
   }
 };
 }  // namespace
@@ -67,7 +67,7 @@ TEST_CASE("Two NICs (82544GC and 82546EB) exchange frames over a crossover link"
           b.send(i, make_frame(a.nic->mac_address(0), len, uint8_t(20 + i)));
         }
         j = sim().journeys.begin("A->B frame 0", us(10), "driver xmit", "a");
-        dma_tags().tag(a.nic->dma_space(), kTxBufs, j);
+        dma_tags().tag(a.nic->dma_space(), kPairTxBufs, j);
         wait_until(us(10));
         a.w(TDT, 3);
         b.w(TDT, 3);
@@ -82,7 +82,7 @@ TEST_CASE("Two NICs (82544GC and 82546EB) exchange frames over a crossover link"
     for (unsigned i = 0; i < 3; ++i) {
       RxDesc d;
       uint8_t raw[16];
-      h->mem.read(kRxRing + 16 * i, raw, 16);
+      h->mem.read(kPairRxRing + 16 * i, raw, 16);
       d = decode_rx_desc(raw);
       CHECK(d.status == (rxsta::DD | rxsta::EOP));
       CHECK(d.length == len + 4);
@@ -102,7 +102,7 @@ TEST_CASE("Two NICs (82544GC and 82546EB) exchange frames over a crossover link"
   REQUIRE(!irq_b.empty());
   CHECK(irq_b[0] == t);
   // The journey id travelled with the frame to B's RX buffer, and every stage was marked in order.
-  CHECK(dma_tags().peek(b.nic->dma_space(), kRxBufs) == j);
+  CHECK(dma_tags().peek(b.nic->dma_space(), kPairRxBufs) == j);
   sim().journeys.finish(j, us(50));
   std::vector<std::string> stages;
   for (auto& m : sim().journeys.finished().back().marks)
@@ -144,3 +144,5 @@ TEST_CASE("Device registry: the five 8254x variants with their bus facts and par
   CHECK(std::abs(p1) <= 100.0);
   CHECK(std::abs(p2) <= 100.0);
 }
+
+}  // namespace bench

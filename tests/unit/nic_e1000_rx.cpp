@@ -2,11 +2,11 @@
 // from the SDM rule plus the bench's DMA arithmetic, ring handling, overrun accounting.
 #include "nic_e1000_bench.h"
 
-using namespace bench;
+namespace bench {
 
 namespace {
-constexpr uint64_t kRing = 0x10000, kBufs = 0x100000;
-const double kTick = 1.024;  // µs per timer count
+constexpr uint64_t kRxRing0 = 0x10000, kRxBufs0 = 0x100000;
+const double kRxTick = 1.024;  // µs per timer count
 /// When a 60-byte frame sent by the peer at `start` has its last data byte in host memory
 /// (descriptors already prefetched, bus idle): packet buffer entry + one 64-byte write burst.
 sc_time stored_at(const E1000Params& p, const sc_time& start, unsigned len = 60) {
@@ -21,7 +21,7 @@ TEST_CASE("RDTR=20, three packets 10 us apart: one interrupt 20x1.024 us after t
   JourneyId j3 = 0;
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.w(0, RDTR, 20);
         b.w(0, IMS, icr::RXT0);
         j3 = sim().journeys.begin("test frame 3", us(30), "peer send", "peer0");
@@ -29,13 +29,13 @@ TEST_CASE("RDTR=20, three packets 10 us apart: one interrupt 20x1.024 us after t
         wait_until(us(80));
       },
       us(100));
-  sc_time expect = stored_at(p, us(30)) + us(20 * kTick);
+  sc_time expect = stored_at(p, us(30)) + us(20 * kRxTick);
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 1);
   CHECK(a[0] == expect);
   // Descriptors 0..2 written back with DD|EOP, length 64 (FCS kept), RDH visible at 3.
   for (unsigned i = 0; i < 3; ++i) {
-    RxDesc d = b.rx_desc(kRing, i);
+    RxDesc d = b.rx_desc(kRxRing0, i);
     CHECK(d.status == (rxsta::DD | rxsta::EOP));
     CHECK(d.length == 64);
   }
@@ -43,7 +43,7 @@ TEST_CASE("RDTR=20, three packets 10 us apart: one interrupt 20x1.024 us after t
   CHECK(b.nic->peek(0, GPRC) == 3);
   CHECK(b.nic->peek(0, GORCL) == 3 * 64);
   // The third frame's journey: wait attributed to RDTR, then the interrupt at the assertion.
-  CHECK(dma_tags().peek(b.nic->dma_space(), kBufs + 2 * 2048) == j3);
+  CHECK(dma_tags().peek(b.nic->dma_space(), kRxBufs0 + 2 * 2048) == j3);
   sim().journeys.finish(j3, us(90));
   const auto& jr = sim().journeys.finished().back();
   bool rdtr = false, irq = false;
@@ -66,7 +66,7 @@ std::vector<sc_time> rdtr_82544_three_frames(const E1000Params& p, uint32_t abse
   auto mac = b.nic->mac_address(0);
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.w(0, RDTR, 20);
         b.w(0, RADV, 5);
         b.w(0, ITR, 1000);
@@ -91,7 +91,7 @@ TEST_CASE("82544GC: RDTR counts from the first packet (absolute) and RADV/ITR/TA
   CHECK(absent[1] == 0);
   CHECK(absent[2] == 0);
   REQUIRE(a.size() == 1);
-  CHECK(a[0] == stored_at(p, us(10)) + us(20 * kTick));  // SDM §3.2.8: from the first packet
+  CHECK(a[0] == stored_at(p, us(10)) + us(20 * kRxTick));  // SDM §3.2.8: from the first packet
 }
 
 TEST_CASE("82544GC with the rdtr_per_packet what-if: RDTR counts from the last packet, as on the 82540+", "[e1000][rx]") {
@@ -100,7 +100,7 @@ TEST_CASE("82544GC with the rdtr_per_packet what-if: RDTR counts from the last p
   uint32_t absent[3] = {1, 1, 1};
   auto a = rdtr_82544_three_frames(p, absent);
   REQUIRE(a.size() == 1);
-  CHECK(a[0] == stored_at(p, us(30)) + us(20 * kTick));  // restarted by the third packet
+  CHECK(a[0] == stored_at(p, us(30)) + us(20 * kRxTick));  // restarted by the third packet
 }
 
 TEST_CASE("RADV fires RADV x1.024 us after the first packet under steady traffic, then RDTR stays halted", "[e1000][rx]") {
@@ -110,7 +110,7 @@ TEST_CASE("RADV fires RADV x1.024 us after the first packet under steady traffic
   uint32_t icr1 = 0;
   run(
       [&] {
-        b.setup_rx(0, kRing, 16, kBufs, 15);
+        b.setup_rx(0, kRxRing0, 16, kRxBufs0, 15);
         b.w(0, RDTR, 20);
         b.w(0, RADV, 25);
         b.w(0, IMS, icr::RXT0);
@@ -125,9 +125,9 @@ TEST_CASE("RADV fires RADV x1.024 us after the first packet under steady traffic
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 2);
   // RADV started by packet 1, not restarted by packets 2 and 3 (RDTR kept restarting, never expired).
-  CHECK(a[0] == stored_at(p, us(10)) + us(25 * kTick));
+  CHECK(a[0] == stored_at(p, us(10)) + us(25 * kRxTick));
   // Packet 4 (the first after the interrupt) starts RADV again; packet 5 restarts only RDTR.
-  CHECK(a[1] == stored_at(p, us(40)) + us(25 * kTick));
+  CHECK(a[1] == stored_at(p, us(40)) + us(25 * kRxTick));
 }
 
 TEST_CASE("RDTR=0 gives an immediate interrupt per packet and disables RADV (seed 000 82546EB setting)", "[e1000][rx]") {
@@ -136,7 +136,7 @@ TEST_CASE("RDTR=0 gives an immediate interrupt per packet and disables RADV (see
   auto mac = b.nic->mac_address(0);
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.w(0, RDTR, 0);
         b.w(0, RADV, 128);
         b.w(0, IMS, icr::RXT0);
@@ -159,13 +159,13 @@ TEST_CASE("FPD write flushes descriptors held by WTHRESH and raises RXT0 at once
   uint8_t dd_before = 0xFF;
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.w(0, RXDCTL, dctl::GRAN | (4u << dctl::WTHRESH_SHIFT));  // write back 4 at a time
         b.w(0, RDTR, 100);
         b.w(0, IMS, icr::RXT0);
         b.peers[0]->send(make_frame(mac, 60), us(10));
         wait_until(us(20));
-        dd_before = b.rx_desc(kRing, 0).status;
+        dd_before = b.rx_desc(kRxRing0, 0).status;
         b.w(0, RDTR, 100 | rdtr::FPD);
         wait_until(us(40));
       },
@@ -174,7 +174,7 @@ TEST_CASE("FPD write flushes descriptors held by WTHRESH and raises RXT0 at once
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 1);
   CHECK(a[0] == us(20) + txn_time(16));  // FPD on the write: write-back, then RXT0
-  CHECK(b.rx_desc(kRing, 0).status == (rxsta::DD | rxsta::EOP));
+  CHECK(b.rx_desc(kRxRing0, 0).status == (rxsta::DD | rxsta::EOP));
   CHECK(b.nic->peek(0, RDTR) == 100);  // FPD self-clears
 }
 
@@ -196,17 +196,17 @@ PackingRun packing_run(bool packing) {
   auto mac = b.nic->mac_address(0);
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.w(0, RDTR, 50);
         b.w(0, IMS, icr::RXT0);
         b.peers[0]->send(make_frame(mac, 60, 0), us(10));
         wait_until(us(30));
-        out.dd_mid = b.rx_desc(kRing, 0).status;
+        out.dd_mid = b.rx_desc(kRxRing0, 0).status;
         wait_until(us(90));
         b.r(0, ICR);  // acknowledge the first RXT0
         for (int i = 1; i < 4; ++i) b.peers[0]->send(make_frame(mac, 60, uint8_t(i)), us(100 + 10 * (i - 1)));
         wait_until(us(130));
-        out.dd_line = b.rx_desc(kRing, 3).status;
+        out.dd_line = b.rx_desc(kRxRing0, 3).status;
         wait_until(us(200));
       },
       us(200));
@@ -220,7 +220,7 @@ TEST_CASE("82544GC, WTHRESH=0 (default): each RX descriptor is written back as s
   CHECK(r.dd_mid == (rxsta::DD | rxsta::EOP));  // written back at once: a TXDW-driven ISR would see it
   CHECK(r.dd_line == (rxsta::DD | rxsta::EOP));
   REQUIRE(r.asserts.size() >= 1);
-  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kTick));  // nothing left to flush
+  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kRxTick));  // nothing left to flush
 }
 
 TEST_CASE("82544GC, WTHRESH=0 with the rx_desc_line_packing what-if: a lone descriptor waits for RDTR, "
@@ -229,7 +229,7 @@ TEST_CASE("82544GC, WTHRESH=0 with the rx_desc_line_packing what-if: a lone desc
   CHECK(r.dd_mid == 0);  // partial line held on chip until the timer
   CHECK(r.dd_line == (rxsta::DD | rxsta::EOP));  // the fourth descriptor completed the line
   REQUIRE(r.asserts.size() >= 1);
-  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kTick) + txn_time(16));  // flush, then RXT0
+  CHECK(r.asserts[0] == stored_at(E1000Params{}, us(10)) + us(50 * kRxTick) + txn_time(16));  // flush, then RXT0
 }
 
 TEST_CASE("RX ring wrap with RDT handling: DD/EOP on each used descriptor, RDH wraps", "[e1000][rx]") {
@@ -240,7 +240,7 @@ TEST_CASE("RX ring wrap with RDT handling: DD/EOP on each used descriptor, RDH w
   std::vector<std::pair<unsigned, unsigned>> seen;  // (descriptor index, payload seed)
   run(
       [&] {
-        b.setup_rx(0, kRing, n, kBufs, n - 1);  // 7 usable: RDT may never equal RDH when full
+        b.setup_rx(0, kRxRing0, n, kRxBufs0, n - 1);  // 7 usable: RDT may never equal RDH when full
         unsigned next = 0, tail = n - 1;
         for (int round = 0; round < 4; ++round) {
           for (int k = 0; k < 5; ++k)
@@ -248,7 +248,7 @@ TEST_CASE("RX ring wrap with RDT handling: DD/EOP on each used descriptor, RDH w
           wait(us(20));
           // "driver": consume every DD descriptor, give it back by advancing RDT.
           for (;;) {
-            RxDesc d = b.rx_desc(kRing, next);
+            RxDesc d = b.rx_desc(kRxRing0, next);
             if (!(d.status & rxsta::DD)) break;
             CHECK((d.status & rxsta::EOP));
             CHECK(d.length == 204);
@@ -258,7 +258,7 @@ TEST_CASE("RX ring wrap with RDT handling: DD/EOP on each used descriptor, RDH w
             d.status = 0;
             uint8_t raw[16];
             encode_rx_desc(raw, d);
-            b.host.write(kRing + 16 * next, raw, 16);
+            b.host.write(kRxRing0 + 16 * next, raw, 16);
             next = (next + 1) % n;
             tail = (tail + 1) % n;
           }
@@ -284,7 +284,7 @@ TEST_CASE("Ring empty: frames wait in the 48 KB packet buffer, overflow is RXO +
   uint32_t icr_v = 0, mpc = 0, rnbc = 0, gprc = 0, tpr = 0;
   run(
       [&] {
-        b.setup_rx(0, kRing, 64, kBufs, 0);  // no descriptors for the NIC
+        b.setup_rx(0, kRxRing0, 64, kRxBufs0, 0);  // no descriptors for the NIC
         b.w(0, IMS, icr::RXO | icr::RXT0);
         for (unsigned i = 0; i < sent; ++i) b.peers[0]->send(make_frame(mac, len, uint8_t(i)), us(1));
         wait_until(frame_time(len, 1000) * double(sent) + us(5));  // all 40 have arrived (492 µs)
@@ -308,7 +308,7 @@ TEST_CASE("Ring empty: frames wait in the 48 KB packet buffer, overflow is RXO +
   // Every stored frame is delivered after RDT moves, in order; none was silently lost.
   unsigned delivered = 0;
   for (unsigned i = 0; i < 63; ++i) {
-    RxDesc d = b.rx_desc(kRing, i);
+    RxDesc d = b.rx_desc(kRxRing0, i);
     if (!(d.status & rxsta::DD)) break;
     uint8_t first;
     b.host.read(d.addr + 14, &first, 1);
@@ -338,15 +338,15 @@ TEST_CASE("RX frame bytes in host memory match the wire, FCS is the 802.3 CRC-32
   EthFrame f = make_frame(mac, 100, 7);
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.peers[0]->send(f, us(1));
         wait_until(us(10));
       },
       us(10));
-  RxDesc d = b.rx_desc(kRing, 0);
+  RxDesc d = b.rx_desc(kRxRing0, 0);
   REQUIRE(d.length == 104);
   std::vector<uint8_t> got(104);
-  b.host.read(kBufs, got.data(), 104);
+  b.host.read(kRxBufs0, got.data(), 104);
   CHECK(std::equal(f.bytes.begin(), f.bytes.end(), got.begin()));
   // CRC-32 residue check: the CRC over data+FCS of a good frame is 0x2144DF1C (802.3 §3.2.9).
   uint32_t c = 0xFFFFFFFFu;
@@ -362,7 +362,7 @@ TEST_CASE("Frames not addressed to the station are filtered, broadcast needs BAM
   Bench b("82546EB", p);
   run(
       [&] {
-        b.setup_rx(0, kRing, 8, kBufs, 7);
+        b.setup_rx(0, kRxRing0, 8, kRxBufs0, 7);
         b.peers[0]->send(make_frame({0x00, 0x11, 0x22, 0x33, 0x44, 0x55}, 60), us(1));
         b.peers[0]->send(make_frame({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, 60), us(2));
         wait_until(us(10));
@@ -379,3 +379,5 @@ TEST_CASE("Frames not addressed to the station are filtered, broadcast needs BAM
   CHECK(sim().counters.all().count("nic.port0.MPC") == 1);
   CHECK(sim().counters.all().count("nic.port0.RNBC") == 1);
 }
+
+}  // namespace bench

@@ -2,18 +2,18 @@
 // ring wrap, TX packet-buffer limit, MAC/PHY latency to the wire.
 #include "nic_e1000_bench.h"
 
-using namespace bench;
+namespace bench {
 
 namespace {
-constexpr uint64_t kRing = 0x20000, kBufs = 0x200000;
-const double kTick = 1.024;
-constexpr uint8_t kCmd = txcmd::EOP | txcmd::IFCS | txcmd::RS | txcmd::IDE;  // e1000 4.4.12 txd_cmd
+constexpr uint64_t kTxRing0 = 0x20000, kTxBufs0 = 0x200000;
+const double kTxTick = 1.024;
+constexpr uint8_t kTxCmd = txcmd::EOP | txcmd::IFCS | txcmd::RS | txcmd::IDE;  // e1000 4.4.12 txd_cmd
 /// When the write-back of a single 60-byte packet posted (TDT write) at `t` completes on an idle
 /// bench bus: descriptor fetch (16 B), data read (60 B), descriptor write-back (16 B).
 sc_time wb_done(const E1000Params& p, const sc_time& t, unsigned len = 60) {
   return t + txn_time(16) + dma_time(len, p.dma_read_burst_bytes) + txn_time(16);
 }
-std::vector<uint8_t> frame_bytes(unsigned len, uint8_t seed) {
+std::vector<uint8_t> tx_frame_bytes(unsigned len, uint8_t seed) {
   return make_frame({0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0F}, len, seed).bytes;
 }
 }  // namespace
@@ -23,8 +23,8 @@ TEST_CASE("TX: data reaches the wire after fetch, data DMA and the MAC+PHY laten
   Bench b("82546EB", p);
   run(
       [&] {
-        b.setup_tx(0, kRing, 8);
-        b.put_tx(kRing, 0, kBufs, frame_bytes(60, 1), kCmd);
+        b.setup_tx(0, kTxRing0, 8);
+        b.put_tx(kTxRing0, 0, kTxBufs0, tx_frame_bytes(60, 1), kTxCmd);
         wait_until(us(10));
         b.w(0, TDT, 1);
         wait_until(us(30));
@@ -34,8 +34,8 @@ TEST_CASE("TX: data reaches the wire after fetch, data DMA and the MAC+PHY laten
   sc_time ready = us(10) + txn_time(16) + dma_time(60, p.dma_read_burst_bytes);
   sc_time start = ready + p.mac_tx_latency + p.phy_tx_latency;
   CHECK(b.peers[0]->rx[0].t == start + serialization_time(60, 1000) + propagation_delay(Bench::kCableM, 5.0));
-  CHECK(b.peers[0]->rx[0].f.bytes == frame_bytes(60, 1));
-  CHECK((b.tx_desc(kRing, 0).sta & txsta::DD));
+  CHECK(b.peers[0]->rx[0].f.bytes == tx_frame_bytes(60, 1));
+  CHECK((b.tx_desc(kTxRing0, 0).sta & txsta::DD));
   CHECK(b.nic->peek(0, TDH) == 1);
   CHECK(b.nic->peek(0, GPTC) == 1);
   CHECK(b.nic->peek(0, GOTCL) == 64);
@@ -46,11 +46,11 @@ TEST_CASE("TIDV counts from the RS+IDE write-back and restarts on the next one",
   Bench b("82544GC", p);
   run(
       [&] {
-        b.setup_tx(0, kRing, 8);
+        b.setup_tx(0, kTxRing0, 8);
         b.w(0, TIDV, 10);
         b.w(0, IMS, icr::TXDW);
-        b.put_tx(kRing, 0, kBufs, frame_bytes(60, 1), kCmd);
-        b.put_tx(kRing, 1, kBufs + 2048, frame_bytes(60, 2), kCmd);
+        b.put_tx(kTxRing0, 0, kTxBufs0, tx_frame_bytes(60, 1), kTxCmd);
+        b.put_tx(kTxRing0, 1, kTxBufs0 + 2048, tx_frame_bytes(60, 2), kTxCmd);
         wait_until(us(10));
         b.w(0, TDT, 1);
         wait_until(us(15));
@@ -60,7 +60,7 @@ TEST_CASE("TIDV counts from the RS+IDE write-back and restarts on the next one",
       us(60));
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 1);
-  CHECK(a[0] == wb_done(p, us(15)) + us(10 * kTick));
+  CHECK(a[0] == wb_done(p, us(15)) + us(10 * kTxTick));
 }
 
 TEST_CASE("TADV fires TADV x1.024 us after the first RS+IDE write-back and halts TIDV", "[e1000][tx]") {
@@ -68,11 +68,11 @@ TEST_CASE("TADV fires TADV x1.024 us after the first RS+IDE write-back and halts
   Bench b("82546EB", p);
   run(
       [&] {
-        b.setup_tx(0, kRing, 8);
+        b.setup_tx(0, kTxRing0, 8);
         b.w(0, TIDV, 10);
         b.w(0, TADV, 12);
         b.w(0, IMS, icr::TXDW);
-        for (unsigned i = 0; i < 3; ++i) b.put_tx(kRing, i, kBufs + 2048 * i, frame_bytes(60, uint8_t(i)), kCmd);
+        for (unsigned i = 0; i < 3; ++i) b.put_tx(kTxRing0, i, kTxBufs0 + 2048 * i, tx_frame_bytes(60, uint8_t(i)), kTxCmd);
         for (unsigned i = 0; i < 3; ++i) {
           wait_until(us(10 + 5 * i));
           b.w(0, TDT, i + 1);
@@ -84,7 +84,7 @@ TEST_CASE("TADV fires TADV x1.024 us after the first RS+IDE write-back and halts
       us(80));
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 1);  // no second interrupt from the halted TIDV (would be 20.525 + 10.24 µs)
-  CHECK(a[0] == wb_done(p, us(10)) + us(12 * kTick));
+  CHECK(a[0] == wb_done(p, us(10)) + us(12 * kTxTick));
 }
 
 TEST_CASE("An RS descriptor without IDE interrupts at its write-back", "[e1000][tx]") {
@@ -92,11 +92,11 @@ TEST_CASE("An RS descriptor without IDE interrupts at its write-back", "[e1000][
   Bench b("82540EM", p);
   run(
       [&] {
-        b.setup_tx(0, kRing, 8);
+        b.setup_tx(0, kTxRing0, 8);
         b.w(0, TIDV, 64);
         b.w(0, TADV, 64);
         b.w(0, IMS, icr::TXDW);
-        b.put_tx(kRing, 0, kBufs, frame_bytes(60, 1), txcmd::EOP | txcmd::IFCS | txcmd::RS);
+        b.put_tx(kTxRing0, 0, kTxBufs0, tx_frame_bytes(60, 1), txcmd::EOP | txcmd::IFCS | txcmd::RS);
         wait_until(us(10));
         b.w(0, TDT, 1);
         wait_until(us(200));
@@ -112,10 +112,10 @@ TEST_CASE("82544 RPS: the descriptor is written back only after the packet was s
   Bench b("82544GC", p);
   run(
       [&] {
-        b.setup_tx(0, kRing, 8);
+        b.setup_tx(0, kTxRing0, 8);
         b.w(0, TIDV, 10);
         b.w(0, IMS, icr::TXDW);
-        b.put_tx(kRing, 0, kBufs, frame_bytes(60, 1), txcmd::EOP | txcmd::IFCS | txcmd::RPS | txcmd::IDE);
+        b.put_tx(kTxRing0, 0, kTxBufs0, tx_frame_bytes(60, 1), txcmd::EOP | txcmd::IFCS | txcmd::RPS | txcmd::IDE);
         wait_until(us(10));
         b.w(0, TDT, 1);
         wait_until(us(40));
@@ -125,7 +125,7 @@ TEST_CASE("82544 RPS: the descriptor is written back only after the packet was s
   sc_time last_bit_out = b.peers[0]->rx[0].t - propagation_delay(Bench::kCableM, 5.0);
   auto a = b.irq[0].assertions();
   REQUIRE(a.size() == 1);
-  CHECK(a[0] == last_bit_out + txn_time(16) + us(10 * kTick));
+  CHECK(a[0] == last_bit_out + txn_time(16) + us(10 * kTxTick));
 }
 
 TEST_CASE("TX ring wrap: 20 packets through an 8-descriptor ring arrive in order, TDH wraps", "[e1000][tx]") {
@@ -134,16 +134,16 @@ TEST_CASE("TX ring wrap: 20 packets through an 8-descriptor ring arrive in order
   const unsigned n = 8;
   run(
       [&] {
-        b.setup_tx(0, kRing, n);
+        b.setup_tx(0, kTxRing0, n);
         unsigned tail = 0, clean = 0;
         for (unsigned k = 0; k < 20; ++k) {
           // "driver": reclaim written-back descriptors, keep one slot free (TDT != TDH when full).
-          while (clean != tail && (b.tx_desc(kRing, clean).sta & txsta::DD)) clean = (clean + 1) % n;
+          while (clean != tail && (b.tx_desc(kTxRing0, clean).sta & txsta::DD)) clean = (clean + 1) % n;
           while ((tail + 1) % n == clean) {
             wait(us(2));
-            while (clean != tail && (b.tx_desc(kRing, clean).sta & txsta::DD)) clean = (clean + 1) % n;
+            while (clean != tail && (b.tx_desc(kTxRing0, clean).sta & txsta::DD)) clean = (clean + 1) % n;
           }
-          b.put_tx(kRing, tail, kBufs + 2048 * tail, frame_bytes(100, uint8_t(k)), kCmd);
+          b.put_tx(kTxRing0, tail, kTxBufs0 + 2048 * tail, tx_frame_bytes(100, uint8_t(k)), kTxCmd);
           tail = (tail + 1) % n;
           b.w(0, TDT, tail);
         }
@@ -151,7 +151,7 @@ TEST_CASE("TX ring wrap: 20 packets through an 8-descriptor ring arrive in order
       },
       us(200));
   REQUIRE(b.peers[0]->rx.size() == 20);
-  for (unsigned k = 0; k < 20; ++k) CHECK(b.peers[0]->rx[k].f.bytes == frame_bytes(100, uint8_t(k)));
+  for (unsigned k = 0; k < 20; ++k) CHECK(b.peers[0]->rx[k].f.bytes == tx_frame_bytes(100, uint8_t(k)));
   CHECK(b.nic->peek(0, TDH) == 20 % n);
   CHECK(b.nic->peek(0, GPTC) == 20);
 }
@@ -162,8 +162,8 @@ TEST_CASE("TX packet buffer: a descriptor's data DMA waits until 16 KB has room 
   const unsigned n = 40, len = 1514;
   run(
       [&] {
-        b.setup_tx(0, kRing, 64);
-        for (unsigned i = 0; i < n; ++i) b.put_tx(kRing, i, kBufs + 2048 * i, frame_bytes(len, uint8_t(i)), kCmd);
+        b.setup_tx(0, kTxRing0, 64);
+        for (unsigned i = 0; i < n; ++i) b.put_tx(kTxRing0, i, kTxBufs0 + 2048 * i, tx_frame_bytes(len, uint8_t(i)), kTxCmd);
         b.w(0, TDT, n);
         wait(us(700));
       },
@@ -195,9 +195,9 @@ std::vector<HostMem::Txn> two_batches(uint32_t txdctl) {
   Bench b("82546EB");
   run(
       [&] {
-        b.setup_tx(0, kRing, 16);
+        b.setup_tx(0, kTxRing0, 16);
         b.w(0, TXDCTL, txdctl);
-        for (unsigned i = 0; i < 4; ++i) b.put_tx(kRing, i, kBufs + 2048 * i, frame_bytes(60, uint8_t(i)), kCmd);
+        for (unsigned i = 0; i < 4; ++i) b.put_tx(kTxRing0, i, kTxBufs0 + 2048 * i, tx_frame_bytes(60, uint8_t(i)), kTxCmd);
         wait_until(us(10));
         b.w(0, TDT, 2);
         wait_until(us(10.2));
@@ -238,3 +238,5 @@ TEST_CASE("TXDCTL PTHRESH=0: no prefetch, the next fetch waits for the on-chip c
   REQUIRE(!wb.empty());
   CHECK(fetch[1]->start > wb[0]->start);  // fetched only when the second descriptor left the cache
 }
+
+}  // namespace bench

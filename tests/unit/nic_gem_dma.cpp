@@ -5,10 +5,10 @@
 #include "tests/unit/nic_gem_bench.h"
 #include "models/ether/pause.h"
 
-using namespace benchgem;
+namespace benchgem {
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+const std::array<uint8_t, 6> kGemDmaPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 const sc_time kProp = propagation_delay(Bench::kCableM, 5.0);
 
 struct TxRun {
@@ -19,7 +19,7 @@ struct TxRun {
 // One 1000-byte frame kicked at 1 µs with GREG_IMASK = ~TXALL and TXDMA_CFG extra bits `extra`.
 TxRun tx_one(GemParams p, uint32_t extra) {
   Bench b(p);
-  const EthFrame f = make_frame(kPeerMac, 1000, 7);
+  const EthFrame f = make_frame(kGemDmaPeerMac, 1000, 7);
   run([&] {
     b.setup(~GREG_STAT_TXALL, 1, extra);
     b.put_tx(0, f.bytes);
@@ -55,7 +55,7 @@ namespace {
 /// after the frame has left; returns the interrupt assertions and that last GREG_STAT2.
 std::pair<std::vector<sc_time>, uint32_t> tx_all_read_once(uint32_t extra, sc_time read_at) {
   Bench b;
-  const EthFrame f = make_frame(kPeerMac, 1000, 7);
+  const EthFrame f = make_frame(kGemDmaPeerMac, 1000, 7);
   uint32_t stat2 = 0;
   run([&] {
     b.setup(~GREG_STAT_TXALL, 1, extra);
@@ -119,7 +119,7 @@ TEST_CASE("gem TX: four kicked descriptors are fetched in one 64-byte read, TXDO
   Bench b;
   run([&] {
     b.setup(~GREG_STAT_TXDONE);
-    for (unsigned i = 0; i < 4; ++i) b.put_tx(i, make_frame(kPeerMac, 100, uint8_t(i)).bytes);
+    for (unsigned i = 0; i < 4; ++i) b.put_tx(i, make_frame(kGemDmaPeerMac, 100, uint8_t(i)).bytes);
     b.w(TXDMA_KICK, 4);
     wait_until(us(20));
   }, us(30));
@@ -301,8 +301,8 @@ TEST_CASE("gem PAUSE: MAC_MCCFG_RPE obeys a received XOFF, MAC_CSTAT reports it 
     b.setup(~GREG_STAT_MAC);
     b.w(MAC_MCMASK, 0);
     b.w(MAC_MCCFG, MAC_MCCFG_RPE);
-    b.peer.send(make_pause_frame(kPeerMac, kQuanta), us(5));
-    b.put_tx(0, make_frame(kPeerMac, 200, 9).bytes);
+    b.peer.send(make_pause_frame(kGemDmaPeerMac, kQuanta), us(5));
+    b.put_tx(0, make_frame(kGemDmaPeerMac, 200, 9).bytes);
     wait_until(us(6));
     b.w(TXDMA_KICK, 1);
     wait_until(us(100));
@@ -356,3 +356,5 @@ TEST_CASE("gem stats: MAC_RFCTR counts received frames and is writable (the driv
     CHECK(b.r(MAC_RXSTAT) == 0u);  // read-to-clear
   }, us(50));
 }
+
+}  // namespace benchgem

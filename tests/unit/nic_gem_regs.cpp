@@ -4,10 +4,10 @@
 // 8/16-bit accesses gmac's GM_OUT/GM_IN make, the M66EN readings, and the descriptor byte order.
 #include "tests/unit/nic_gem_bench.h"
 
-using namespace benchgem;
+namespace benchgem {
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+const std::array<uint8_t, 6> kGemRegsPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 }
 
 TEST_CASE("gem regs: reset values and FIFO sizes", "[gem][regs]") {
@@ -65,7 +65,7 @@ TEST_CASE("gem irq: GREG_STAT clears bits 0-6 on read, GREG_STAT2 does not, GREG
   uint32_t s2 = 0, s1 = 0, s_after = 0, s_iack = 0;
   run([&] {
     b.setup(~GREG_STAT_TXALL);
-    b.put_tx(0, make_frame(kPeerMac, 200, 1).bytes, true);
+    b.put_tx(0, make_frame(kGemRegsPeerMac, 200, 1).bytes, true);
     b.w(TXDMA_KICK, 1);
     wait_until(us(20));
     CHECK(b.irq.level);
@@ -74,7 +74,7 @@ TEST_CASE("gem irq: GREG_STAT clears bits 0-6 on read, GREG_STAT2 does not, GREG
     s1 = b.r(GREG_STAT);
     s_after = b.r(GREG_STAT);
     // A second frame: GREG_IACK clears only the bits written as 1.
-    b.put_tx(1, make_frame(kPeerMac, 200, 2).bytes, true);
+    b.put_tx(1, make_frame(kGemRegsPeerMac, 200, 2).bytes, true);
     b.w(TXDMA_KICK, 2);
     wait_until(us(40));
     b.w(GREG_IACK, GREG_STAT_TXINTME);
@@ -102,7 +102,7 @@ void check_txmac(bool xmit_unmasked) {
   run([&] {
     b.setup(~GREG_STAT_TXMAC);
     if (xmit_unmasked) b.w(MAC_TXMASK, 0x1fe);
-    b.put_tx(0, make_frame(kPeerMac, 200, 1).bytes);
+    b.put_tx(0, make_frame(kGemRegsPeerMac, 200, 1).bytes);
     b.w(TXDMA_KICK, 1);
     wait_until(us(20));
     level_before = b.irq.level;
@@ -138,7 +138,7 @@ void check_intme_store(bool native_be) {
   uint32_t st = 0;
   run([&] {
     b.setup(~GREG_STAT_TXINTME);
-    const EthFrame f = make_frame(kPeerMac, 200, 1);
+    const EthFrame f = make_frame(kGemRegsPeerMac, 200, 1);
     b.host.write(kTxBufs, f.bytes.data(), f.bytes.size());
     const uint32_t size = 0x80000000u | 0x40000000u | uint32_t(f.bytes.size());  // TX_SZ_SOP | TX_SZ_EOP | len
     uint8_t d[16] = {};
@@ -172,3 +172,5 @@ TEST_CASE("gem csum16_be: the ones-complement sum of big-endian words, odd byte 
   const uint8_t z[] = {0xff, 0xff, 0xff, 0xff};
   CHECK(csum16_be(z, 4) == 0xffff);
 }
+
+}  // namespace benchgem

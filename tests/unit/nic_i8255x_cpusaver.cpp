@@ -2,7 +2,7 @@
 // (models/nic/i8255x/cpusaver.h; tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-using namespace bench8255x;
+namespace bench8255x {
 
 namespace {
 constexpr uint64_t kRfa = 0x10000, kRfdStride = 0x800;
@@ -163,3 +163,5 @@ TEST_CASE("i8255x without microcode: one FR interrupt per frame", "[i8255x][cpus
   for (int i = 0; i < 3; ++i) CHECK(r.fr[i] == rx_done(rx_fifo_time(p, r.sent[i], lens[i]), lens[i]));
   CHECK_FALSE(b.nic->cpusaver());
 }
+
+}  // namespace bench8255x

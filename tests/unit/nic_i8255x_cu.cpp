@@ -1,19 +1,19 @@
 // Command unit over a command block list and transmit at 100 Mb/s (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-using namespace bench8255x;
+namespace bench8255x {
 
 namespace {
-std::vector<uint8_t> frame_bytes(const std::array<uint8_t, 6>& dst, unsigned len, uint8_t seed) {
+std::vector<uint8_t> cu_frame_bytes(const std::array<uint8_t, 6>& dst, unsigned len, uint8_t seed) {
   return make_frame(dst, len, seed).bytes;
 }
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+const std::array<uint8_t, 6> kCuPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 }  // namespace
 
 TEST_CASE("i8255x CU: simplified TxCB with EL and I: wire timing at 100 Mb/s, C/OK, CX and CNA", "[i8255x][cu]") {
   I8255xParams p;  // dma_burst_bytes 64
   Bench b("82559", p);
-  auto fr = frame_bytes(kPeerMac, 100, 7);
+  auto fr = cu_frame_bytes(kCuPeerMac, 100, 7);
   b.put_tx_simple(0x2000, uint16_t(cb::EL | cb::I), kNullLink, fr);
   sc_time t_accept;
   run([&] {
@@ -42,7 +42,7 @@ TEST_CASE("i8255x CU: simplified TxCB with EL and I: wire timing at 100 Mb/s, C/
 
 TEST_CASE("i8255x CU: S bit suspends with CNA, CU Resume runs the next CB, CX only on I", "[i8255x][cu]") {
   Bench b("82558B0");
-  auto f1 = frame_bytes(kPeerMac, 60, 1), f2 = frame_bytes(kPeerMac, 80, 2);
+  auto f1 = cu_frame_bytes(kCuPeerMac, 60, 1), f2 = cu_frame_bytes(kCuPeerMac, 80, 2);
   b.put_tx_simple(0x2000, cb::S, 0x2100, f1);
   b.put_tx_simple(0x2100, uint16_t(cb::EL | cb::I), kNullLink, f2);
   run([&] {
@@ -71,7 +71,7 @@ TEST_CASE("i8255x CU: S bit suspends with CNA, CU Resume runs the next CB, CX on
 
 TEST_CASE("i8255x CU: flexible TxCB gathers the TBD array, NOP and IA setup in the same CBL", "[i8255x][cu]") {
   Bench b("82559");
-  auto fr = frame_bytes(kPeerMac, 120, 3);
+  auto fr = cu_frame_bytes(kCuPeerMac, 120, 3);
   // NOP → IA setup → TxCB (flexible, two TBDs) with EL.
   b.put_cb(0x1000, cb::NOP, 0x1100);
   b.put_cb(0x1100, cb::IA_SETUP, 0x1200);
@@ -106,7 +106,7 @@ TEST_CASE("i8255x CU: flexible TxCB gathers the TBD array, NOP and IA setup in t
 
 TEST_CASE("i8255x CU: with configure read align the 82559 reads data with MRL", "[i8255x][cu]") {
   Bench b("82559");
-  auto fr = frame_bytes(kPeerMac, 200, 4);
+  auto fr = cu_frame_bytes(kCuPeerMac, 200, 4);
   run([&] {
     b.setup(0x1000, cfg::B3_READAL_EN);
     b.host.log.clear();
@@ -124,3 +124,5 @@ TEST_CASE("i8255x CU: with configure read align the 82559 reads data with MRL", 
   CHECK(reads64 == 3);  // 200 B of data: 64 + 64 + 64 + 8
   CHECK(mrl == 3);      // a burst up to one cache line with read align: MRL
 }
+
+}  // namespace bench8255x

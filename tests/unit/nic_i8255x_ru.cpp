@@ -2,17 +2,17 @@
 // statistical counter dump (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-using namespace bench8255x;
+namespace bench8255x {
 
 namespace {
-constexpr uint64_t kRfa = 0x10000, kRfdStride = 0x800;
+constexpr uint64_t kRuRfa = 0x10000, kRuRfdStride = 0x800;
 void put_rfa(Bench& b, unsigned n, uint16_t last_flags = rfd::EL) {
   for (unsigned i = 0; i < n; ++i)
-    b.put_rfd(kRfa + i * kRfdStride, i + 1 == n ? last_flags : 0, uint32_t(kRfa + (i + 1) * kRfdStride), 1518);
+    b.put_rfd(kRuRfa + i * kRuRfdStride, i + 1 == n ? last_flags : 0, uint32_t(kRuRfa + (i + 1) * kRuRfdStride), 1518);
 }
 /// When the RU has written frame `len` (bytes) into an RFD, starting at `in_fifo`, on the bench bus
 /// with 64-byte bursts: RFD header read, data, actual count, status.
-sc_time rx_done(const sc_time& in_fifo, unsigned len) {
+sc_time ru_rx_done(const sc_time& in_fifo, unsigned len) {
   sc_time t = in_fifo + txn_time(16);
   t += bench::dma_time(len, 64);
   return t + txn_time(2) + txn_time(2);
@@ -27,21 +27,21 @@ TEST_CASE("i8255x RU: a frame fills an RFD (count, C/OK, data) and raises FR at 
   sc_time sent;
   run([&] {
     b.setup(0x1000);
-    b.command(ruc::START, uint32_t(kRfa));
+    b.command(ruc::START, uint32_t(kRuRfa));
     CHECK(b.rus() == Rus::Ready);
     f = make_frame(b.nic->mac_address(), 200, 9);
     sent = now();
     b.peer.send(f, sent);
     wait_until(now() + us(200));
   }, us(400));
-  CHECK(b.get16(kRfa) == (rfd::C | rfd::OK));
-  CHECK(b.get16(kRfa + 12) == (rfd::EOF_ | rfd::F | 200));
+  CHECK(b.get16(kRuRfa) == (rfd::C | rfd::OK));
+  CHECK(b.get16(kRuRfa + 12) == (rfd::EOF_ | rfd::F | 200));
   std::vector<uint8_t> data(200);
-  b.host.read(kRfa + 16, data.data(), 200);
+  b.host.read(kRuRfa + 16, data.data(), 200);
   CHECK(data == f.bytes);
   auto a = b.irq.assertions();
   REQUIRE(a.size() == 2);  // the setup's CNA, then FR
-  CHECK(a[1] == rx_done(rx_fifo_time(p, sent, 200), 200));
+  CHECK(a[1] == ru_rx_done(rx_fifo_time(p, sent, 200), 200));
   CHECK((b.nic->stat(RcvGoodFrames)) == 1);
   CHECK(b.nic->ru_state() == Rus::Ready);
 }
@@ -51,7 +51,7 @@ TEST_CASE("i8255x RU: EL leaves no resources with RNR, later frames count as res
   put_rfa(b, 2);
   run([&] {
     b.setup(0x1000);
-    b.command(ruc::START, uint32_t(kRfa));
+    b.command(ruc::START, uint32_t(kRuRfa));
     for (int i = 0; i < 4; ++i) {
       b.peer.send(make_frame(b.nic->mac_address(), 100, uint8_t(i)), now());
       wait_until(now() + us(100));
@@ -75,11 +75,11 @@ TEST_CASE("i8255x RU: EL leaves no resources with RNR, later frames count as res
 
 TEST_CASE("i8255x RU: S suspends, RU Resume continues at the linked RFD, filter drops other DAs", "[i8255x][ru]") {
   Bench b("82559");
-  b.put_rfd(kRfa, rfd::S, uint32_t(kRfa + kRfdStride), 1518);
-  b.put_rfd(kRfa + kRfdStride, rfd::EL, kNullLink, 1518);
+  b.put_rfd(kRuRfa, rfd::S, uint32_t(kRuRfa + kRuRfdStride), 1518);
+  b.put_rfd(kRuRfa + kRuRfdStride, rfd::EL, kNullLink, 1518);
   run([&] {
     b.setup(0x1000);
-    b.command(ruc::START, uint32_t(kRfa));
+    b.command(ruc::START, uint32_t(kRuRfa));
     b.peer.send(make_frame(b.nic->mac_address(), 100, 1), now());
     wait_until(now() + us(100));
     CHECK(b.rus() == Rus::Suspended);
@@ -90,8 +90,10 @@ TEST_CASE("i8255x RU: S suspends, RU Resume continues at the linked RFD, filter 
     b.peer.send(make_frame(b.nic->mac_address(), 100, 3), now());
     wait_until(now() + us(100));
   }, us(1000));
-  CHECK(b.get16(kRfa + kRfdStride) == (rfd::C | rfd::OK));
-  CHECK(b.host.mem[kRfa + kRfdStride + 16 + 14] == uint8_t(3 + 14));  // payload byte 14 of frame 3
+  CHECK(b.get16(kRuRfa + kRuRfdStride) == (rfd::C | rfd::OK));
+  CHECK(b.host.mem[kRuRfa + kRuRfdStride + 16 + 14] == uint8_t(3 + 14));  // payload byte 14 of frame 3
   CHECK(sim().counters.get("nic.rx_filtered") == 1);
   CHECK(b.nic->stat(RcvResourceErrors) == 0);
 }
+
+}  // namespace bench8255x

@@ -1,7 +1,7 @@
 // SCB semantics, EEPROM, MDI and the I/O window of the 8255x (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-using namespace bench8255x;
+namespace bench8255x {
 
 namespace {
 /// eepro100.c-style bit-banged EEPROM command through the EEPROM control register: `cmd` shifted
@@ -143,3 +143,5 @@ TEST_CASE("i8255x SCB: specific interrupt masks on the 82559, PORT software rese
     CHECK(b.cpu.access(false, Bench::kIoBar + 64, &v, 1) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
   }, us(100));
 }
+
+}  // namespace bench8255x

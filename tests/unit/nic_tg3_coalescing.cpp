@@ -5,7 +5,7 @@
 // and no INTA is raised then.
 #include "tests/unit/nic_tg3_bench.h"
 
-using namespace bench5701;
+namespace bench5701 {
 
 TEST_CASE("tg3 coalescing: a tick timer expires at reload + k periods, the first at or after the frame", "[tg3][hostcc]") {
   const sc_time T = us(1);
@@ -183,3 +183,5 @@ TEST_CASE("tg3 MISC_HOST_CTRL_MASK_PCI_INT masks INTA, GRC_LCLCTRL_SETINT forces
   }, us(100));
   CHECK(b.irq.assertions().size() == 2);
 }
+
+}  // namespace bench5701

@@ -6,10 +6,10 @@
 #include "tests/unit/nic_tg3_bench.h"
 #include "models/ether/pause.h"
 
-using namespace bench5701;
+namespace bench5701 {
 
 namespace {
-const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+const std::array<uint8_t, 6> kTg3PausePeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 
 uint64_t stat64(const Bench& b, unsigned off) {
   uint8_t s[8];
@@ -20,7 +20,7 @@ uint64_t stat64(const Bench& b, unsigned off) {
 /// Send BD 0 of a 200-byte frame whose journey is `j`, the mailbox written at `at`: returns when
 /// its data is in the chip (the MAC queues it then).
 sc_time send_one_at(Bench& b, const sc_time& at, JourneyId j) {
-  const EthFrame f = make_frame(kPeerMac, 200, 9);
+  const EthFrame f = make_frame(kTg3PausePeerMac, 200, 9);
   b.put_tx(0, f.bytes);
   if (j) dma_tags().tag(b.nic->dma_space(), kTxBufs, j);
   wait_until(at);
@@ -40,7 +40,7 @@ TEST_CASE("tg3 PAUSE: a received XOFF of N quanta holds the next data frame N x 
   run([&] {
     b.setup(c);
     b.w(MAC_RX_MODE, RX_MODE_ENABLE | RX_MODE_FLOW_CTRL_ENABLE);
-    b.peer.send(make_pause_frame(kPeerMac, kQuanta), us(5));
+    b.peer.send(make_pause_frame(kTg3PausePeerMac, kQuanta), us(5));
     j = sim().journeys.begin("paused frame", us(6), "driver xmit", "test");
     send_one_at(b, us(6), j);
     wait_until(us(100));
@@ -67,8 +67,8 @@ TEST_CASE("tg3 PAUSE: an XON (pause_time 0) releases the held frame at once", "[
   run([&] {
     b.setup(c);
     b.w(MAC_RX_MODE, RX_MODE_ENABLE | RX_MODE_FLOW_CTRL_ENABLE);
-    b.peer.send(make_pause_frame(kPeerMac, 0xFFFF), us(5));  // 33.5 ms
-    b.peer.send(make_pause_frame(kPeerMac, 0), us(20));
+    b.peer.send(make_pause_frame(kTg3PausePeerMac, 0xFFFF), us(5));  // 33.5 ms
+    b.peer.send(make_pause_frame(kTg3PausePeerMac, 0), us(20));
     send_one_at(b, us(6), 0);
     wait_until(us(60));
   }, us(60));
@@ -87,7 +87,7 @@ TEST_CASE("tg3 PAUSE: without RX_MODE_FLOW_CTRL_ENABLE a PAUSE is counted and co
   sc_time data_in;
   run([&] {
     b.setup(c);  // MAC_RX_MODE = RX_MODE_ENABLE only
-    b.peer.send(make_pause_frame(kPeerMac, 0xFFFF), us(5));
+    b.peer.send(make_pause_frame(kTg3PausePeerMac, 0xFFFF), us(5));
     data_in = send_one_at(b, us(10), 0);
     wait_until(us(60));
   }, us(60));
@@ -165,3 +165,5 @@ TEST_CASE("tg3 PAUSE: without TX_MODE_FLOW_CTRL_ENABLE a full pool sends nothing
   CHECK(sim().counters.get("nic.tx_xoff_sent") == 0);
   CHECK(sim().counters.get("nic.rx_discards") == 1);  // 44 x 1518 > 65536: the last one finds no room
 }
+
+}  // namespace bench5701

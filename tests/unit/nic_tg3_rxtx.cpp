@@ -3,7 +3,7 @@
 // bench bus rule (60 ns + 3.75 ns/B per transaction) and the model's documented steps.
 #include "tests/unit/nic_tg3_bench.h"
 
-using namespace bench5701;
+namespace bench5701 {
 
 TEST_CASE("tg3 TX: a send BD written into NIC SRAM and the mailbox put the frame on the wire", "[tg3][tx]") {
   Tg3Params p;
@@ -190,3 +190,5 @@ TEST_CASE("tg3 PHY: MAC_MI_COM reads BMSR with link up after one MI frame", "[tg
   CHECK((done & BMSR_LSTATUS) != 0);
   CHECK(b.r(TG3PCI_MISC_HOST_CTRL) >> MISC_HOST_CTRL_CHIPREV_SHIFT == CHIPREV_ID_5701_B5);
 }
+
+}  // namespace bench5701

@@ -32,7 +32,7 @@ ChipsetBoardSpec g4(std::vector<std::pair<std::string, ParamValue>> overrides = 
   return powermac_g4_board(v);
 }
 
-HostConfig host_config(std::vector<std::pair<std::string, ParamValue>> set) {
+HostConfig g4_host_config(std::vector<std::pair<std::string, ParamValue>> set) {
   HostConfig hc;
   hc.name = "alpha";
   hc.platform = kPowerMacG4Name;
@@ -41,7 +41,7 @@ HostConfig host_config(std::vector<std::pair<std::string, ParamValue>> set) {
   return hc;
 }
 
-bool has_problem(const std::vector<ParamProblem>& ps, const std::string& key, const std::string& text) {
+bool g4_has_problem(const std::vector<ParamProblem>& ps, const std::string& key, const std::string& text) {
   for (auto& p : ps)
     if (p.key == key && p.message.find(text) != std::string::npos) return true;
   return false;
@@ -102,11 +102,11 @@ TEST_CASE("powermac-g4 is registered: slots, sourced parameters and a describe t
 TEST_CASE("powermac-g4 check: the internal bus runs 33 or 66 MHz, 32 or 64 bits, cpu_mhz within ppc7450's range",
           "[platform][powermac]") {
   const PlatformEntry& e = g4_entry();
-  CHECK(has_problem(e.check(host_config({{"internal_pci_mhz", ParamValue(int64_t{50})}})), "hosts.alpha.internal_pci_mhz",
+  CHECK(g4_has_problem(e.check(g4_host_config({{"internal_pci_mhz", ParamValue(int64_t{50})}})), "hosts.alpha.internal_pci_mhz",
                     "use 33 or 66"));
-  CHECK(has_problem(e.check(host_config({{"internal_pci_bits", ParamValue(int64_t{48})}})),
+  CHECK(g4_has_problem(e.check(g4_host_config({{"internal_pci_bits", ParamValue(int64_t{48})}})),
                     "hosts.alpha.internal_pci_bits", "use 32 or 64"));
-  for (auto& p : e.check(host_config({}))) {
+  for (auto& p : e.check(g4_host_config({}))) {
     INFO(p.key << ": " << p.message);
     CHECK_FALSE(p.key == "hosts.alpha.internal_pci_mhz");
     CHECK_FALSE(p.key == "hosts.alpha.cpu_mhz");

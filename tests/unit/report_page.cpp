@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-size_t count_of(const std::string& s, const std::string& what) {
+size_t count_in_page(const std::string& s, const std::string& what) {
   size_t n = 0;
   for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
   return n;
@@ -87,15 +87,15 @@ ReportPage page() {
 TEST_CASE("report page: summary, one section per directory with its four parts, verdicts, no script", "[report]") {
   const std::string h = report_html(page());
   CHECK(h.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(count_of(h, "<section id=\"summary\">") == 1);
-  CHECK(count_of(h, "<section class=\"seed\" id=\"seed-scenarios-seedx\">") == 1);
+  CHECK(count_in_page(h, "<section id=\"summary\">") == 1);
+  CHECK(count_in_page(h, "<section class=\"seed\" id=\"seed-scenarios-seedx\">") == 1);
   for (const char* part : {"hardware", "references", "plots", "gaps"})
-    CHECK(count_of(h, fmt::format("<div class=\"{}\">", part)) == 1);
+    CHECK(count_in_page(h, fmt::format("<div class=\"{}\">", part)) == 1);
   // Summary row: 7 references, 4 pass, 2 known misses, 1 fail.
   CHECK(h.find("In all: 4 references pass, 2 are known misses, 1 fail, 0 could not be checked") != std::string::npos);
-  CHECK(count_of(h, "<tr class=\"pass\">") == 4);
-  CHECK(count_of(h, "<tr class=\"miss\">") == 2);
-  CHECK(count_of(h, "<tr class=\"fail\">") == 1);
+  CHECK(count_in_page(h, "<tr class=\"pass\">") == 4);
+  CHECK(count_in_page(h, "<tr class=\"miss\">") == 2);
+  CHECK(count_in_page(h, "<tr class=\"fail\">") == 1);
   CHECK(h.find("known miss: the model&apos;s bus is slower") != std::string::npos);
   CHECK(h.find("simulated far off") != std::string::npos);  // a FAIL shows why
   // Hardware from the result: platform, NIC, slot, driver and its parameters.
@@ -117,9 +117,9 @@ TEST_CASE("report page: a sized metric family is a log-size plot with reference 
   CHECK(h.find("seedX: one_way_us against message size") != std::string::npos);
   CHECK(h.find("message size (bytes, log scale)") != std::string::npos);
   CHECK(h.find("one_way_us (µs)") != std::string::npos);  // the unit on the y axis
-  CHECK(count_of(h, "data-kind=\"reference\"") >= 2);
-  CHECK(count_of(h, "data-kind=\"model\"") >= 2);
-  CHECK(count_of(h, "<polyline") >= 2);  // a line per scenario
+  CHECK(count_in_page(h, "data-kind=\"reference\"") >= 2);
+  CHECK(count_in_page(h, "data-kind=\"model\"") >= 2);
+  CHECK(count_in_page(h, "<polyline") >= 2);  // a line per scenario
   // max_mbps is a plain metric: a bar chart in Mb/s.
   CHECK(h.find("reference and model (Mb/s)") != std::string::npos);
   // Both scenarios run NetPIPE with the same referenced metrics... but b has one more: no gap pair.
@@ -167,9 +167,9 @@ TEST_CASE("svg line plot: log x axis in decades, points at x <= 0 left out, same
   const std::string s = svg_line_plot(p);
   CHECK(s == svg_line_plot(p));
   CHECK(s.find("aria-label=\"a &lt; b\"") != std::string::npos);
-  CHECK(count_of(s, "<rect class=\"band\"") == 2);                 // the x = 0 point is not drawable on a log axis
-  CHECK(count_of(s, "r=\"4\" fill=\"#ffffff\"") == 2 + 1);         // two reference points + the legend's mark
-  CHECK(count_of(s, "<polyline") == 1);
+  CHECK(count_in_page(s, "<rect class=\"band\"") == 2);                 // the x = 0 point is not drawable on a log axis
+  CHECK(count_in_page(s, "r=\"4\" fill=\"#ffffff\"") == 2 + 1);         // two reference points + the legend's mark
+  CHECK(count_in_page(s, "<polyline") == 1);
   // Decade ticks 1, 10, 100, 1000 on the x axis.
   for (const char* t : {">1<", ">10<", ">100<", ">1000<"}) CHECK(s.find(t) != std::string::npos);
   // The model's line goes left to right (sorted by size) however the points came.
@@ -187,9 +187,9 @@ TEST_CASE("svg tornado: one row per knob in the given order, a bar per alternati
   c.base = 60;
   c.rows = {{"InterruptThrottleRate", {{"0", 30}, {"16000", 55}}}, {"tcp_reordering", {{"6", 61}}}};
   const std::string s = svg_tornado(c);
-  CHECK(count_of(s, "data-kind=\"bar\"") == 2);
+  CHECK(count_in_page(s, "data-kind=\"bar\"") == 2);
   CHECK(s.find("InterruptThrottleRate") < s.find("tcp_reordering"));
-  CHECK(count_of(s, "fill-opacity=\"0.8\"") == 3);
-  CHECK(count_of(s, "<line class=\"base\"") == 1);
+  CHECK(count_in_page(s, "fill-opacity=\"0.8\"") == 3);
+  CHECK(count_in_page(s, "<line class=\"base\"") == 1);
   CHECK(s == svg_tornado(c));
 }

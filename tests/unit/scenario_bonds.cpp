@@ -55,7 +55,7 @@ std::string edit(const std::string& from, const std::string& to, std::string tex
   return text;
 }
 
-std::string error_of(const std::string& text) {
+std::string bonds_error_of(const std::string& text) {
   try {
     load_scenario_text(text, "b.toml");
   } catch (const ScenarioError& e) {
@@ -87,36 +87,36 @@ TEST_CASE("scenario bonds: modprobe-style mode and miimon, ifenslave order, sysc
 }
 
 TEST_CASE("scenario bonds: bad modes, slaves and sysctls are load errors naming the key", "[scenario][bonding]") {
-  CHECK_THAT(error_of(edit("mode = 0", "mode = \"802.3ad\"")),
+  CHECK_THAT(bonds_error_of(edit("mode = 0", "mode = \"802.3ad\"")),
              Catch::Contains("b.toml:9:8: key 'hosts.alpha.bonds.bond0.mode'") &&
                  Catch::Contains("not in Linux 2.4.20's bonding.c"));
-  CHECK_THAT(error_of(edit("mode = 0", "mode = \"balance-r\"")), Catch::Contains("(did you mean 'balance-rr'?)"));
-  CHECK_THAT(error_of(edit("miimon = 100", "miimom = 100")),
+  CHECK_THAT(bonds_error_of(edit("mode = 0", "mode = \"balance-r\"")), Catch::Contains("(did you mean 'balance-rr'?)"));
+  CHECK_THAT(bonds_error_of(edit("miimon = 100", "miimom = 100")),
              Catch::Contains("unknown parameter of the bonding driver (did you mean 'miimon'?)"));
-  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth2\"]")),
+  CHECK_THAT(bonds_error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth2\"]")),
              Catch::Contains("key 'hosts.alpha.bonds.bond0.slaves.0': host alpha has no NIC 'eth2' (did you mean 'eth1'?)"));
-  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1:2\"]")),
+  CHECK_THAT(bonds_error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1:2\"]")),
              Catch::Contains("device 82546EB has 2 Ethernet ports; port 2 does not exist"));
-  CHECK_THAT(error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1\"]")),
+  CHECK_THAT(bonds_error_of(edit("slaves = [\"eth1\", \"eth1:1\"]", "slaves = [\"eth1\", \"eth1\"]")),
              Catch::Contains("eth1 is already a slave of hosts.alpha.bonds.bond0"));
-  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 200")),
+  CHECK_THAT(bonds_error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 200")),
              Catch::Contains("key 'hosts.alpha.sysctl.net.ipv4.tcp_reordering'") && Catch::Contains("maximum 127"));
-  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 2")),
+  CHECK_THAT(bonds_error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 2")),
              Catch::Contains("minimum 3"));
-  CHECK_THAT(error_of(edit("tcp_reordering = 127", "tcp_reorder = 127")),
+  CHECK_THAT(bonds_error_of(edit("tcp_reordering = 127", "tcp_reorder = 127")),
              Catch::Contains("key 'hosts.beta.sysctl.net.ipv4.tcp_reorder'") &&
                  Catch::Contains("(did you mean 'net.ipv4.tcp_reordering'?)"));
   // A workload names the bond, not its slaves; a cable plugs into a slave's port, not the bond.
-  CHECK_THAT(error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.eth1:1\"")),
+  CHECK_THAT(bonds_error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.eth1:1\"")),
              Catch::Contains("alpha.eth1:1 is a slave of alpha.bond0") && Catch::Contains("name the bond \"alpha.bond0\""));
-  CHECK_THAT(error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.bond1\"")),
+  CHECK_THAT(bonds_error_of(edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.bond1\"")),
              Catch::Contains("host alpha has no NIC or bond 'bond1' (did you mean 'bond0'?)"));
-  CHECK_THAT(error_of(edit("a = \"alpha.eth1:1\"", "a = \"alpha.bond0\"")),
+  CHECK_THAT(bonds_error_of(edit("a = \"alpha.eth1:1\"", "a = \"alpha.bond0\"")),
              Catch::Contains("bond0 is a bond of host alpha: a cable plugs into one of its slaves' ports"));
   // Without the bond, two cabled ports on one host are still refused, now pointing at bonding.
   std::string unbonded = edit("[hosts.alpha.bonds.bond0]\nmode = 0\nmiimon = 100\nslaves = [\"eth1\", \"eth1:1\"]\n", "");
   unbonded = edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.eth1\"", unbonded);
-  CHECK_THAT(error_of(unbonded), Catch::Contains("host alpha already has a cabled port") &&
+  CHECK_THAT(bonds_error_of(unbonded), Catch::Contains("host alpha already has a cabled port") &&
                                      Catch::Contains("enslave the ports to one bond"));
 }
 
@@ -127,7 +127,7 @@ TEST_CASE("scenario bonds: a bond whose slaves are cabled to two different hosts
               "[hosts.gamma]\nplatform = \"supermicro-p4dpr-6gm+\"\n[hosts.gamma.nics.eth1]\ndevice = \"82546EB\"\n"
               "slot = \"pcix\"\ndriver = \"e1000-4.4.12-k1\"\n[[links]]\na = \"alpha.eth1\"",
               text);
-  CHECK_THAT(error_of(text), Catch::Contains("key 'links.1.a'") &&
+  CHECK_THAT(bonds_error_of(text), Catch::Contains("key 'links.1.a'") &&
                                  Catch::Contains("alpha.eth1:1 is a slave of alpha.bond0, whose other slaves are cabled to "
                                                  "host beta (links.0); this cable goes to host gamma"));
 }
@@ -135,23 +135,23 @@ TEST_CASE("scenario bonds: a bond whose slaves are cabled to two different hosts
 TEST_CASE("scenario bonds: one sysctl in two spellings, updelay against miimon and IFNAMSIZ are load errors",
           "[scenario][bonding]") {
   // The quoted and the dotted spelling of one sysctl in one host: refused, naming the second.
-  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
+  CHECK_THAT(bonds_error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
              Catch::Contains("key 'hosts.alpha.sysctl.net.ipv4.tcp_reordering'") &&
                  Catch::Contains("is already set by hosts.alpha.sysctl.net.ipv4.tcp_reordering") &&
                  Catch::Contains("keep one"));
   // bond_init rounds updelay down to a multiple of miimon: said at load, with both nearest values.
-  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 100\nupdelay = 250")),
+  CHECK_THAT(bonds_error_of(edit("miimon = 100", "miimon = 100\nupdelay = 250")),
              Catch::Contains("key 'hosts.alpha.bonds.bond0.updelay'") &&
                  Catch::Contains("250 ms is not a multiple of miimon = 100 ms: bonding.c would round it down to 200 ms") &&
                  Catch::Contains("write 200 or 300"));
-  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 0\ndowndelay = 200")),
+  CHECK_THAT(bonds_error_of(edit("miimon = 100", "miimon = 0\ndowndelay = 200")),
              Catch::Contains("key 'hosts.alpha.bonds.bond0.downdelay'") && Catch::Contains("no effect without miimon"));
-  CHECK(error_of(edit("miimon = 100", "miimon = 100\nupdelay = 300\ndowndelay = 200")) == "(loaded)");
-  CHECK_THAT(error_of(edit("miimon = 100", "miimon = 100\nupdelay = -100")), Catch::Contains("below the minimum 0"));
+  CHECK(bonds_error_of(edit("miimon = 100", "miimon = 100\nupdelay = 300\ndowndelay = 200")) == "(loaded)");
+  CHECK_THAT(bonds_error_of(edit("miimon = 100", "miimon = 100\nupdelay = -100")), Catch::Contains("below the minimum 0"));
   // IFNAMSIZ 16: at most 15 characters.
   std::string longname = edit("[hosts.alpha.bonds.bond0]", "[hosts.alpha.bonds.bond0123456789ab]");
   longname = edit("transmitter = \"alpha.bond0\"", "transmitter = \"alpha.bond0123456789ab\"", longname);
-  CHECK_THAT(error_of(longname), Catch::Contains("key 'hosts.alpha.bonds.bond0123456789ab'") &&
+  CHECK_THAT(bonds_error_of(longname), Catch::Contains("key 'hosts.alpha.bonds.bond0123456789ab'") &&
                                      Catch::Contains("16 characters: an interface name has at most 15 (IFNAMSIZ 16)"));
 }
 
@@ -183,7 +183,7 @@ TEST_CASE("scenario: --set of a sysctl the file gives in the quoted spelling ove
   CHECK(s.find_host("alpha")->sysctl.i("net.ipv4.tcp_reordering") == 5);
   CHECK(s.find_host("beta")->sysctl.i("net.ipv4.tcp_reordering") == 5);
   // The file alone with both spellings is still refused.
-  CHECK_THAT(error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
+  CHECK_THAT(bonds_error_of(edit("\"net.ipv4.tcp_reordering\" = 10", "\"net.ipv4.tcp_reordering\" = 10\nnet.ipv4.tcp_reordering = 20")),
              Catch::Contains("keep one"));
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("scenario bonds: a second cabled port beside a bond names the slave po
   std::string text = edit("[hosts.alpha.bonds.bond0]", "[hosts.alpha.nics.eth0]\n" + lom + "[hosts.alpha.bonds.bond0]");
   text = edit("[hosts.beta.bonds.bond0]", "[hosts.beta.nics.eth0]\n" + lom + "[hosts.beta.bonds.bond0]", text);
   text = edit("[workload]", "[[links]]\na = \"alpha.eth0\"\nb = \"beta.eth0\"\n[workload]", text);
-  CHECK_THAT(error_of(text), Catch::Contains("key 'links.2.a': host alpha already has a cabled port (alpha.eth1:0 in "
+  CHECK_THAT(bonds_error_of(text), Catch::Contains("key 'links.2.a': host alpha already has a cabled port (alpha.eth1:0 in "
                                              "links.0, a slave of alpha.bond0)"));
 }
 
@@ -203,19 +203,19 @@ TEST_CASE("scenario bonds: active-backup without miimon whose first slave has no
   // alpha's bond0 in active-backup, the first slave's (eth1, port 0) cable removed.
   std::string text = edit("[[links]]\na = \"alpha.eth1\"\nb = \"beta.eth1\"\n", "");
   text = edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"", text);
-  CHECK_THAT(error_of(text), Catch::Contains("key 'hosts.alpha.bonds.bond0.miimon'") &&
+  CHECK_THAT(bonds_error_of(text), Catch::Contains("key 'hosts.alpha.bonds.bond0.miimon'") &&
                                  Catch::Contains("active-backup bond bond0 has miimon = 0 and its first slave eth1 has no "
                                                  "cable") &&
                                  Catch::Contains("set miimon (e.g. 100) so bond_mii_monitor fails over to eth1:1, or "
                                                  "cable eth1"));
   // With the monitor, bond_enslave finds eth1's link down and eth1:1 becomes the active slave: loads.
-  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"active-backup\"\nmiimon = 100", text)) == "(loaded)");
+  CHECK(bonds_error_of(edit("mode = \"active-backup\"", "mode = \"active-backup\"\nmiimon = 100", text)) == "(loaded)");
   // Round-robin and XOR skip a slave without carrier (IS_UP) even without the monitor: loads.
-  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"balance-rr\"", text)) == "(loaded)");
-  CHECK(error_of(edit("mode = \"active-backup\"", "mode = \"balance-xor\"", text)) == "(loaded)");
+  CHECK(bonds_error_of(edit("mode = \"active-backup\"", "mode = \"balance-rr\"", text)) == "(loaded)");
+  CHECK(bonds_error_of(edit("mode = \"active-backup\"", "mode = \"balance-xor\"", text)) == "(loaded)");
   // The first slave cabled, the second not: active-backup without miimon uses the first: loads.
   std::string second = edit("[[links]]\na = \"alpha.eth1:1\"\nb = \"beta.eth1:1\"\n", "");
-  CHECK(error_of(edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"", second)) == "(loaded)");
+  CHECK(bonds_error_of(edit("mode = 0\nmiimon = 100", "mode = \"active-backup\"", second)) == "(loaded)");
 }
 
 TEST_CASE("scenario bonds: active-backup with miimon 100 over e1000 fails over from an uncabled first slave (bug: e1000 "

@@ -8,7 +8,7 @@ using namespace nicsim;
 using namespace nicsim::test;
 
 namespace {
-constexpr TimeNs kMs = 1000000;
+constexpr TimeNs kSocketMs = 1000000;
 
 // tcp_win_from_space with tcp_adv_win_scale = 2: space - space/4
 int win_from_space(int space) { return space - space / 4; }
@@ -91,7 +91,7 @@ TEST_CASE("Connecting to a port nobody listens on is answered with a RST", "[net
   TcpPair p;
   int sa = p.a.socket();
   p.apply(0, p.a.connect(sa, kIpB, 9, 0));
-  p.run_until(kMs);
+  p.run_until(kSocketMs);
   REQUIRE(p.wire.size() == 2);
   CHECK(p.wire[1].p.th.flags == (kTcpRst | kTcpAck));
   CHECK(p.wire[1].p.th.ack_seq == p.wire[0].p.th.seq + 1);
@@ -102,14 +102,14 @@ TEST_CASE("Connecting to a port nobody listens on is answered with a RST", "[net
 TEST_CASE("Data segments: 66 bytes of headers, full segments fill the 1500-byte MTU", "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
-  p.now = 50 * kMs;
+  p.now = 50 * kSocketMs;
   auto fx = p.apply(0, p.a.send(sa, 1, 7, p.now));
   REQUIRE(fx.tx.size() == 1);
   CHECK(fx.tx[0].ip.size() + kEthHeaderBytes == 66 + 1);
   CHECK(fx.tx[0].journey == 7);
   CHECK(fx.accepted == 1);
   const std::vector<uint8_t> bytes = fx.tx[0].ip;
-  p.run_until(60 * kMs);
+  p.run_until(60 * kSocketMs);
   // The receiving stack finds the message a data packet belongs to (for journey marks) until
   // the application has read it.
   CHECK(p.b.journey_of(bytes.data(), bytes.size()) == 7);
@@ -136,12 +136,12 @@ TEST_CASE("Delayed ACK: quickack for rcv_wnd/(2 rcv_mss) segments, then the 40 m
   const uint32_t quick = B.tp.rcv_wnd / (2 * B.tp.ack.rcv_mss);
   REQUIRE(quick == 5);
   // Seven 1-byte messages, 1 ms apart, all inside jiffy 10 after t = 0 (no reader on b).
-  const TimeNs t0 = 100 * kMs + kMs / 2;
+  const TimeNs t0 = 100 * kSocketMs + kSocketMs / 2;
   for (int i = 0; i < 7; ++i) {
-    p.run_until(t0 + TimeNs(i) * kMs);
+    p.run_until(t0 + TimeNs(i) * kSocketMs);
     p.apply(0, p.a.send(sa, 1, 0, p.now));
   }
-  p.run_until(t0 + 7 * kMs);
+  p.run_until(t0 + 7 * kSocketMs);
   auto acks = [&] {
     std::vector<const WirePacket*> v;
     for (auto* w : sent_by(p, 1))
@@ -151,17 +151,17 @@ TEST_CASE("Delayed ACK: quickack for rcv_wnd/(2 rcv_mss) segments, then the 40 m
   // Messages 1..5 are ACKed on arrival (quickack); 6 and 7 wait.
   auto v = acks();
   REQUIRE(v.size() == quick);
-  for (uint32_t i = 0; i < quick; ++i) CHECK(v[i]->t == t0 + TimeNs(i) * kMs + p.one_way);
+  for (uint32_t i = 0; i < quick; ++i) CHECK(v[i]->t == t0 + TimeNs(i) * kSocketMs + p.one_way);
   CHECK(B.tp.ack.quick == 0);
   CHECK((B.tp.ack.pending & TCP_ACK_TIMER) != 0);
   // tcp_send_delayed_ack: ato = TCP_ATO_MIN (4 jiffies); the timer expires at the tick of
   // jiffies(arrival of message 6) + 4, i.e. between 30 and 40 ms after the arrival.
-  const TimeNs arrive6 = t0 + 5 * kMs + p.one_way;
+  const TimeNs arrive6 = t0 + 5 * kSocketMs + p.one_way;
   const uint64_t j6 = p.b.jiffies64(arrive6);
   const TimeNs expect = p.b.jiffy_time(j6 + P.ato_min_jiffies());
-  CHECK(expect - arrive6 > 30 * kMs);
-  CHECK(expect - arrive6 <= 40 * kMs);
-  p.run_until(expect + kMs);
+  CHECK(expect - arrive6 > 30 * kSocketMs);
+  CHECK(expect - arrive6 <= 40 * kSocketMs);
+  p.run_until(expect + kSocketMs);
   v = acks();
   REQUIRE(v.size() == quick + 1);
   CHECK(v.back()->t == expect);
@@ -178,22 +178,22 @@ TEST_CASE("ACK at once on the second full-sized segment, even in pingpong mode",
   // b is not reading: message 1 is header-predicted onto the receive queue and, b being in
   // quickack mode, ACKed at once. b then reads it and answers within ato of its arrival:
   // tcp_event_data_sent enters pingpong mode, so quickack mode (quick && !pingpong) is off.
-  p.now = 20 * kMs;
+  p.now = 20 * kSocketMs;
   p.apply(0, p.a.send(sa, 1, 0, p.now));
-  p.run_until(21 * kMs);
+  p.run_until(21 * kSocketMs);
   auto rfx = p.apply(1, p.b.recv(sb, 100, p.now));
   REQUIRE(rfx.delivered == 1);
   REQUIRE_FALSE(p.b.sock(sb).reader_sleeping());
   p.apply(1, p.b.send(sb, 1, 0, p.now));
   const TcpSocket& B = p.b.sock(sb);
   REQUIRE(B.tp.ack.pingpong);
-  p.run_until(30 * kMs);
+  p.run_until(30 * kSocketMs);
   // The second segment of the write arrives 100 µs after the first.
   int data_segs = 0;
   p.extra_delay = [&](const WirePacket& w) -> TimeNs {
     return w.from == 0 && w.p.payload_len == 1448 && ++data_segs == 2 ? 100000 : 0;
   };
-  p.now = 40 * kMs;
+  p.now = 40 * kSocketMs;
   const size_t before = p.wire.size();
   auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
   REQUIRE(fx.tx.size() == 2);
@@ -232,17 +232,17 @@ TEST_CASE("Ping-pong: replies piggyback ACKs, data goes header-predicted to the 
   p.apps = {&ra, &rb};
   const int N = 20;
   p.service(rb);  // b sleeps in recvmsg
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   for (int i = 0; i < N; ++i) {
     p.apply(0, p.a.send(sa, 1, uint64_t(i + 1), p.now));
     p.service(ra);  // a sleeps in recvmsg until the reply
     size_t want_b = size_t(i + 1);
-    REQUIRE(p.run_while([&] { return rb.delivered < want_b; }, p.now + kMs));
+    REQUIRE(p.run_while([&] { return rb.delivered < want_b; }, p.now + kSocketMs));
     p.apply(1, p.b.send(sb, 1, uint64_t(1001 + i), p.now));
     p.service(rb);
-    REQUIRE(p.run_while([&] { return ra.delivered < want_b; }, p.now + kMs));
+    REQUIRE(p.run_while([&] { return ra.delivered < want_b; }, p.now + kSocketMs));
   }
-  p.run_until(p.now + 5 * kMs);  // well before any delayed-ACK timer (>= 30 ms)
+  p.run_until(p.now + 5 * kSocketMs);  // well before any delayed-ACK timer (>= 30 ms)
   // Message boundaries: every message's tag completed on the far side, in order.
   REQUIRE(rb.tags.size() == size_t(N));
   REQUIRE(ra.tags.size() == size_t(N));
@@ -282,7 +282,7 @@ TEST_CASE("Slow start: one more segment of cwnd per ACK while cwnd-limited", "[n
   TcpPair p;
   auto [sa, sb] = p.connect();
   const TcpSocket& A = p.a.sock(sa);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.apply(0, p.a.send(sa, 10 * 1448, 0, p.now));
   REQUIRE(A.tp.packets_out == 2);
   // b does not read; it is in quickack mode (5 quick ACKs, and tcp_grow_window sets quick |= 1),
@@ -306,9 +306,9 @@ TEST_CASE("Bulk transfer: cwnd grows, the receive window grows to the tcp_grow_w
   r.recv_max = 65536;
   p.apps = {&w, &r};
   p.service(r);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.service(w);
-  p.run_while([&] { return r.delivered < 400000; }, 2000 * kMs);
+  p.run_while([&] { return r.delivered < 400000; }, 2000 * kSocketMs);
   CHECK(r.delivered == 400000);
   REQUIRE(r.tags.size() == 1);
   CHECK(r.tags[0] == 42);
@@ -343,15 +343,15 @@ TEST_CASE("RTO: a lost segment is resent after rto = srtt/8 + rttvar, cwnd drops
   const TcpSocket& A = p.a.sock(sa);
   int data_seen = 0;
   p.drop = [&](const WirePacket& w) { return w.from == 0 && w.p.payload_len > 0 && data_seen++ == 0; };
-  p.now = 10 * kMs + 123;
+  p.now = 10 * kSocketMs + 123;
   const uint64_t j_send = p.a.jiffies64(p.now);
   p.apply(0, p.a.send(sa, 100, 0, p.now));
   const uint32_t rto = A.tp.rto;
   REQUIRE(rto == 21);
   const TimeNs sent = p.now;
   const TimeNs expect = p.a.jiffy_time(j_send + rto);
-  CHECK(expect - sent > 200 * kMs);  // never below TCP_RTO_MIN
-  CHECK(expect - sent <= 210 * kMs);
+  CHECK(expect - sent > 200 * kSocketMs);  // never below TCP_RTO_MIN
+  CHECK(expect - sent <= 210 * kSocketMs);
   p.run_until(expect);
   // tcp_retransmit_timer -> tcp_enter_loss: ssthresh = max(cwnd/2, 2) = 2, cwnd = 1, and the
   // RTO doubles (backoff).
@@ -359,7 +359,7 @@ TEST_CASE("RTO: a lost segment is resent after rto = srtt/8 + rttvar, cwnd drops
   CHECK(A.tp.snd_ssthresh == 2);
   CHECK(A.tp.rto == 2 * rto);
   CHECK(A.tp.ca_state == TcpCaState::Loss);
-  p.run_until(expect + kMs);
+  p.run_until(expect + kSocketMs);
   std::vector<const WirePacket*> data;
   for (auto& w : p.wire)
     if (w.from == 0 && w.p.payload_len > 0) data.push_back(&w);
@@ -401,9 +401,9 @@ TEST_CASE("Fast retransmit with SACK after one loss -- the out-of-order queue re
   r.recv_max = 65536;
   p.apps = {&w, &r};
   p.service(r);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.service(w);
-  p.run_while([&] { return r.delivered < 300000; }, 5000 * kMs);
+  p.run_while([&] { return r.delivered < 300000; }, 5000 * kSocketMs);
   CHECK(r.delivered == 300000);
   REQUIRE(r.tags.size() == 1);
   const NetMib& ma = p.a.mib();
@@ -443,7 +443,7 @@ TEST_CASE("Out-of-order arrival: immediate ACK with a SACK block, no header pred
     }
     return 0;
   };
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
   REQUIRE(fx.tx.size() == 2);
   ParsedTcpPacket s1, s2;
@@ -482,7 +482,7 @@ TEST_CASE("A late segment causes a spurious fast retransmit, a D-SACK and quick 
   int data_seen = 0;
   p.extra_delay = [&](const WirePacket& w) -> TimeNs {
     if (w.from == 0 && w.p.payload_len > 0 && !w.pkt.retransmission && ++data_seen == 30)
-      return 2 * kMs;  // overtaken by everything sent in the next 2 ms
+      return 2 * kSocketMs;  // overtaken by everything sent in the next 2 ms
     return 0;
   };
   App w{0, sa, false};
@@ -491,11 +491,11 @@ TEST_CASE("A late segment causes a spurious fast retransmit, a D-SACK and quick 
   r.recv_max = 65536;
   p.apps = {&w, &r};
   p.service(r);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.service(w);
-  p.run_while([&] { return r.delivered < 200000; }, 5000 * kMs);
+  p.run_while([&] { return r.delivered < 200000; }, 5000 * kSocketMs);
   CHECK(r.delivered == 200000);
-  p.run_until(p.now + 10 * kMs);  // let the late original arrive
+  p.run_until(p.now + 10 * kSocketMs);  // let the late original arrive
   const NetMib& ma = p.a.mib();
   const NetMib& mb = p.b.mib();
   // More than tp->reordering (3) segments were SACKed above the hole: recovery and one
@@ -515,7 +515,7 @@ TEST_CASE("Nagle holds a small segment while one is unacknowledged -- TCP_NODELA
   for (bool nodelay : {false, true}) {
     TcpPair p;
     auto [sa, sb] = p.connect(5002, nodelay);
-    p.now = 10 * kMs;
+    p.now = 10 * kSocketMs;
     auto f1 = p.apply(0, p.a.send(sa, 10, 0, p.now));
     auto f2 = p.apply(0, p.a.send(sa, 10, 0, p.now));
     CHECK(f1.tx.size() == 1);
@@ -530,7 +530,7 @@ TEST_CASE("A full send buffer blocks the writer -- freed space wakes it", "[net]
   TcpPair p;
   auto [sa, sb] = p.connect();
   const TcpSocket& A = p.a.sock(sa);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   auto fx = p.apply(0, p.a.send(sa, 100000, 0, p.now));
   CHECK(fx.would_block);
   // tcp_sendmsg stops allocating once wmem_queued >= sndbuf (16384); each skb is charged its
@@ -542,7 +542,7 @@ TEST_CASE("A full send buffer blocks the writer -- freed space wakes it", "[net]
   CHECK(fx.accepted == skbs * 1448);
   CHECK(A.tp.wmem_queued == skbs * ts);
   CHECK(A.writer_sleeping());
-  p.run_until(p.now + 10 * kMs);
+  p.run_until(p.now + 10 * kSocketMs);
   CHECK(p.wakes_writer[{0, sa}] >= 1);
   (void)sb;
 }
@@ -550,10 +550,10 @@ TEST_CASE("A full send buffer blocks the writer -- freed space wakes it", "[net]
 TEST_CASE("close() sends FIN -- the reader sees EOF after the data", "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.apply(0, p.a.send(sa, 5, 0, p.now));
   p.apply(0, p.a.close(sa, p.now));
-  p.run_until(20 * kMs);
+  p.run_until(20 * kSocketMs);
   CHECK(p.b.sock(sb).state() == TcpState::CloseWait);
   auto fx = p.apply(1, p.b.recv(sb, 100, p.now));
   CHECK(fx.delivered == 5);
@@ -561,7 +561,7 @@ TEST_CASE("close() sends FIN -- the reader sees EOF after the data", "[net][tcp]
   CHECK(fx.delivered == 0);
   CHECK(fx.eof);
   p.apply(1, p.b.close(sb, p.now));
-  p.run_until(30 * kMs);
+  p.run_until(30 * kSocketMs);
   CHECK(p.b.sock(sb).state() == TcpState::Closed);
   CHECK(p.a.sock(sa).state() == TcpState::TimeWait);
 }
@@ -571,9 +571,9 @@ TEST_CASE("A socket owned by the user takes softirq input on the backlog until r
   TcpPair p;
   auto [sa, sb] = p.connect();
   p.b.set_owned_by_user(sb, true);
-  p.now = 10 * kMs;
+  p.now = 10 * kSocketMs;
   p.apply(0, p.a.send(sa, 3, 0, p.now));
-  p.run_until(11 * kMs);
+  p.run_until(11 * kSocketMs);
   const TcpEffects& rx = p.log[1].back();
   CHECK(rx.count(TcpPath::sk_add_backlog) == 1);
   CHECK(p.b.sock(sb).backlog_len() == 1);

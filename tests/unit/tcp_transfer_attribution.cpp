@@ -11,7 +11,7 @@ using namespace nicsim::test;
 
 namespace {
 
-constexpr TimeNs kMs = 1000000;
+constexpr TimeNs kAttribMs = 1000000;
 
 TransferNs sum_send(const TcpTransfer& x) { return std::accumulate(x.send_ns.begin(), x.send_ns.end(), TransferNs(0)); }
 TransferNs sum_recv(const TcpTransfer& x) { return std::accumulate(x.recv_ns.begin(), x.recv_ns.end(), TransferNs(0)); }
@@ -21,13 +21,13 @@ double share(const TcpTransfer& x, TcpSendState s) { return double(in(x, s)) / d
 
 /// A bulk transfer of `bytes` from a to b; the reader drains whenever woken. The harness's reader
 /// calls recv() directly, so the syscall layer's set_in_recv is called around it as InetHost does.
-struct Bulk {
+struct AttribBulk {
   TcpPair p;
   int sa = -1, sb = -1;
   App w{0, -1, false}, r{1, -1, true};
   /// `sndbuf`/`rcvbuf` > 0: SO_SNDBUF on the writer / SO_RCVBUF on the listener before connect
   /// (the connection's windows are chosen at the handshake, tcp_select_initial_window).
-  explicit Bulk(TimeNs one_way = 50000, uint32_t sndbuf = 0, uint32_t rcvbuf = 0) : p(one_way) {
+  explicit AttribBulk(TimeNs one_way = 50000, uint32_t sndbuf = 0, uint32_t rcvbuf = 0) : p(one_way) {
     p.gbps = 1.0;
     int l = p.b.listen(5002);
     p.b.set_nodelay(l, true);
@@ -36,21 +36,21 @@ struct Bulk {
     p.a.set_nodelay(sa, true);
     if (sndbuf) p.a.set_sndbuf(sa, sndbuf);
     p.apply(0, p.a.connect(sa, kIpB, 5002, p.now));
-    p.run_while([&] { return (sb = p.b.accept(l)) < 0; }, p.now + 1000 * kMs);
+    p.run_while([&] { return (sb = p.b.accept(l)) < 0; }, p.now + 1000 * kAttribMs);
     REQUIRE(sb >= 0);
     w.sock = sa;
     r.sock = sb;
   }
-  void run(size_t bytes, TimeNs limit = 5000 * kMs) {
+  void run(size_t bytes, TimeNs limit = 5000 * kAttribMs) {
     w.to_send = bytes;
     r.recv_max = 65536;
     p.apps = {&w, &r};
     p.b.set_in_recv(sb, true, p.now);  // the reader sits in recv() from the start
     p.service(r);
-    p.now += kMs;
+    p.now += kAttribMs;
     p.service(w);
     p.run_while([&] { return r.delivered < bytes; }, p.now + limit);
-    p.run_until(p.now + 50 * kMs);  // ACKs, delayed ACKs, the late originals
+    p.run_until(p.now + 50 * kAttribMs);  // ACKs, delayed ACKs, the late originals
     p.a.transfer_finish(p.now);
     p.b.transfer_finish(p.now);
   }
@@ -61,7 +61,7 @@ struct Bulk {
 }  // namespace
 
 TEST_CASE("transfer attribution: sender and receiver states each sum to the socket's lifetime", "[net][tcp][transfer]") {
-  Bulk b;
+  AttribBulk b;
   b.run(2000000);
   REQUIRE(b.r.delivered == 2000000);
   for (const TcpTransfer* x : {&b.tx(), &b.rx()}) {
@@ -84,7 +84,7 @@ TEST_CASE("transfer attribution: sender and receiver states each sum to the sock
 TEST_CASE("transfer attribution: a small receive buffer makes the sender rwnd-limited", "[net][tcp][transfer]") {
   // 2 ms one way at 1 Gb/s needs ~500 KB in flight; SO_RCVBUF 8 KB (16 KB after Linux doubles it)
   // offers a few segments of window: the head of the queue waits for the peer's window.
-  Bulk small(2 * kMs, 0, 8192), large(2 * kMs, 0, 4 << 20);
+  AttribBulk small(2 * kAttribMs, 0, 8192), large(2 * kAttribMs, 0, 4 << 20);
   small.run(1000000);
   REQUIRE(small.r.delivered == 1000000);
   CHECK(share(small.tx(), TcpSendState::rwnd_limited) > 0.5);
@@ -99,7 +99,7 @@ TEST_CASE("transfer attribution: a small receive buffer makes the sender rwnd-li
 
 TEST_CASE("transfer attribution: a planted reordering is spurious retransmissions undone, not loss",
           "[net][tcp][transfer]") {
-  Bulk b;
+  AttribBulk b;
   int data_seen = 0;
   b.p.extra_delay = [&](const WirePacket& w) -> TimeNs {
     if (w.from == 0 && w.p.payload_len > 0 && !w.pkt.retransmission && ++data_seen == 40)
@@ -127,7 +127,7 @@ TEST_CASE("transfer attribution: a planted reordering is spurious retransmission
 }
 
 TEST_CASE("transfer attribution: a lost segment is a recovery that is not undone", "[net][tcp][transfer]") {
-  Bulk b;
+  AttribBulk b;
   int data_seen = 0;
   b.p.drop = [&](const WirePacket& w) { return w.from == 0 && w.p.payload_len > 0 && !w.pkt.retransmission && ++data_seen == 40; };
   b.run(400000);
@@ -143,7 +143,7 @@ TEST_CASE("transfer attribution: a lost segment is a recovery that is not undone
 TEST_CASE("transfer attribution: an RTO is time in the loss state", "[net][tcp][transfer]") {
   // Drop the last data segment and its first retransmission... the tail has no dupacks: only
   // the retransmission timer recovers it.
-  Bulk b;
+  AttribBulk b;
   const size_t bytes = 20 * 1448;
   b.p.drop = [&](const WirePacket& w) {
     return w.from == 0 && w.p.payload_len > 0 && !w.pkt.retransmission && w.p.th.seq + w.p.payload_len ==
@@ -159,14 +159,14 @@ TEST_CASE("transfer attribution: an RTO is time in the loss state", "[net][tcp][
 TEST_CASE("transfer attribution: a writer with more window than send buffer is sndbuf-limited", "[net][tcp][transfer]") {
   // 2 ms one way, SO_SNDBUF 8 KB: the window would take far more than the buffer holds, so the
   // writer sleeps in tcp_sendmsg with everything it queued already in flight.
-  Bulk b(2 * kMs, 8192);
+  AttribBulk b(2 * kAttribMs, 8192);
   b.run(500000);
   REQUIRE(b.r.delivered == 500000);
   CHECK(share(b.tx(), TcpSendState::sndbuf_limited) > 0.5);
 }
 
 TEST_CASE("transfer attribution: the time-sequence record has every segment and ACK", "[net][tcp][transfer]") {
-  Bulk b;
+  AttribBulk b;
   b.p.a.set_recording(true);
   b.run(100 * 1448);
   size_t tx = 0, acks = 0, cwnd = 0;

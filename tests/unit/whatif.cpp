@@ -13,7 +13,7 @@ namespace {
 
 // Seed 000's 82546EB pair with e1000 5.0.43-k1, whose InterruptThrottleRate is a module parameter
 // (4.4.12-k1 hardcodes it). Loaded only: the runner is a fake.
-const char* kScenario = "scenarios/seed000/82546eb-pcix100-e1000-5.toml";
+const char* kWhatifScenario = "scenarios/seed000/82546eb-pcix100-e1000-5.toml";
 
 const Knob* find_knob(const std::vector<Knob>& ks, const std::string& name) {
   for (auto& k : ks)
@@ -51,10 +51,10 @@ struct WhatIfRunner {
   }
 };
 
-/// What-if options on kScenario's one_way_us.1B, into TMP/wi, two jobs.
-WhatIfOptions options(const TempDir& tmp) {
+/// What-if whatif_options on kWhatifScenario's one_way_us.1B, into TMP/wi, two jobs.
+WhatIfOptions whatif_options(const TempDir& tmp) {
   WhatIfOptions o;
-  o.scenario = kScenario;
+  o.scenario = kWhatifScenario;
   o.metric = "one_way_us.1B";
   o.out = tmp / "wi";
   o.jobs = 2;
@@ -88,7 +88,7 @@ TEST_CASE("what-if alternatives: the other boolean, listed values, half and doub
 }
 
 TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both NICs, sysctls, placement, slot", "[whatif]") {
-  const Scenario s = load_scenario(kScenario, {});
+  const Scenario s = load_scenario(kWhatifScenario, {});
   const std::vector<Knob> ks = enumerate_knobs(s, {});
   const Knob* itr = find_knob(ks, "InterruptThrottleRate [e1000-5.0.43-k1]");
   REQUIRE(itr);
@@ -112,7 +112,7 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
   for (auto& k : ks)
     for (auto& a : k.alts) {
       INFO(k.name << " = " << a.value);
-      CHECK_NOTHROW(load_scenario(kScenario, a.sets));
+      CHECK_NOTHROW(load_scenario(kWhatifScenario, a.sets));
     }
   // CPU placement on the two-CPU hosts: cpus_allowed 1 and 2 (CPU 0 only, CPU 1 only).
   if (const Knob* cpus = find_knob(ks, "alpha cpus_allowed")) {
@@ -123,7 +123,7 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
 
 TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and the tornado, resumes", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o = options(tmp);
+  WhatIfOptions o = whatif_options(tmp);
   o.format = "json";
   WhatIfRunner fake;
   CHECK(run_whatif(o, fake.runner()) == kExitOk);
@@ -171,7 +171,7 @@ TEST_CASE("what-if run: ranks the knobs by their effect, writes CSV, JSON and th
 
 TEST_CASE("what-if run: a metric the base run does not have is a usage error naming it, before the alternatives run", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o = options(tmp);
+  WhatIfOptions o = whatif_options(tmp);
   o.metric = "one_way_us.7B";
   o.log = std::tmpfile();
   WhatIfRunner fake;
@@ -188,7 +188,7 @@ TEST_CASE("what-if run: a metric the base run does not have is a usage error nam
 
 TEST_CASE("what-if run: --knob keeps the matching knobs, and a later what-if in the same directory reuses their points", "[whatif]") {
   TempDir tmp;
-  WhatIfOptions o = options(tmp);
+  WhatIfOptions o = whatif_options(tmp);
   o.format = "json";
   o.knobs = {"sysctl", "InterruptThrottleRate"};
   WhatIfRunner fake;

@@ -361,8 +361,7 @@ class Adapter : public NetDevice {
   std::array<uint64_t, E1000_MAX_INTR + 1> isr_reads_{};
   uint64_t *c_intr_, *c_icr_reads_, *c_icr_zero_, *c_loop_limit_, *c_rdt_writes_, *c_tdt_writes_, *c_tx_busy_,
       *c_watchdog_;
-  uint64_t *c_polls_ = nullptr, *c_poll_exits_ = nullptr, *c_copybreak_ = nullptr, *c_tx_lock_busy_ = nullptr;
-  bool tx_lock_ = false;  ///< adapter->tx_lock held (LLTX: e1000_xmit_frame's spin_trylock)
+  uint64_t *c_polls_ = nullptr, *c_poll_exits_ = nullptr, *c_copybreak_ = nullptr;
 };
 
 /// pci_driver.probe for `profile` (DriverEntry::probe contract, drivers-sim/driver_entry.h): one Adapter per

@@ -74,8 +74,8 @@ DriverCostTable table(Version v) {
                                "length)");
 }
 
-Registrar<DriverCostTable> reg095{table(Version::v0_95)};
-Registrar<DriverCostTable> reg096{table(Version::v0_96)};
+Registrar<DriverCostTable> costs_reg095{table(Version::v0_95)};
+Registrar<DriverCostTable> costs_reg096{table(Version::v0_96)};
 
 }  // namespace
 }  // namespace nicsim::sungemdrv
