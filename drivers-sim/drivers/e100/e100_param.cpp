@@ -135,6 +135,8 @@ DriverEntry entry() {
       "every 8th TCB, S on every TCB";
   e.params = param_schema();
   e.devices = {"82557", "82558A4", "82558B0", "82559"};
+  e.cost_driver = kCostDriver;
+  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(kRfdHeaderBytes + RFD_DATA_SIZE); };  // e100_alloc_skbs
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   e.check = [](const ParamValues& params) { return check_params(params); };

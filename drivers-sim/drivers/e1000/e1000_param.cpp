@@ -158,10 +158,13 @@ ParamSchema param_schema(const DriverProfile& p) {
                     "(modeled as full); resolved with the link partner at link up (e1000_check_options)",
                     src),
       int_set_param("Speed", 0, {{0, 0}, {10, 10}, {100, 100}, {1000, 1000}}, "Mb/s",
-                    "forced speed 0 (autonegotiate), 10, 100 or 1000 (e1000_check_copper_options); validated only: "
-                    "the link's speed comes from the scenario's cable",
+                    "forced speed 0 (autonegotiate), 10, 100 or 1000 (e1000_check_copper_options): with Duplex a forced "
+                    "10/100 mode, alone autonegotiation at that speed only; the loader resolves the link with its peer "
+                    "(docs/scenarios.md)",
                     src),
-      int_param("Duplex", 0, 0, 2, "0-2", "forced duplex 0 auto, 1 half, 2 full; validated only", src),
+      int_param("Duplex", 0, 0, 2, "0-2",
+                "forced duplex 0 auto, 1 half, 2 full (e1000_check_copper_options; the model's links are full duplex)",
+                src),
       int_set_param("AutoNeg", 0x2F, {{0x01, 0x0F}, {0x20, 0x2F}}, "bit mask",
                     "advertised speed/duplex: bit0 10/HD, bit1 10/FD, bit2 100/HD, bit3 100/FD, bit5 1000/FD; bit 4 "
                     "(1000/HD) is not supported by the 8254x (AUTONEG_ADV_MASK 0x2F, e1000_check_copper_options)",
@@ -237,6 +240,49 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
   return o;
 }
 
+LinkModes link_modes(const ParamValues& v) {
+  // e1000_check_copper_options (e1000_param.c, 4.x-6.x): Speed and Duplex force a mode or narrow
+  // the advertisement; AutoNeg is the advertisement when neither is given. HALF_DUPLEX 1, FULL_DUPLEX 2.
+  const int64_t speed = v.i("Speed"), duplex = v.i("Duplex"), an = v.i("AutoNeg");
+  LinkModes m;
+  m.key = speed ? "Speed" : duplex ? "Duplex" : an != 0x2F ? "AutoNeg" : "";
+  if ((speed || duplex) && an != 0x2F)
+    m.problem = fmt::format("AutoNeg = {:#x} is ignored when Speed or Duplex is given (e1000_check_copper_options: "
+                            "\"AutoNeg specified along with Speed or Duplex, parameter ignored\"): set AutoNeg alone "
+                            "or Speed/Duplex alone",
+                            an);
+  auto set = [&](bool autoneg, unsigned modes, const std::string& how) {
+    m.autoneg = autoneg;
+    m.modes = modes;
+    m.how = fmt::format("Speed = {}, Duplex = {}: {}", speed, duplex, how);
+  };
+  switch (speed) {
+    case 0:
+      if (duplex == 0) {
+        m.modes = static_cast<unsigned>(an);
+        m.how = fmt::format("AutoNeg = {:#x}: autonegotiation", an);
+      } else if (duplex == 1) {
+        set(true, 0x05, "autonegotiation at half duplex only");
+      } else {
+        set(true, 0x2A, "autonegotiation at full duplex only");
+      }
+      break;
+    case 10:
+      set(duplex == 0, duplex == 0 ? 0x03u : duplex == 1 ? 0x01u : 0x02u,
+          duplex == 0 ? "autonegotiation at 10 Mb/s only" : duplex == 1 ? "forced 10 Mb/s half duplex" : "forced 10 Mb/s full duplex");
+      break;
+    case 100:
+      set(duplex == 0, duplex == 0 ? 0x0Cu : duplex == 1 ? 0x04u : 0x08u,
+          duplex == 0 ? "autonegotiation at 100 Mb/s only"
+                      : duplex == 1 ? "forced 100 Mb/s half duplex" : "forced 100 Mb/s full duplex");
+      break;
+    default:  // 1000 Mb/s is never forced: 1000BASE-T needs autonegotiation (half duplex is not supported)
+      set(true, 0x20, "autonegotiation at 1000 Mb/s full duplex only");
+      break;
+  }
+  return m;
+}
+
 namespace {
 DriverEntry entry(const DriverProfile& p) {
   DriverEntry e;
@@ -244,6 +290,10 @@ DriverEntry entry(const DriverProfile& p) {
   e.summary = p.summary;
   e.params = param_schema(p);
   e.devices = {"82544GC", "82544EI", "82540EM", "82545EM", "82546EB"};
+  e.cost_driver = kCostDriver;
+  e.link_modes = link_modes;
+  // MTU 1500: dev_alloc_skb(rx_buffer_len + reserve_len) per ring slot (e1000_alloc_rx_buffers).
+  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(E1000_RXBUFFER_2048 + E1000_RX_RESERVE_LEN); };
   const DriverProfile* pp = &p;
   e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                  const ParamValues& params) { return probe(*pp, k, dev, vectors, nic, params); };

@@ -64,6 +64,8 @@ DriverEntry entry() {
       "SCB in memory space";
   e.params = param_schema();
   e.devices = {"82557", "82558A4", "82558B0", "82559"};
+  e.cost_driver = kCostDriver;
+  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(PKT_BUF_SZ + kRxFDBytes); };  // speedo_init_rx_ring
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   // Forcing the PHY (options bits 4/5 -> BMCR at probe) or half duplex is not acted on by the 8255x

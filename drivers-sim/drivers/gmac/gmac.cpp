@@ -786,6 +786,8 @@ DriverEntry entry() {
   e.params = gem_whatif::rx_blank_params(5, "gmac.c v1.5k4 gmac_mac_init (GM_RX_BLANK)",
                                          "8 units on a 66 MHz bus (GM_BIF_CFG_M66EN), 4 on 33 MHz");
   e.devices = {"GMAC"};
+  e.cost_driver = kCostDriver;
+  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN); };  // gmac_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   return e;

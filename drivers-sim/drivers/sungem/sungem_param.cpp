@@ -19,6 +19,8 @@ DriverEntry entry_095() {
   e.params = gem_whatif::rx_blank_params(6, "sungem.c v0.95 gem_init_dma (RXDMA_BLANK)",
                                          "4 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 2 on 33 MHz");
   e.devices = {"GMAC"};
+  e.cost_driver = cost_driver(Version::v0_95);
+  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); };  // gem_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_95); };
   return e;
@@ -39,6 +41,8 @@ DriverEntry entry_096() {
                                                 "8 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 4 on 33 MHz"))
     e.params.push_back(std::move(spec));
   e.devices = {"GMAC"};
+  e.cost_driver = cost_driver(Version::v0_96);
+  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); };  // gem_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_96); };
   return e;

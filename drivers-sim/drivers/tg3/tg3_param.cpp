@@ -136,6 +136,11 @@ DriverEntry entry() {
       "send BDs in NIC SRAM by PIO, copybreak 256, adaptive RX coalescing bands by packet rate";
   e.params = param_schema();
   e.devices = {"BCM5701"};
+  e.cost_driver = kCostDriver;
+  // dev_alloc_skb(RX_PKT_BUF_SZ) per standard ring slot, RX_PKT_BUF_SZ = 1536 + rx_offset + 64 with
+  // rx_offset 2 (0 only on a 5701 in PCI-X mode, which the bus decides at probe: 2 is the larger
+  // truesize; both give the same number of 1500-byte fragments in 65535 bytes).
+  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(1536 + 2 + 64); };
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   e.check = [](const ParamValues& params) { return check_params(params); };
@@ -149,6 +154,11 @@ DriverEntry entry_1_0() {
       "status update on every frame (rx-frames 1), TX after 5 BDs or 150 us; needs a NAPI kernel profile";
   e.params = param_schema(coalesce_1_0(), false);
   e.devices = {"BCM5701"};
+  e.cost_driver = kCostDriver;
+  // dev_alloc_skb(RX_PKT_BUF_SZ) per standard ring slot, RX_PKT_BUF_SZ = 1536 + rx_offset + 64 with
+  // rx_offset 2 (0 only on a 5701 in PCI-X mode, which the bus decides at probe: 2 is the larger
+  // truesize; both give the same number of 1500-byte fragments in 65535 bytes).
+  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(1536 + 2 + 64); };
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, true); };
   e.check = [](const ParamValues& params) { return check_params(params); };
