@@ -65,6 +65,11 @@ std::string format_duration(double s) {
   return fmt::format("{}h{:02}m", t / 3600, (t % 3600) / 60);
 }
 
+/// How long a job whose child died of SIGINT/SIGTERM waits for the stop flag before it counts as
+/// failed (the group's Ctrl-C reaches the child and this process at the same moment, but either
+/// may act first).
+constexpr std::chrono::milliseconds kStopGrace{2000};
+
 std::vector<JobResult> run_jobs(const std::vector<RunJob>& jobs, const Runner& runner, const ExecOptions& opts) {
   std::vector<JobResult> results(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) results[i].job = i;
@@ -78,7 +83,7 @@ std::vector<JobResult> run_jobs(const std::vector<RunJob>& jobs, const Runner& r
   auto killed_by_interrupt = [](int code) { return code == 128 + SIGINT || code == 128 + SIGTERM; };
   auto stop_follows = [&] {
     if (!opts.stop) return false;
-    const auto until = std::chrono::steady_clock::now() + opts.stop_grace;
+    const auto until = std::chrono::steady_clock::now() + kStopGrace;
     while (!stopped() && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     return stopped();

@@ -63,10 +63,6 @@ struct ExecOptions {
   /// Called about once per `tick` while jobs run (serialised with on_done); for progress/ETA.
   std::function<void(size_t done, size_t total)> on_tick;
   std::chrono::milliseconds tick{1000};
-  /// How long a job whose child died of SIGINT/SIGTERM waits for `stop` to turn true before it
-  /// counts as failed (the group's Ctrl-C reaches the child and this process at the same moment,
-  /// but either may act first).
-  std::chrono::milliseconds stop_grace{2000};
 };
 
 /// Runs every job (at most opts.jobs at a time) and returns one JobResult per job, in job order.

@@ -26,17 +26,6 @@ struct ProbeTarget {
   std::string device;  ///< DeviceEntry name of the part, e.g. "82546EB" (the pci_device_id match)
 };
 
-/// The link modes a driver's module parameters let its PHY use, for the scenario loader's link
-/// resolution (IEEE 802.3 clause 28 / Annex 28B). Mode bits as e1000's AutoNeg: bit0 10/HD,
-/// bit1 10/FD, bit2 100/HD, bit3 100/FD, bit4 1000/HD, bit5 1000/FD.
-struct LinkModes {
-  bool autoneg = true;      ///< false: one forced mode (`modes` has one bit), no autonegotiation
-  unsigned modes = 0x3F;    ///< advertised (autoneg) or the forced mode
-  std::string how;          ///< the parameters that decided it, e.g. "Speed = 100, Duplex = 2: forced"
-  std::string problem;      ///< a parameter the driver ignores, else empty (refused at load)
-  std::string key;          ///< the module parameter that decided it; empty: all at their defaults
-};
-
 struct DriverEntry {
   std::string name, summary;         ///< name as a scenario writes it in `driver = "..."`
   ParamSchema params;                ///< module parameters (hosts.H.nics.N.<param>)
@@ -57,18 +46,6 @@ struct DriverEntry {
   /// A NAPI driver (netif_rx_schedule, dev->poll): the scenario loader refuses it on a host whose
   /// kernel profile has napi = false, naming hosts.H.nics.N.driver (the probe would only fail at run time).
   bool needs_napi = false;
-  /// The driver family whose cost tables charge its paths (DriverCostTable::driver, e.g. "e1000");
-  /// empty: none. The scenario loader refuses a NIC on a host whose cost profile has no table for it
-  /// (the probe would only fail at run time), listing the profiles that have one.
-  std::string cost_driver{};
-  /// skb->truesize of the receive buffer a full 1500-byte frame arrives in (the driver's ring
-  /// buffer, as dev_alloc_skb/alloc_skb sized it): what a socket is charged per received frame or
-  /// fragment. Empty: not declared (load-time checks then assume the smallest buffer a 1514-byte
-  /// frame fits).
-  std::function<uint32_t(const ParamValues& params)> rx_truesize{};
-  /// The link modes the module parameters give the PHY (forced speed/duplex, advertisement).
-  /// Empty: autonegotiation advertising every mode of the device.
-  std::function<LinkModes(const ParamValues& params)> link_modes{};
 };
 
 }  // namespace nicsim

@@ -9,8 +9,8 @@
 // sweep varies `request_bytes` instead (response_bytes 0 = the same size: netperf -r N).
 #include "core/sim_context.h"
 #include "drivers-sim/apps/netperf_rr_app.h"
-#include "drivers-sim/driver_entry.h"
-#include "drivers-sim/kernel/skb.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include "drivers-sim/net/tcp_params.h"
 #include "drivers-sim/net/udp.h"
 #include "platforms/host_software.h"
@@ -28,7 +28,7 @@ constexpr int kMaxRrBytes = 1 << 24;
 /// What a UDP_RR datagram costs the socket that receives it: udp_queue_rcv_skb ->
 /// sock_queue_rcv_skb drops a datagram when rmem_alloc + truesize >= sk->rcvbuf, and a reassembled
 /// datagram's truesize is the sum of its fragments' (ip_frag_reasm: head->truesize += fp->truesize),
-/// each fragment of an MTU-sized frame sitting in one driver receive buffer (DriverEntry::rx_truesize).
+/// each fragment of an MTU-sized frame sitting in one driver receive buffer (DriverTraits::rx_truesize).
 struct UdpRxBudget {
   uint32_t truesize = 0;  ///< per fragment: the receiving driver's buffer
   std::string driver;     ///< the receiving driver(s), for the message
@@ -56,7 +56,7 @@ UdpRxBudget udp_rx_budget(const Scenario& s, const std::string& text) {
     nics.push_back(n);
   }
   for (auto* n : nics) {
-    const DriverEntry* d = Registry<DriverEntry>::instance().find(n->driver);
+    const DriverTraits* d = Registry<DriverTraits>::instance().find(n->driver);
     const uint32_t t = d && d->rx_truesize ? d->rx_truesize(n->driver_params) : UdpRxBudget::smallest();
     if (t > b.truesize) b.truesize = t, b.driver = n->driver;
   }

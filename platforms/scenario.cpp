@@ -5,6 +5,7 @@
 #include "platforms/toml_input.h"
 #include "models/ether/frame.h"
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/driver_traits.h"
 #include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/profiles.h"
 #include "drivers-sim/net/tcp_sysctl.h"
@@ -359,7 +360,7 @@ class Loader {
   void read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_sysctl(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_workload(Scenario& s, const toml::node& n);
-  /// The mode link `l` comes up in from its ends' driver parameters (DriverEntry::link_modes;
+  /// The mode link `l` comes up in from its ends' driver parameters (DriverTraits::link_modes;
   /// IEEE 802.3 clause 28): sets l.speed_mbps to the negotiated speed when the link does not give
   /// one, and refuses no link, a duplex mismatch, half duplex, or a speed_mbps that contradicts it.
   void resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::table& t, const std::string& prefix) const;
@@ -701,7 +702,7 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
     const std::string profile = host_cost_profile(h);
     if (profile.empty()) continue;
     for (auto& n : h.nics) {
-      const DriverEntry* drv = Registry<DriverEntry>::instance().find(n.driver);
+      const DriverTraits* drv = Registry<DriverTraits>::instance().find(n.driver);
       if (!drv || drv->cost_driver.empty()) continue;
       if (std::string why = cost_table_problem(h, n.driver, drv->cost_driver, profile); !why.empty())
         fail_first({{"hosts." + h.name + ".nics." + n.name + ".driver", why}});
@@ -1157,7 +1158,7 @@ std::string modes_text(unsigned bits) {
 }  // namespace
 
 void Loader::resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::table& t, const std::string& prefix) const {
-  // Each end: the modes its driver's parameters allow (DriverEntry::link_modes), within its device's speeds.
+  // Each end: the modes its driver's parameters allow (DriverTraits::link_modes), within its device's speeds.
   struct End {
     std::string text, key;  ///< "host.nic[:port]"; the NIC parameter that decided its modes (for errors)
     LinkModes m;
@@ -1167,14 +1168,15 @@ void Loader::resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::ta
     auto ep = parse_endpoint(*e);
     const NicConfig* nic = ep ? s.find_nic(ep->host, ep->nic) : nullptr;
     const DeviceEntry* dev = nic ? Registry<DeviceEntry>::instance().find(nic->device) : nullptr;
-    const DriverEntry* drv = nic ? Registry<DriverEntry>::instance().find(nic->driver) : nullptr;
-    if (!dev || !drv) return;
+    const DriverTraits* drv = nic ? Registry<DriverTraits>::instance().find(nic->driver) : nullptr;
+    if (!dev) return;
     unsigned device_modes = 0;
     for (unsigned v : dev->link_speeds_mbps) device_modes |= v == 10 ? 0x03u : v == 100 ? 0x0Cu : v == 1000 ? 0x30u : 0u;
-    End end{*e, "", drv->link_modes ? drv->link_modes(nic->driver_params) : LinkModes{}};
+    const bool declared = drv && drv->link_modes;
+    End end{*e, "", declared ? drv->link_modes(nic->driver_params) : LinkModes{}};
     end.key = "hosts." + ep->host + ".nics." + ep->nic + "." + (end.m.key.empty() ? "driver" : end.m.key);
     if (!end.m.problem.empty()) fail(end.key, locate(end.key)->source(), end.m.problem);
-    if (drv->link_modes) end.m.modes &= device_modes;
+    if (declared) end.m.modes &= device_modes;
     else end.m.modes = device_modes;
     ends.push_back(std::move(end));
   }

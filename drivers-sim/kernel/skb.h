@@ -28,12 +28,6 @@ enum : uint8_t { CHECKSUM_NONE = 0, CHECKSUM_HW = 1, CHECKSUM_UNNECESSARY = 2 };
 /// skb->pkt_type values (include/linux/if_packet.h).
 enum : uint8_t { PACKET_HOST = 0, PACKET_BROADCAST = 1, PACKET_MULTICAST = 2, PACKET_OTHERHOST = 3, PACKET_OUTGOING = 4 };
 
-/// skb->truesize of alloc_skb(size): the SKB_DATA_ALIGN'ed data plus struct sk_buff (what a socket
-/// is charged for the skb; Kernel::make_skb sets it so).
-uint32_t alloc_skb_truesize(uint32_t size);
-/// skb->truesize of dev_alloc_skb(len): alloc_skb(len + 16), 16 bytes of headroom.
-inline uint32_t dev_alloc_skb_truesize(uint32_t len) { return alloc_skb_truesize(len + 16); }
-
 struct Skb {
   std::vector<uint8_t> buf;  ///< head .. end (real bytes)
   uint32_t data_off = 0;     ///< skb->data - skb->head

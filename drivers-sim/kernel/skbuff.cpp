@@ -10,6 +10,8 @@
 #include "drivers-sim/kernel/kernel.h"
 #include "drivers-sim/kernel/kernel_internal.h"
 
+#include "drivers-sim/kernel/skb_truesize.h"
+
 namespace nicsim {
 
 namespace {

@@ -3,6 +3,8 @@
 #include "drivers-sim/drivers/e100/e100.h"
 #include "drivers-sim/drivers/e100/e100_ucode.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <fmt/format.h>
 
 namespace nicsim::e100drv {
@@ -135,14 +137,15 @@ DriverEntry entry() {
       "every 8th TCB, S on every TCB";
   e.params = param_schema();
   e.devices = {"82557", "82558A4", "82558B0", "82559"};
-  e.cost_driver = kCostDriver;
-  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(kRfdHeaderBytes + RFD_DATA_SIZE); };  // e100_alloc_skbs
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   e.check = [](const ParamValues& params) { return check_params(params); };
   return e;
 }
 Registrar<DriverEntry> reg{entry()};
+// e100_alloc_skbs: dev_alloc_skb(sizeof(rfd_t)) per receive frame descriptor.
+Registrar<DriverTraits> traits{DriverTraits{
+    kDriverName, kCostDriver, [](const ParamValues&) { return dev_alloc_skb_truesize(kRfdHeaderBytes + RFD_DATA_SIZE); }}};
 }  // namespace
 
 }  // namespace nicsim::e100drv

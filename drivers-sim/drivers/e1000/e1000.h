@@ -178,10 +178,6 @@ ParamSchema param_schema(const DriverProfile& p);
 /// the 82544) falls back to the default, as e1000_validate_option does. Descriptor counts are
 /// rounded up to a multiple of 8 (E1000_ROUNDUP).
 Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac);
-/// e1000_check_copper_options' link modes from Speed, Duplex and AutoNeg (DriverEntry::link_modes):
-/// a forced 10/100 mode, or the autonegotiation advertisement they leave; AutoNeg beside Speed or
-/// Duplex is reported as ignored.
-LinkModes link_modes(const ParamValues& v);
 
 /// The driver's own cost-table paths (e1000_main.c functions), declared per cost profile in
 /// e1000_costs.cpp (drivers-sim/kernel/driver_costs.h) and resolved once per Adapter at probe.

@@ -2,6 +2,8 @@
 // units, sources), e1000_check_options, and the DriverEntry registrations.
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -240,6 +242,10 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
   return o;
 }
 
+namespace {
+/// e1000_check_copper_options' link modes from Speed, Duplex and AutoNeg (DriverTraits::link_modes):
+/// a forced 10/100 mode, or the autonegotiation advertisement they leave; AutoNeg beside Speed or
+/// Duplex is reported as ignored.
 LinkModes link_modes(const ParamValues& v) {
   // e1000_check_copper_options (e1000_param.c, 4.x-6.x): Speed and Duplex force a mode or narrow
   // the advertisement; AutoNeg is the advertisement when neither is given. HALF_DUPLEX 1, FULL_DUPLEX 2.
@@ -282,6 +288,7 @@ LinkModes link_modes(const ParamValues& v) {
   }
   return m;
 }
+}  // namespace
 
 namespace {
 DriverEntry entry(const DriverProfile& p) {
@@ -290,10 +297,6 @@ DriverEntry entry(const DriverProfile& p) {
   e.summary = p.summary;
   e.params = param_schema(p);
   e.devices = {"82544GC", "82544EI", "82540EM", "82545EM", "82546EB"};
-  e.cost_driver = kCostDriver;
-  e.link_modes = link_modes;
-  // MTU 1500: dev_alloc_skb(rx_buffer_len + reserve_len) per ring slot (e1000_alloc_rx_buffers).
-  e.rx_truesize = [](const ParamValues&) { return dev_alloc_skb_truesize(E1000_RXBUFFER_2048 + E1000_RX_RESERVE_LEN); };
   const DriverProfile* pp = &p;
   e.probe = [pp](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                  const ParamValues& params) { return probe(*pp, k, dev, vectors, nic, params); };
@@ -308,6 +311,18 @@ Registrar<DriverEntry> reg_5043{entry(profile_5_0_43_k1())};
 Registrar<DriverEntry> reg_5610{entry(profile_5_6_10_1_k2())};
 Registrar<DriverEntry> reg_6060{entry(profile_6_0_60_k2())};
 Registrar<DriverEntry> reg_6215{entry(profile_6_2_15())};
+DriverTraits traits(const DriverProfile& p) {
+  // MTU 1500: dev_alloc_skb(rx_buffer_len + reserve_len) per ring slot (e1000_alloc_rx_buffers).
+  return {p.name, kCostDriver,
+          [](const ParamValues&) { return dev_alloc_skb_truesize(E1000_RXBUFFER_2048 + E1000_RX_RESERVE_LEN); },
+          link_modes};
+}
+Registrar<DriverTraits> traits_428{traits(profile_4_2_8_k1())};
+Registrar<DriverTraits> traits_4412{traits(profile_4_4_12_k1())};
+Registrar<DriverTraits> traits_5043{traits(profile_5_0_43_k1())};
+Registrar<DriverTraits> traits_5610{traits(profile_5_6_10_1_k2())};
+Registrar<DriverTraits> traits_6060{traits(profile_6_0_60_k2())};
+Registrar<DriverTraits> traits_6215{traits(profile_6_2_15())};
 }  // namespace
 
 }  // namespace nicsim::e1000drv

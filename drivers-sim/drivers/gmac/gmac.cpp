@@ -3,6 +3,8 @@
 // modelled and the sources (LH@2.4.16:drivers/net/gmac.c, gmac.h).
 #include "drivers-sim/drivers/gmac/gmac.h"
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/byteorder.h"
 #include "drivers-sim/kernel/io.h"
@@ -786,13 +788,14 @@ DriverEntry entry() {
   e.params = gem_whatif::rx_blank_params(5, "gmac.c v1.5k4 gmac_mac_init (GM_RX_BLANK)",
                                          "8 units on a 66 MHz bus (GM_BIF_CFG_M66EN), 4 on 33 MHz");
   e.devices = {"GMAC"};
-  e.cost_driver = kCostDriver;
-  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN); };  // gmac_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params); };
   return e;
 }
 Registrar<DriverEntry> reg{entry()};
+// gmac_alloc_skb: alloc_skb(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN) per receive buffer.
+Registrar<DriverTraits> traits{DriverTraits{
+    kDriverName, kCostDriver, [](const ParamValues&) { return alloc_skb_truesize(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN); }}};
 }  // namespace
 
 }  // namespace nicsim::gmacdrv

@@ -3,6 +3,8 @@
 #include "core/registry.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 
 namespace nicsim::sungemdrv {
 
@@ -19,8 +21,6 @@ DriverEntry entry_095() {
   e.params = gem_whatif::rx_blank_params(6, "sungem.c v0.95 gem_init_dma (RXDMA_BLANK)",
                                          "4 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 2 on 33 MHz");
   e.devices = {"GMAC"};
-  e.cost_driver = cost_driver(Version::v0_95);
-  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); };  // gem_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_95); };
   return e;
@@ -41,8 +41,6 @@ DriverEntry entry_096() {
                                                 "8 units on a 66 MHz bus (GREG_BIFCFG_M66EN), 4 on 33 MHz"))
     e.params.push_back(std::move(spec));
   e.devices = {"GMAC"};
-  e.cost_driver = cost_driver(Version::v0_96);
-  e.rx_truesize = [](const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); };  // gem_alloc_skb
   e.probe = [](Kernel& k, PciDevice& dev, const std::vector<unsigned>& vectors, const ProbeTarget& nic,
                const ParamValues& params) { return probe(k, dev, vectors, nic, params, Version::v0_96); };
   return e;
@@ -50,6 +48,10 @@ DriverEntry entry_096() {
 
 Registrar<DriverEntry> reg095{entry_095()};
 Registrar<DriverEntry> reg096{entry_096()};
+// gem_alloc_skb: alloc_skb(RX_BUF_ALLOC_SIZE(gp) + 64) per receive buffer, MTU 1500.
+uint32_t rx_truesize(const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); }
+Registrar<DriverTraits> traits095{DriverTraits{kDriverName095, cost_driver(Version::v0_95), rx_truesize}};
+Registrar<DriverTraits> traits096{DriverTraits{kDriverName096, cost_driver(Version::v0_96), rx_truesize}};
 
 }  // namespace
 }  // namespace nicsim::sungemdrv
