@@ -77,17 +77,18 @@ std::vector<FinishedResult> finished_results(const std::vector<fs::path>& dirs) 
 
 int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>* checks_out,
               std::vector<CheckRun>* runs_out) {
+  const std::string who = "nicsim " + o.verb + ": ";  // the verb's name in messages (check, report)
   // 1. Find and validate every reference file before running anything.
   std::vector<RefFile> files;
   try {
     for (auto& p : find_ref_files(o.paths)) files.push_back(parse_ref_file(p));
   } catch (const RefFileError& e) {
-    fmt::print(o.log, "nicsim check: {}\n", e.what());
+    fmt::print(o.log, "{}{}\n", who, e.what());
     return kExitUsage;
   }
   for (auto& f : files)
     if (!fs::is_regular_file(f.scenario)) {
-      fmt::print(o.log, "nicsim check: {}: no scenario {} beside it (X.ref.toml belongs to X.toml)\n",
+      fmt::print(o.log, "{}{}: no scenario {} beside it (X.ref.toml belongs to X.toml)\n", who,
                  f.path.string(), f.scenario.filename().string());
       return kExitUsage;
     }
@@ -95,7 +96,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   if (files.empty()) {
     std::vector<std::string> ps;
     for (auto& p : o.paths) ps.push_back(p.string());
-    fmt::print(o.log, "nicsim check: no {}reference files (*.ref.toml) under {}\n", o.fast ? "fast = true " : "",
+    fmt::print(o.log, "{}no {}reference files (*.ref.toml) under {}\n", who, o.fast ? "fast = true " : "",
                fmt::join(ps, " "));
     return kExitUsage;
   }
@@ -113,7 +114,8 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     for (auto& ref : f.refs)
       if (ref.vs) {
         if (!fs::is_regular_file(*ref.vs)) {
-          fmt::print(o.log, "nicsim check: {}:{}: vs = '{}': no such scenario file\n", f.path.string(), ref.line,
+          fmt::print(o.log, "{}{}:{}:{}: key 'vs': no scenario file '{}' (vs names a scenario beside this file)\n",
+                     who, f.path.string(), ref.vs_line ? ref.vs_line : ref.line, ref.vs_column ? ref.vs_column : 1,
                      ref.vs->string());
           return kExitUsage;
         }
@@ -128,17 +130,17 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       loaded = load_scenario(sc.string(), o.sets);
     } catch (const ScenarioError& e) {
       if (!o.validate_scenarios) continue;  // the run reports it
-      fmt::print(o.log, "nicsim check: {}\n", e.what());
+      fmt::print(o.log, "{}{}\n", who, e.what());
       return kExitUsage;
     }
     // References are published measurements checked against the exact model: a fast-mode run
     // deviates by design (docs/fast-mode.md), so it is refused unless asked for.
     if (loaded->fidelity == Fidelity::Fast && !o.allow_fast_fidelity) {
       fmt::print(o.log,
-                 "nicsim check: {}: fidelity is fast (from the scenario or --set/--fidelity); references are "
+                 "{}{}: fidelity is fast (from the scenario or --set/--fidelity); references are "
                  "checked against the exact model. Run with --fidelity exact, or pass --allow-fast-fidelity to "
                  "check fast-mode results anyway (docs/fast-mode.md lists their deviations)\n",
-                 sc.string());
+                 who, sc.string());
       return kExitUsage;
     }
   }
@@ -238,7 +240,11 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   }
   auto failed = [&](const Reference& ref, size_t i, const std::string& prefix) {
     const JobResult& r = results[i];
-    RefCheck c = run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, runs[i].why);
+    RefCheck c = r.status == JobStatus::Interrupted || r.status == JobStatus::NotStarted
+                     ? not_run_reference(ref, r.status == JobStatus::NotStarted
+                                                  ? "interrupted (Ctrl-C or SIGTERM) before this scenario started"
+                                                  : "interrupted (Ctrl-C or SIGTERM) while this scenario ran")
+                     : run_failed_reference(ref, r.status == JobStatus::Ok ? 0 : r.exit_code, runs[i].why);
     if (!prefix.empty()) c.message = prefix + c.message;
     return c;
   };
@@ -264,7 +270,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       write_file_atomic(*o.junit, junit_xml(checks));
       fmt::print(o.log, "check: JUnit XML in {}\n", o.junit->string());
     } catch (const std::exception& e) {
-      fmt::print(o.log, "nicsim check: {}\n", e.what());
+      fmt::print(o.log, "{}{}\n", who, e.what());
       return kExitRunFailed;
     }
   }
@@ -304,49 +310,29 @@ static int check_main(int argc, char** argv) {
       ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)")
       ("allow-fast-fidelity", "run scenarios whose fidelity is fast (refused otherwise: exit 2)");
   add_fidelity_option(opts);
-  po::options_description hidden;
-  hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
-  po::positional_options_description pos;
-  pos.add("path", -1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, "", opts, pos, vm, &hidden)) return *rc;
+  std::vector<std::string> paths;
+  if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &paths)) return *rc;
+  const UsageError usage{"check"};
   CheckOptions o;
-  if (vm.count("path")) {
-    o.paths.clear();
-    for (auto& p : vm["path"].as<std::vector<std::string>>()) o.paths.emplace_back(p);
-  }
+  if (!paths.empty()) o.paths.assign(paths.begin(), paths.end());
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   for (auto& s : o.sets)
-    if (s.find('=') == std::string::npos) {
-      fmt::print(stderr, "nicsim check: --set '{}': write KEY=VALUE\n", s);
-      return kExitUsage;
-    }
+    if (s.find('=') == std::string::npos) return usage(fmt::format("--set '{}': write KEY=VALUE", s));
   o.fast = vm.count("fast") != 0;
-  if (auto w = apply_fidelity_option(vm, o.sets); !w.empty()) {
-    fmt::print(stderr, "nicsim check: {}\n", w);
-    return kExitUsage;
-  }
+  if (auto w = apply_fidelity_option(vm, o.sets); !w.empty()) return usage(w);
   o.allow_fast_fidelity = vm.count("allow-fast-fidelity") != 0;
   std::string why;
   auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
-  if (!jobs) {
-    fmt::print(stderr, "nicsim check: {}\n", why);
-    return kExitUsage;
-  }
+  if (!jobs) return usage(why);
   o.jobs = *jobs;
   if (vm.count("out")) o.out = vm["out"].as<std::string>();
   if (vm.count("junit")) o.junit = vm["junit"].as<std::string>();
   // Outputs are checked before any run, not found unwritable after all of them.
   if (o.out)
-    if (auto w = out_dir_problem(*o.out); !w.empty()) {
-      fmt::print(stderr, "nicsim check: --out: {}\n", w);
-      return kExitUsage;
-    }
+    if (auto w = out_dir_problem(*o.out); !w.empty()) return usage("--out: " + w);
   if (o.junit)
-    if (auto w = out_file_problem(*o.junit); !w.empty()) {
-      fmt::print(stderr, "nicsim check: --junit: {}\n", w);
-      return kExitUsage;
-    }
+    if (auto w = out_file_problem(*o.junit); !w.empty()) return usage("--junit: " + w);
   o.tty = Progress::is_tty(stderr);
   o.validate_scenarios = true;
   return run_interruptible("check", [&](const std::atomic<bool>* stop) {

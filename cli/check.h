@@ -14,6 +14,7 @@ namespace nicsim {
 
 struct CheckOptions {
   std::vector<std::filesystem::path> paths = {"scenarios"};  ///< files or directories (see find_ref_files)
+  std::string verb = "check";  ///< the verb that runs it ("report" too), in its messages
   std::vector<std::string> sets;                 ///< --set for every run
   bool fast = false;                             ///< only reference files with `fast = true`
   unsigned jobs = 1;

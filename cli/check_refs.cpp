@@ -55,6 +55,19 @@ std::string string_or_fail(const fs::path& file, const toml::node& n, const std:
   if (!n.is_string()) fail_at(file, n.source(), key, fmt::format("must be a string, got {}", node_type(n)));
   std::string s = *n.value<std::string>();
   if (s.empty()) fail_at(file, n.source(), key, "must not be empty");
+  // check prints these strings to the terminal and into JUnit XML: a control character (an ESC
+  // sequence, a carriage return) would act on the terminal instead of being read.
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(s[i + 1]) < 0xA0;  // U+0080..U+009F in UTF-8
+    if (c < 0x20 || c == 0x7F || c1)
+      fail_at(file, n.source(), key,
+              fmt::format("contains the control character U+{:04X} at byte {}: the text is printed to the terminal, "
+                          "so write it without control characters",
+                          c1 ? static_cast<unsigned>(static_cast<unsigned char>(s[i + 1])) : static_cast<unsigned>(c),
+                          i + 1));
+  }
   return s;
 }
 
@@ -99,6 +112,8 @@ Reference parse_reference(const fs::path& file, const toml::table& t, size_t idx
                             "e.g. vs = \"{}.toml\")",
                             other, scenario_of_ref(file).stem().string()));
       r.vs = (file.parent_path() / other).lexically_normal();
+      r.vs_line = static_cast<int>(v.source().begin.line);
+      r.vs_column = static_cast<int>(v.source().begin.column);
       if (*r.vs == scenario_of_ref(file).lexically_normal())
         fail_at(file, v.source(), full,
                 fmt::format("'{}' is this file's own scenario: a difference needs the other configuration", other));
@@ -366,27 +381,55 @@ RefFile parse_ref_file(const fs::path& path) {
 
 std::vector<fs::path> find_ref_files(const std::vector<fs::path>& paths) {
   std::set<fs::path> found;
+  // A file reached twice (a symlinked alias of a directory or file) is checked once, under the
+  // first name it was found by; a directory reached again (a symlink cycle) is not walked again.
+  std::set<fs::path> seen_files, seen_dirs;
+  auto canonical_of = [](const fs::path& q) {
+    std::error_code e;
+    fs::path c = fs::canonical(q, e);
+    return e ? q.lexically_normal() : c;
+  };
+  auto add = [&](const fs::path& f) {
+    if (seen_files.insert(canonical_of(f)).second) found.insert(f.lexically_normal());
+  };
   for (auto& p : paths) {
     std::error_code ec;
+    // symlink_status first: a link to itself or a loop of links is ELOOP, not "no such file".
+    const fs::file_status link = fs::symlink_status(p, ec);
+    if (!ec && fs::is_symlink(link)) {
+      std::error_code e2;
+      (void)fs::status(p, e2);
+      if (e2 && e2 != std::errc::no_such_file_or_directory)
+        throw RefFileError(fmt::format("{}: {}", p.string(), e2.message()));
+      if (e2) throw RefFileError(fmt::format("{}: a symbolic link to nothing (its target does not exist)", p.string()));
+    }
+    ec.clear();
     if (fs::is_directory(p, ec)) {
+      seen_dirs.insert(canonical_of(p));
       for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::follow_directory_symlink, ec);
-           it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) break;
-        if (it->is_regular_file() && ends_with(it->path().filename().string(), ".ref.toml"))
-          found.insert(it->path().lexically_normal());
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code e;
+        if (it->is_directory(e)) {
+          if (!seen_dirs.insert(canonical_of(it->path())).second) it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file(e) && ends_with(it->path().filename().string(), ".ref.toml")) add(it->path());
       }
       if (ec) throw RefFileError(fmt::format("{}: {}", p.string(), ec.message()));
     } else if (fs::is_regular_file(p, ec)) {
       std::string name = p.filename().string();
       if (ends_with(name, ".ref.toml")) {
-        found.insert(p.lexically_normal());
+        add(p);
       } else {
         fs::path r = ref_of_scenario(p);
         if (!fs::exists(r))
           throw RefFileError(fmt::format("{}: no reference file {} beside it (see docs/sweep-and-check.md)",
                                          p.string(), r.filename().string()));
-        found.insert(r.lexically_normal());
+        add(r);
       }
+    } else if (fs::exists(p, ec)) {
+      throw RefFileError(fmt::format("{}: not a regular file or directory (a FIFO, device or socket): give a "
+                                     "scenario, its .ref.toml or a directory of them", p.string()));
     } else {
       throw RefFileError(fmt::format("{}: no such file or directory", p.string()));
     }
@@ -521,7 +564,8 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
   double exp = *ref.expected, diff = sim - exp;
   double bound = ref.tolerance ? *ref.tolerance * std::fabs(exp) : *ref.tolerance_abs;
   bool ok = std::fabs(diff) <= bound + 1e-9 * std::max(std::fabs(exp), bound);
-  if (ref.tolerance) c.error_text = fmt::format("{:+.1f}%", exp != 0 ? 100.0 * diff / std::fabs(exp) : 0.0);
+  // diff / |exp| first: 100 * diff overflows to -inf for an expected value near DBL_MAX.
+  if (ref.tolerance) c.error_text = fmt::format("{:+.1f}%", exp != 0 ? 100.0 * (diff / std::fabs(exp)) : 0.0);
   else c.error_text = fmt::format("{:+.4g}", diff);
   c.verdict = ok ? Verdict::Pass : Verdict::Fail;
   if (!ok)
@@ -539,6 +583,15 @@ RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::st
   size_t nl = last.rfind('\n');
   if (nl != std::string::npos) last = last.substr(nl + 1);
   c.message = fmt::format("nicsim run failed (exit {}){}", exit_code, last.empty() ? "" : ": " + last);
+  return c;
+}
+
+RefCheck not_run_reference(const Reference& ref, const std::string& why) {
+  RefCheck c;
+  c.ref = ref;
+  c.verdict = Verdict::Error;
+  c.error_text = "not run";
+  c.message = "not run: " + why;
   return c;
 }
 
@@ -588,7 +641,7 @@ std::string format_table(const std::vector<RefCheck>& checks) {
     else if (c.ref.known_miss)
       out += fmt::format("NOTE {}: {} passes: its known_miss can be removed\n", c.scenario, metric_text(c.ref));
   }
-  out += fmt::format("{} references: {} passed, {} known misses, {} failed, {} not run (run failed)\n", checks.size(),
+  out += fmt::format("{} references: {} passed, {} known misses, {} failed, {} not run (run failed or interrupted)\n", checks.size(),
                      pass, known, fail, err);
   return out;
 }
@@ -660,7 +713,8 @@ std::string junit_xml(const std::vector<RefCheck>& checks) {
                                                            : "out_of_tolerance",
                          xml_escape(c->message), xml_escape(detail));
       else if (c->verdict == Verdict::Error)
-        x += fmt::format("\n      <error type=\"run_failed\" message=\"{}\">{}</error>\n    ", xml_escape(c->message),
+        x += fmt::format("\n      <error type=\"{}\" message=\"{}\">{}</error>\n    ",
+                         c->error_text == "not run" ? "not_run" : "run_failed", xml_escape(c->message),
                          xml_escape(detail));
       else if (c->verdict == Verdict::KnownMiss)
         x += fmt::format("\n      <skipped message=\"{}\"/>\n      <system-out>{}</system-out>\n    ",

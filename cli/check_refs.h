@@ -50,6 +50,7 @@ struct Reference {
   /// the same --set). Resolved against the reference file's directory, lexically normal.
   std::optional<std::filesystem::path> vs;
   int line = 0;  ///< line of the [[reference]] header in the file
+  int vs_line = 0, vs_column = 0;  ///< where `vs` is written (its own errors point there)
 };
 
 /// How a reference's metric is named in the table and JUnit: `metric`, or with `vs`
@@ -146,6 +147,9 @@ std::optional<double> metric_value(const std::string& metric, const nlohmann::js
 
 /// The check of `ref` when its run failed (exit code, stderr tail).
 RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::string& stderr_tail);
+/// The check of `ref` when its run did not happen or was stopped (an interrupted check): an error
+/// "not run: <why>", never "run failed (exit 0)".
+RefCheck not_run_reference(const Reference& ref, const std::string& why);
 
 /// The text table: scenario, metric, expected, simulated, error, result, source; then one line per
 /// non-passing reference and per passing known_miss, then a count line. Result is "pass", "FAIL",

@@ -65,12 +65,29 @@ std::string format_duration(double s) {
   return fmt::format("{}h{:02}m", t / 3600, (t % 3600) / 60);
 }
 
+/// How long a job whose child died of SIGINT/SIGTERM waits for the stop flag before it counts as
+/// failed (the group's Ctrl-C reaches the child and this process at the same moment, but either
+/// may act first).
+constexpr std::chrono::milliseconds kStopGrace{2000};
+
 std::vector<JobResult> run_jobs(const std::vector<RunJob>& jobs, const Runner& runner, const ExecOptions& opts) {
   std::vector<JobResult> results(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) results[i].job = i;
   if (jobs.empty()) return results;
 
   auto stopped = [&] { return opts.stop && opts.stop->load(); };
+  // Ctrl-C at a terminal sends SIGINT to the whole process group: a child can die of it (exit 130)
+  // and its waitpid return here before this process' own handler has set the stop flag. A child
+  // killed by SIGINT or SIGTERM is therefore given a moment for the stop to arrive before it counts
+  // as failed (a signal from elsewhere, with no stop, still fails it).
+  auto killed_by_interrupt = [](int code) { return code == 128 + SIGINT || code == 128 + SIGTERM; };
+  auto stop_follows = [&] {
+    if (!opts.stop) return false;
+    const auto until = std::chrono::steady_clock::now() + kStopGrace;
+    while (!stopped() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return stopped();
+  };
   std::mutex mu;  // serialises callbacks and guards `done`
   std::condition_variable cv;
   size_t next = 0, done = 0, finished_workers = 0;
@@ -109,7 +126,7 @@ std::vector<JobResult> run_jobs(const std::vector<RunJob>& jobs, const Runner& r
         bool has_result = fs::exists(job.out_dir / "result.json");
         if (o.exit_code == 0 && has_result) {
           r.status = JobStatus::Ok;
-        } else if (stopped()) {
+        } else if (stopped() || (killed_by_interrupt(o.exit_code) && stop_follows())) {
           // Killed (or failed) while stopping: record nothing so a resumed run redoes it.
           r.status = JobStatus::Interrupted;
           if (has_result) fs::remove(job.out_dir / "result.json", ec);

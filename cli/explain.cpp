@@ -13,6 +13,7 @@
 #include "platforms/scenario.h"
 #include <atomic>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fmt/core.h>
@@ -138,6 +139,7 @@ int explain_main(int argc, char** argv) {
   po::options_description opts("options");
   std::string scenario, vs, seed_text, trace, format, kind, plots, pcap, what_if, metric, jobs_text, out;
   size_t top = 25;
+  std::string top_text;
   std::vector<std::string> sets, vs_sets, knob_filters;
   opts.add_options()("scenario", po::value<std::string>(&scenario), "scenario file (also positional)")(
       "set", po::value<std::vector<std::string>>(&sets)->composing(), "override PATH=VALUE (repeatable)")(
@@ -152,7 +154,7 @@ int explain_main(int argc, char** argv) {
       "transfer", "TCP transfer-time attribution per socket and NIC batch sizes instead of latency")(
       "plots", po::value<std::string>(&plots), "draw pictures of the run into DIR")(
       "pcap", po::value<std::string>(&pcap), "write the (first) run's frames as pcap files into DIR (B's in DIR/b)")(
-      "top", po::value<size_t>(&top)->default_value(25), "with --cpu: entries shown per CPU; with --what-if: knobs explained (5)")(
+      "top", po::value<std::string>(&top_text)->default_value("25"), "with --cpu: entries shown per CPU; with --what-if: knobs explained (5)")(
       "what-if", po::value<std::string>(&what_if), "rank the knobs of SCENARIO by their effect on --metric")(
       "metric", po::value<std::string>(&metric), "with --what-if: the metric (or expression) to rank by")(
       "knob", po::value<std::vector<std::string>>(&knob_filters)->composing(),
@@ -165,20 +167,19 @@ int explain_main(int argc, char** argv) {
   pos.add("scenario", 1);
   po::variables_map vm;
   if (auto rc = parse_verb_args(argc, argv, kExplainUsage, opts, pos, vm)) return *rc;
+  {  // --top N: a whole number from 1 (an unsigned parse would take "-1" as 18446744073709551615)
+    auto [p, ec] = std::from_chars(top_text.data(), top_text.data() + top_text.size(), top);
+    if (top_text.empty() || ec != std::errc() || p != top_text.data() + top_text.size() || top < 1 || top > 100000)
+      return UsageError{"explain"}(fmt::format("--top must be a whole number from 1 to 100000, not '{}'", top_text));
+  }
   if (format != "text" && format != "json") {
     fmt::print(stderr, "nicsim explain: --format must be text or json\n");
     return kExitUsage;
   }
   // Both runs of a comparison (and every what-if point) run at the same fidelity.
-  if (auto why = apply_fidelity_option(vm, sets); !why.empty()) {
-    fmt::print(stderr, "nicsim explain: {}\n(see 'nicsim explain --help')\n", why);
-    return kExitUsage;
-  }
+  if (auto why = apply_fidelity_option(vm, sets); !why.empty()) return UsageError{"explain"}(why);
   if (vm.count("what-if")) {
-    auto usage = [](const std::string& m) {
-      fmt::print(stderr, "nicsim explain --what-if: {}\n(see 'nicsim explain --help')\n", m);
-      return kExitUsage;
-    };
+    const UsageError usage{"explain --what-if"};
     if (!scenario.empty()) return usage("give the scenario once: --what-if SCENARIO");
     if (metric.empty()) return usage("--metric M is required (a result.json metric, e.g. one_way_us.1B)");
     for (const char* o : {"vs", "vs-set", "cpu", "transfer", "trace", "plots", "pcap"})
@@ -274,10 +275,11 @@ int explain_main(int argc, char** argv) {
 
   // Both scenarios and every override are checked before anything runs (exit 2 at once, not
   // after the first run has taken its time).
+  std::vector<std::string> workloads;  // each run's workload type
   for (const RunJob* j : {&a, &b}) {
     if (j == &b && !compare) break;
     try {
-      (void)load_scenario(j->scenario.string(), j->sets);
+      workloads.push_back(load_scenario(j->scenario.string(), j->sets).workload.type);
     } catch (const ScenarioError& e) {
       // Run A passed with the shared --set values, so a "--set" error of run B is a --vs-set value:
       // named once, as "--vs-set: key ...", not "--vs-set: --set: key ...".
@@ -288,6 +290,16 @@ int explain_main(int argc, char** argv) {
     }
   }
 
+  // A gap is between two configurations of one workload: different workloads trace different
+  // messages (or none), so their stage-by-stage difference means nothing.
+  if (compare && workloads[0] != workloads[1]) {
+    fmt::print(stderr,
+               "nicsim explain: {}: A ({}) runs workload {} and B ({}) runs workload {}: a gap compares one workload's "
+               "messages under two configurations; give --vs a scenario of workload {}\n",
+               vs.empty() ? "--vs-set" : "--vs", a.scenario.string(), workloads[0], b.scenario.string(), workloads[1],
+               workloads[0]);
+    return kExitUsage;
+  }
   std::vector<RunJob> jobs = {a};
   if (compare) jobs.push_back(b);
   // Progress on a terminal: each run writes its progress line to a file (nicsim run
@@ -335,12 +347,14 @@ int explain_main(int argc, char** argv) {
       if (results[i].result.value("fidelity", "exact") == "fast")
         fmt::print("# nicsim: {}{}\n", results.size() > 1 ? (i == 0 ? "A: " : "B: ") : "", kFastFidelityNote);
   Breakdown ba, bb;
-  try {
-    ba = breakdown_of(results[0].result, kind);
-    if (compare) bb = breakdown_of(results[1].result, kind);
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "nicsim explain: {}\n", e.what());
-    return kExitUsage;
+  for (size_t i = 0; i < results.size(); ++i) {
+    try {
+      (i == 0 ? ba : bb) = breakdown_of(results[i].result, kind);
+    } catch (const std::invalid_argument& e) {  // said for the run it concerns
+      fmt::print(stderr, "nicsim explain: {}{}: {}\n", compare ? (i == 0 ? "A, " : "B, ") : "", jobs[i].scenario.string(),
+                 e.what());
+      return kExitUsage;
+    }
   }
   const nlohmann::json ta = results[0].result.value("transfer", nlohmann::json::object());
   const nlohmann::json tb = compare ? results[1].result.value("transfer", nlohmann::json::object()) : nlohmann::json::object();
@@ -358,26 +372,26 @@ int explain_main(int argc, char** argv) {
   // A bulk workload traces no messages: its explanation is where the transfer time went.
   const bool transfer_mode =
       vm.count("transfer") || (!vm.count("cpu") && ba.journeys == 0 && has_transfer(ta) && (!compare || bb.journeys == 0));
-  auto name_of0 = [](const RunJob& j, const std::vector<std::string>& extra) {
+  auto name_of = [](const RunJob& j, const std::vector<std::string>& extra) {
     std::string n = fs::path(j.scenario).stem().string();
     for (auto& s : extra) n += " " + s;
     return n;
   };
+  const std::string an = name_of(a, {}), bn = vs.empty() ? name_of(b, vs_sets) : name_of(b, {});
   if (transfer_mode) {
     if (!vm.count("transfer"))
       fmt::print(stderr,
                  "nicsim explain: {} traced no messages (the workload's journey count, journeys_per_test or journeys_per_size, is 0, or a bulk "
                  "workload): showing where each TCP transfer's time went (--transfer)\n",
                  scenario);
-    const std::string an0 = name_of0(a, {}), bn0 = vs.empty() ? name_of0(b, vs_sets) : name_of0(b, {});
     if (format == "json") {
-      nlohmann::json j = {{"a", {{"name", an0}, {"transfer", ta}}}};
+      nlohmann::json j = {{"a", {{"name", an}, {"transfer", ta}}}};
       if (compare) {
         nlohmann::json jr = nlohmann::json::array();
         for (auto& r : transfer_gap(ta, tb))
           jr.push_back({{"host", r.host}, {"socket", r.socket}, {"side", r.side}, {"state", r.state},
                         {"a_pct", r.a_pct}, {"b_pct", r.b_pct}, {"a_ms", r.a_ms}, {"b_ms", r.b_ms}});
-        j["b"] = {{"name", bn0}, {"transfer", tb}};
+        j["b"] = {{"name", bn}, {"transfer", tb}};
         j["gap"] = jr;
         j["summary"] = transfer_gap_summary(ta, tb);
       }
@@ -387,8 +401,8 @@ int explain_main(int argc, char** argv) {
     } else {
       std::string words;
       for (auto& l : transfer_gap_summary(ta, tb)) words += l + "\n";
-      fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an0, format_transfer(ta), bn0,
-                 format_transfer(tb), format_transfer_gap(ta, tb, an0, bn0), an0, bn0,
+      fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an, format_transfer(ta), bn,
+                 format_transfer(tb), format_transfer_gap(ta, tb, an, bn), an, bn,
                  words.empty() ? "(the transfers did not move by a point of lifetime or 10% of a batch size)\n" : words);
     }
     if (format != "json") list_plots();
@@ -402,12 +416,6 @@ int explain_main(int argc, char** argv) {
                scenario);
     return kExitUsage;
   }
-  auto name_of = [](const RunJob& j, const std::vector<std::string>& extra) {
-    std::string n = fs::path(j.scenario).stem().string();
-    for (auto& s : extra) n += " " + s;
-    return n;
-  };
-  std::string an = name_of(a, {}), bn = vs.empty() ? name_of(b, vs_sets) : name_of(b, {});
   if (vm.count("cpu")) {
     const nlohmann::json pa = results[0].result.value("cpu_profile", nlohmann::json::object());
     if (!compare) {

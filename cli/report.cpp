@@ -536,6 +536,7 @@ std::string generated_line() {
 
 int run_report(const ReportOptions& o, const Runner& runner) {
   CheckOptions co;
+  co.verb = "report";
   co.paths = o.paths;
   co.sets = o.sets;
   co.fast = o.fast;
@@ -624,24 +625,15 @@ int report_main(int argc, char** argv) {
       ("reuse", po::value<std::vector<std::string>>()->composing(), "take finished results from DIR (repeatable)")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")
       ("fast", "only reference files with `fast = true`");
-  po::options_description hidden;
-  hidden.add_options()("path", po::value<std::vector<std::string>>(), "path");
-  po::positional_options_description pos;
-  pos.add("path", -1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, "", opts, pos, vm, &hidden)) return *rc;
-  auto usage = [](const std::string& m) {
-    fmt::print(stderr, "nicsim report: {}\n(see 'nicsim report --help')\n", m);
-    return kExitUsage;
-  };
+  std::vector<std::string> paths;
+  if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &paths)) return *rc;
+  const UsageError usage{"report"};
   ReportOptions o;
   if (!vm.count("out")) return usage("--out OUT is required");
   o.out = vm["out"].as<std::string>();
   if (auto w = out_dir_problem(o.out); !w.empty()) return usage("--out: " + w);
-  if (vm.count("path")) {
-    o.paths.clear();
-    for (auto& p : vm["path"].as<std::vector<std::string>>()) o.paths.emplace_back(p);
-  }
+  if (!paths.empty()) o.paths.assign(paths.begin(), paths.end());
   if (vm.count("reuse"))
     for (auto& p : vm["reuse"].as<std::vector<std::string>>()) {
       if (!fs::is_directory(p)) return usage("--reuse: '" + p + "' is not a directory");

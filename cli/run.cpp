@@ -117,10 +117,7 @@ int run_main(int argc, char** argv) {
   po::variables_map vm;
   if (auto rc = parse_verb_args(argc, argv, kUsage, opts, pos, vm)) return *rc;
 
-  auto usage_error = [](const std::string& msg) {
-    fmt::print(stderr, "nicsim run: {}\n(see 'nicsim run --help')\n", msg);
-    return kExitUsage;
-  };
+  const UsageError usage_error{"run"};
   if (format != "text" && format != "json") return usage_error(fmt::format("--format must be text or json, not '{}'", format));
   std::optional<uint64_t> seed;
   if (vm.count("seed")) {
@@ -148,6 +145,13 @@ int run_main(int argc, char** argv) {
     if (auto why = out_dir_problem(plots_dir); !why.empty()) return usage_error("--plots: " + why);
   if (vm.count("pcap"))
     if (auto why = out_dir_problem(pcap_dir); !why.empty()) return usage_error("--pcap: " + why);
+  if (vm.count("progress-file"))
+    if (auto why = out_file_problem(vm["progress-file"].as<std::string>()); !why.empty())
+      return usage_error("--progress-file: " + why);
+  // A reused --out: the previous run's result.json and the side files it wrote go before this run
+  // starts, so a failed or interrupted run never leaves them beside its own (or a stale "ok").
+  if (!out_dir.empty())
+    if (auto why = clear_previous_run(out_dir); !why.empty()) return usage_error("--out: " + why);
   // The series sampler wakes once per interval (RunSeries): below 1 µs it would take more events
   // than the models themselves (a 1 ps interval stalls a run for hours); above 1e6 ms (1000 s) no
   // shipped workload lasts long enough for a second sample.
@@ -248,12 +252,18 @@ int run_main(int argc, char** argv) {
   result["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
   result["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
+  // An output that cannot be written fails the run, and result.json says so.
+  auto output_failed = [&](const std::string& why) {
+    rc = kExitRunFailed;
+    result["status"] = "failed";
+    result["error"] = result.contains("error") ? result["error"].get<std::string>() + "; " + why : why;
+  };
   if (!trace_path.empty()) {
     try {
       write_file_atomic(trace_path, sim().trace.to_chrome_json().dump() + "\n");
     } catch (const std::exception& e) {
       fmt::print(stderr, "nicsim run: {}\n", e.what());
-      rc = kExitRunFailed;
+      output_failed("--trace: " + std::string(e.what()));
     }
   }
   // Pictures from the time series; the series itself goes beside them (it grows with the run).
@@ -271,7 +281,7 @@ int run_main(int argc, char** argv) {
         result["plots"] = listed;
       } catch (const std::exception& e) {
         fmt::print(stderr, "nicsim run: --plots: {}\n", e.what());
-        rc = kExitRunFailed;
+        output_failed("--plots: " + std::string(e.what()));
       }
     }
     result.erase("series");
@@ -286,12 +296,17 @@ int run_main(int argc, char** argv) {
   result.erase("files");
   if (!out_dir.empty()) {
     try {
+      // result.json lists the side files, so that the next run into this directory removes them.
+      nlohmann::json side = nlohmann::json::array();
+      for (auto& [name, text] : files.items()) side.push_back(name);
+      result["side_files"] = side;
       for (auto& [name, text] : files.items())
         write_file_atomic(std::filesystem::path(out_dir) / name, text.get<std::string>());
       write_json_atomic(std::filesystem::path(out_dir) / "result.json", result);
     } catch (const std::exception& e) {
       fmt::print(stderr, "nicsim run: {}\n", e.what());
       rc = kExitRunFailed;
+      // No result.json (the previous one is gone): a sweep or check sees an unfinished run.
     }
   }
   if (json_out) std::cout << result.dump(2) << "\n";

@@ -89,6 +89,24 @@ std::pair<size_t, size_t> write_outputs(const fs::path& dir, const SweepPlan& pl
   return {failed, missing};
 }
 
+/// Points that ran before the scenario file changed (stale_points) are not this sweep's: their
+/// result.json becomes result.stale.json (kept, not counted), so they run again.
+void set_aside_stale_points(const fs::path& dir, const SweepPlan& plan, const std::vector<Point>& points,
+                            std::FILE* log) {
+  auto stale = stale_points(dir, plan, points);
+  if (stale.empty()) return;
+  for (auto& p : stale) {
+    std::error_code ec;
+    fs::rename(point_dir(dir, p) / "result.json", point_dir(dir, p) / "result.stale.json", ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot set aside {}: {}", (point_dir(dir, p) / "result.json").string(), ec.message()));
+  }
+  fmt::print(log, "sweep: {} finished point{} ran with other parameters than {} gives now (the file changed since): "
+                  "they run again (old results kept as points/<id>/result.stale.json)\n",
+             stale.size(), stale.size() == 1 ? "" : "s", plan.scenario);
+}
+
 /// Print the metric problems as errors; returns whether there were any.
 bool report_metric_problems(const SweepPlan& plan, const std::vector<PointRow>& rows, std::FILE* log) {
   auto probs = metric_problems(plan, rows);
@@ -242,6 +260,7 @@ int run_sweep(const SweepRunOptions& o, const Runner& runner) {
   std::vector<Point> all = cartesian(o.plan.axes);
   std::vector<Point> mine = o.shard ? shard_points(all, *o.shard) : all;
   write_plan(o.dir, o.plan);
+  set_aside_stale_points(o.dir, o.plan, mine, o.log);
   std::vector<Point> todo = pending_points(o.dir, mine);
   std::vector<RunJob> jobs;
   std::map<std::string, const Point*> point_of;  // job label (= point id) -> point
@@ -365,22 +384,14 @@ static int sweep_main(int argc, char** argv) {
       ("no-plot", "do not draw plots")
       ("dry-run", "list the points (and which are finished) without running anything");
   add_fidelity_option(opts);
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "scenario");
-  po::positional_options_description pos;
-  pos.add("scenario", -1);
   po::variables_map vm;
-  if (auto rc = parse_verb_args(argc, argv, "", opts, pos, vm, &hidden)) return *rc;
-  auto usage_error = [](const std::string& msg) {
-    fmt::print(stderr, "nicsim sweep: {}\n(see nicsim sweep --help)\n", msg);
-    return kExitUsage;
-  };
+  std::vector<std::string> scen;
+  if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &scen)) return *rc;
+  const UsageError usage_error{"sweep"};
   if (!vm.count("out")) return usage_error("--out DIR is required");
   fs::path out = vm["out"].as<std::string>();
   bool plots = !vm.count("no-plot");
   std::optional<fs::path> gnuplot = find_in_path("gnuplot");
-  std::vector<std::string> scen = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>()
-                                                       : std::vector<std::string>{};
   try {
     std::string why;
     auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);
@@ -435,12 +446,16 @@ static int sweep_main(int argc, char** argv) {
     // now, not a failure of every point.
     validate_sweep_scenario(o.plan);
     if (vm.count("dry-run")) {
+      // What the real sweep would refuse about DIR is refused here too (nothing is written).
+      check_plan_fits(out, o.plan);
       auto mine = o.shard ? shard_points(points, *o.shard) : points;
       size_t fin = 0;
+      std::set<std::string> stale;
+      for (auto& p : stale_points(out, o.plan, mine)) stale.insert(p.id);
       for (auto& p : mine) {
-        bool f = point_finished(out, p);
+        bool f = point_finished(out, p) && !stale.count(p.id);
         fin += f;
-        fmt::print("{:>6} {:<9} {}\n", p.index, f ? "finished" : "pending", p.id);
+        fmt::print("{:>6} {:<9} {}\n", p.index, f ? "finished" : stale.count(p.id) ? "stale" : "pending", p.id);
       }
       fmt::print("{} points{}, {} finished, {} to run\n", points.size(),
                  o.shard ? fmt::format(" ({} in shard {}/{})", mine.size(), o.shard->index, o.shard->count) : "",
@@ -470,6 +485,7 @@ static int sweep_main(int argc, char** argv) {
       ss.sweep_args.insert(ss.sweep_args.end(), o.plan.metrics.begin(), o.plan.metrics.end());
       ss.sweep_args.insert(ss.sweep_args.end(), {"--no-plot", "--out", ss.dir.string()});
       write_plan(ss.dir, o.plan);  // claims DIR now: another sweep's directory is refused before submitting
+      set_aside_stale_points(ss.dir, o.plan, points, stderr);
       return submit_slurm_sweep(ss, pending_shards(ss.dir, points, ss.tasks), stderr);
     }
     InterruptGuard guard;

@@ -1,6 +1,7 @@
 #include "cli/sweep_plan.h"
 #include "cli/executor.h"
 #include "core/results.h"
+#include "platforms/scenario.h"
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -258,16 +259,29 @@ std::string point_id(const std::vector<Axis>& axes, const std::vector<std::strin
   std::vector<std::pair<std::string, std::string>> kv;
   for (size_t a = 0; a < axes.size(); ++a) kv.emplace_back(axes[a].key, values.at(a));
   std::sort(kv.begin(), kv.end());
+  // The readable part: whole key=value parts while they fit in 100 characters, so no value is cut
+  // in the middle (a first part longer than that alone keeps its start, marked "..."). The hash
+  // tells points apart either way.
+  constexpr size_t kMaxReadable = 100;
   std::string canon, readable;
+  bool cut = false;
   for (auto& [k, v] : kv) {
     canon += k + "=" + v + "\n";
-    if (!readable.empty()) readable += "--";
-    readable += last_segment(k) + "=" + v;
+    std::string part = last_segment(k) + "=" + v;
+    for (char& c : part)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '=' || c == '+' || c == '-'))
+        c = '_';
+    if (cut) continue;
+    if (readable.empty() && part.size() > kMaxReadable) {
+      readable = part.substr(0, kMaxReadable - 3) + "...";
+      cut = true;
+    } else if (readable.size() + (readable.empty() ? 0 : 2) + part.size() > kMaxReadable) {
+      readable += "--...";
+      cut = true;
+    } else {
+      readable += (readable.empty() ? "" : "--") + part;
+    }
   }
-  for (char& c : readable)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '=' || c == '+' || c == '-'))
-      c = '_';
-  if (readable.size() > 100) readable.resize(100);
   uint64_t h = fnv1a(canon);
   return fmt::format("{}--{:08x}", readable, static_cast<uint32_t>(h ^ (h >> 32)));
 }
@@ -348,6 +362,27 @@ std::vector<Point> pending_points(const fs::path& dir, const std::vector<Point>&
   return out;
 }
 
+std::vector<Point> stale_points(const fs::path& dir, const SweepPlan& plan, const std::vector<Point>& points) {
+  std::vector<Point> out;
+  for (auto& p : points) {
+    if (!point_finished(dir, p)) continue;
+    nlohmann::json params;
+    try {
+      nlohmann::json r = read_json_file(point_dir(dir, p) / "result.json");
+      if (!r.contains("params") || !r["params"].is_object() || r["params"].empty()) continue;
+      params = std::move(r["params"]);
+    } catch (const std::exception&) {
+      continue;
+    }
+    const RunJob j = job_for(plan, p, dir);
+    try {
+      if (load_scenario(j.scenario.string(), j.sets, j.seed).to_json() != params) out.push_back(p);
+    } catch (const ScenarioError&) {  // not judged: validate_sweep_scenario reports a scenario that does not load
+    }
+  }
+  return out;
+}
+
 RunJob job_for(const SweepPlan& plan, const Point& p, const fs::path& dir) {
   RunJob j;
   j.label = p.id;
@@ -373,7 +408,10 @@ SweepPlan read_plan(const fs::path& dir) {
   }
 }
 
-void write_plan(const fs::path& dir, const SweepPlan& plan) {
+void check_plan_fits(const fs::path& dir, const SweepPlan& plan) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw SweepUsageError(fmt::format("--out: '{}' exists and is not a directory", dir.string()));
   if (fs::exists(plan_path(dir))) {
     SweepPlan old = read_plan(dir);
     if (old.scenario != plan.scenario || old.sets != plan.sets)
@@ -382,6 +420,10 @@ void write_plan(const fs::path& dir, const SweepPlan& plan) {
           "belong to this sweep (use another --out DIR)",
           dir.string(), old.scenario, fmt::join(old.sets, " "), plan.scenario, fmt::join(plan.sets, " ")));
   }
+}
+
+void write_plan(const fs::path& dir, const SweepPlan& plan) {
+  check_plan_fits(dir, plan);
   write_json_atomic(plan_path(dir), plan.to_json());
 }
 

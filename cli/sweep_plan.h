@@ -112,10 +112,20 @@ bool point_finished(const std::filesystem::path& dir, const Point& p);
 /// rule: a failed point (error.json only) or one with a corrupt result.json is rerun.
 std::vector<Point> pending_points(const std::filesystem::path& dir, const std::vector<Point>& points);
 
+/// The finished points among `points` (point_finished) whose result.json "params" differ from the
+/// point's parameters as the plan's scenario loads now (its file, the plan's --set, the point's
+/// values and seed): the scenario file was edited since they ran, so their results are not this
+/// sweep's. A result without "params", or a scenario that does not load, is not judged.
+std::vector<Point> stale_points(const std::filesystem::path& dir, const SweepPlan& plan, const std::vector<Point>& points);
+
 /// The `nicsim run` job of point `p`: --set for each axis except "seed" (which becomes --seed),
 /// after the plan's own sets; out_dir = DIR/points/<id>.
 RunJob job_for(const SweepPlan& plan, const Point& p, const std::filesystem::path& dir);
 
+/// Throws SweepUsageError when DIR cannot take this sweep: it exists and is not a directory, its
+/// sweep-plan.json is unreadable, or it holds a plan for another scenario or other --set values.
+/// Writes nothing (`--dry-run` checks with it).
+void check_plan_fits(const std::filesystem::path& dir, const SweepPlan& plan);
 /// Write DIR/sweep-plan.json (atomically). When DIR already has a plan for another scenario or
 /// other --set values, throws SweepUsageError (its points would not belong to this sweep).
 void write_plan(const std::filesystem::path& dir, const SweepPlan& plan);

@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <fmt/core.h>
 #include <unistd.h>
 #include <iostream>
@@ -79,6 +81,24 @@ std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usa
   return std::nullopt;
 }
 
+int UsageError::operator()(const std::string& message) const {
+  fmt::print(stderr, "nicsim {}: {}\n(see 'nicsim {} --help')\n", verb, message, verb.substr(0, verb.find(' ')));
+  return kExitUsage;
+}
+
+std::optional<int> parse_verb_args_listing(int argc, char** argv, const std::string& usage,
+                                           po::options_description& opts, po::variables_map& vm,
+                                           std::vector<std::string>* positional) {
+  po::options_description hidden;
+  hidden.add_options()("positional-argument", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("positional-argument", -1);
+  if (auto rc = parse_verb_args(argc, argv, usage, opts, pos, vm, &hidden)) return rc;
+  positional->clear();
+  if (vm.count("positional-argument")) *positional = vm["positional-argument"].as<std::vector<std::string>>();
+  return std::nullopt;
+}
+
 std::optional<uint64_t> parse_seed_arg(const std::string& text, std::string* why) {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -121,6 +141,34 @@ std::string out_file_problem(const std::filesystem::path& file) {
   fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   std::string p = out_dir_problem(dir);
   return p.empty() ? "" : fmt::format("cannot write '{}': {}", file.string(), p);
+}
+
+std::string clear_previous_run(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  const fs::path result = dir / "result.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(result, ec)) return "";
+  std::vector<fs::path> gone;
+  try {
+    std::ifstream in(result);
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.is_object() && j.contains("side_files") && j["side_files"].is_array())
+      for (auto& f : j["side_files"]) {
+        if (!f.is_string()) continue;
+        const fs::path name = f.get<std::string>();
+        // Only plain names inside DIR (a hand-edited list must not reach elsewhere).
+        if (name.has_parent_path() || name.empty() || name == "." || name == ".." || name == "result.json") continue;
+        gone.push_back(dir / name);
+      }
+  } catch (const std::exception&) {  // unreadable or corrupt: only result.json itself goes
+  }
+  gone.push_back(result);
+  for (auto& p : gone) {
+    if (fs::is_directory(fs::symlink_status(p, ec))) continue;
+    fs::remove(p, ec);
+    if (ec) return fmt::format("cannot remove the previous run's '{}': {}", p.string(), ec.message());
+  }
+  return "";
 }
 
 }  // namespace nicsim

@@ -49,6 +49,22 @@ std::optional<int> parse_verb_args(int argc, char** argv, const std::string& usa
                                    boost::program_options::variables_map& vm,
                                    const boost::program_options::options_description* hidden = nullptr);
 
+/// A verb's usage error: prints "nicsim VERB: MESSAGE" and "(see 'nicsim VERB --help')" to stderr
+/// and returns kExitUsage, so `return usage("...")` ends the verb. `verb` may carry a mode
+/// ("explain --what-if"); the hint names the verb alone.
+struct UsageError {
+  std::string verb;
+  int operator()(const std::string& message) const;
+};
+
+/// parse_verb_args for a verb whose positional arguments are a list (check's and report's PATHS,
+/// sweep's SCENARIO): they are collected under one hidden option and returned in `*positional`
+/// (empty when none are given).
+std::optional<int> parse_verb_args_listing(int argc, char** argv, const std::string& usage,
+                                           boost::program_options::options_description& opts,
+                                           boost::program_options::variables_map& vm,
+                                           std::vector<std::string>* positional);
+
 /// Most parallel runs `--jobs` accepts (a guard against typos such as 1000000).
 inline constexpr unsigned kMaxJobs = 1024;
 
@@ -71,5 +87,10 @@ std::string out_dir_problem(const std::filesystem::path& dir);
 /// As out_dir_problem for an output FILE (`--trace FILE`, `--junit FILE`): its directory must
 /// exist (or be creatable) and be writable, and `file` must not be a directory.
 std::string out_file_problem(const std::filesystem::path& file);
+
+/// For `run --out DIR` into a directory used before: remove the previous run's result.json and the
+/// side files it lists ("side_files": NetPIPE.out, netstat-s.*.txt, ...), so that nothing of that
+/// run stays beside the new one. Returns "" on success, else why a file could not be removed.
+std::string clear_previous_run(const std::filesystem::path& dir);
 
 }  // namespace nicsim

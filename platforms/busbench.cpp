@@ -88,9 +88,11 @@ std::string parse_busbench_sizes(const std::string& s, std::vector<uint32_t>& ou
   out.clear();
   for (auto& tok : split_commas(s)) {
     if (tok.empty()) return "'" + s + "' has an empty entry: write sizes in bytes separated by single commas, e.g. \"64,128,1518\"";
-    if (!std::all_of(tok.begin(), tok.end(), [](unsigned char c) { return std::isdigit(c); }) || tok.size() > 7)
+    if (!std::all_of(tok.begin(), tok.end(), [](unsigned char c) { return std::isdigit(c); }))
       return "'" + tok + "' is not a whole number of bytes (1..1048576)";
-    long n = std::stol(tok);
+    // A whole number however long: past 1048576 (or past what 64 bits hold) it is out of range.
+    const size_t first = std::min(tok.find_first_not_of('0'), tok.size());
+    const long n = tok.size() - first > 7 ? -1 : std::stol("0" + tok.substr(first));
     if (n < 1 || n > (1 << 20)) return "size " + tok + " is out of range 1..1048576 bytes";
     if (std::find(out.begin(), out.end(), uint32_t(n)) != out.end()) return "size " + tok + " is listed twice";
     out.push_back(static_cast<uint32_t>(n));

@@ -9,6 +9,8 @@
 // sweep varies `request_bytes` instead (response_bytes 0 = the same size: netperf -r N).
 #include "core/sim_context.h"
 #include "drivers-sim/apps/netperf_rr_app.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include "drivers-sim/net/tcp_params.h"
 #include "drivers-sim/net/udp.h"
 #include "platforms/host_software.h"
@@ -22,6 +24,45 @@ namespace {
 
 /// The largest request or response size (request_bytes' maximum; sizes entries alike).
 constexpr int kMaxRrBytes = 1 << 24;
+
+/// What a UDP_RR datagram costs the socket that receives it: udp_queue_rcv_skb ->
+/// sock_queue_rcv_skb drops a datagram when rmem_alloc + truesize >= sk->rcvbuf, and a reassembled
+/// datagram's truesize is the sum of its fragments' (ip_frag_reasm: head->truesize += fp->truesize),
+/// each fragment of an MTU-sized frame sitting in one driver receive buffer (DriverTraits::rx_truesize).
+struct UdpRxBudget {
+  uint32_t truesize = 0;  ///< per fragment: the receiving driver's buffer
+  std::string driver;     ///< the receiving driver(s), for the message
+  /// A driver that does not declare its buffer: the smallest a 1514-byte frame fits,
+  /// dev_alloc_skb(1514) = SKB_DATA_ALIGN(1530) + struct sk_buff.
+  static uint32_t smallest() { return dev_alloc_skb_truesize(1514); }
+  static uint32_t rcvbuf() { return TcpParams{}.core_rmem_max_bytes; }      // sock_init_data: 65535
+  static uint32_t per_frag() { return TcpParams{}.mtu_bytes - 20; }          // 1480 B of IP payload
+  static uint32_t frags(int bytes) { return (uint32_t(bytes) + 8 + per_frag() - 1) / per_frag(); }
+  /// The largest datagram (UDP payload) whose fragments the socket can take.
+  int max_bytes() const { return static_cast<int>((rcvbuf() - 1) / truesize * per_frag()) - 8; }
+};
+
+/// The receive buffers behind endpoint `text` ("host.nic" or a bond: the largest of its slaves').
+UdpRxBudget udp_rx_budget(const Scenario& s, const std::string& text) {
+  UdpRxBudget b;
+  auto ep = parse_endpoint(text);
+  if (!ep) return b;
+  std::vector<const NicConfig*> nics;
+  if (const BondConfig* bond = s.find_bond(ep->host, ep->nic)) {
+    for (auto& sl : bond->slaves)
+      if (auto se = parse_endpoint(ep->host + "." + sl))
+        if (auto* n = s.find_nic(ep->host, se->nic)) nics.push_back(n);
+  } else if (auto* n = s.find_nic(ep->host, ep->nic)) {
+    nics.push_back(n);
+  }
+  for (auto* n : nics) {
+    const DriverTraits* d = Registry<DriverTraits>::instance().find(n->driver);
+    const uint32_t t = d && d->rx_truesize ? d->rx_truesize(n->driver_params) : UdpRxBudget::smallest();
+    if (t > b.truesize) b.truesize = t, b.driver = n->driver;
+  }
+  if (!b.truesize) b.truesize = UdpRxBudget::smallest();
+  return b;
+}
 
 ParamSchema netperf_rr_schema() {
   return {
@@ -202,10 +243,11 @@ int run_netperf_rr(Testbed& tb, std::ostream& out, nlohmann::json& results) {
       for (const auto& h : {tx_ep.host, rx_ep.host}) {
         const uint64_t drops = sim().counters.get(h + ".netstat.Udp.InErrors");
         if (drops)
-          err += fmt::format("; {} dropped {} datagram{} (Udp.InErrors: the socket receive buffer, 65535 B, could not "
-                             "take it; a datagram near 64 KB arrives as ~45 fragments whose skbs exceed it) and UDP_RR "
-                             "never resends",
-                             h, drops, drops == 1 ? "" : "s");
+          err += fmt::format("; {} dropped {} datagram{} (Udp.InErrors: the socket receive buffer of {} B could not "
+                             "take {}: a datagram larger than {} B arrives as fragments whose receive buffers' truesize "
+                             "adds up) and UDP_RR never resends",
+                             h, drops, drops == 1 ? "" : "s", UdpRxBudget::rcvbuf(), drops == 1 ? "it" : "them",
+                             UdpRxBudget::per_frag() - 8);
       }
   }
   if (!err.empty()) {
@@ -224,22 +266,6 @@ std::vector<NetperfRrSizes> invocations_or_empty(const ParamValues& p) {
   }
 }
 
-/// The largest UDP_RR message every modelled receiver can queue: udp_queue_rcv_skb ->
-/// sock_queue_rcv_skb drops a datagram when rmem_alloc + truesize >= sk->rcvbuf, and a reassembled
-/// datagram's truesize is the sum of its fragments' (ip_frag_reasm: head->truesize += fp->truesize).
-/// Each fragment of an MTU-sized frame sits in a driver receive buffer of at least a 1514-byte
-/// frame: dev_alloc_skb(1514) = 1530 bytes, SKB_DATA_ALIGN'ed to 1536, plus struct sk_buff (160, the
-/// kernel model's estimate) = 1696 bytes; the drivers' real buffers are larger (e1000 2048 + 2), so
-/// this bound refuses only sizes no driver can take, and a size between it and the receiving
-/// driver's own limit still fails at run time with Udp InErrors named.
-int udp_rr_max_bytes() {
-  const uint32_t rcvbuf = UdpSocket{}.rcvbuf;                   // sysctl_rmem_default, 65535
-  const uint32_t per_frag = TcpParams{}.mtu_bytes - 20;         // 1480 bytes of IP payload per fragment
-  constexpr uint32_t kMinFragTruesize = ((1514 + 16 + 15) & ~15u) + 160;  // 1696
-  const uint32_t frags = (rcvbuf - 1) / kMinFragTruesize;       // rmem_alloc + truesize < rcvbuf
-  return static_cast<int>(frags * per_frag) - 8;                // less the UDP header
-}
-
 /// Load-time checks: `sizes` parses; UDP_RR sizes fit a datagram and -D is TCP's;
 /// the two ends' hosts, cables and kernels (tcp_pair_problems).
 std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
@@ -250,6 +276,12 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
   } catch (const std::invalid_argument& e) {
     out.push_back({"workload.sizes", e.what()});
   }
+  // Invocation i connects to port + i (a 16-bit TCP/UDP port): the last one must still be a port.
+  if (const auto n = invocations_or_empty(p).size(); n > 0 && p.i("port") + int64_t(n) - 1 > 65535)
+    out.push_back({"workload.port",
+                   fmt::format("port {} with {} sizes: invocation i uses port + i, so the last would use port {}, "
+                               "past the largest port 65535; set port to at most {}",
+                               p.i("port"), n, p.i("port") + int64_t(n) - 1, 65535 - int64_t(n) + 1)});
   if (!p.s("sizes").empty()) {
     const ParamValues d(netperf_rr_schema());
     for (const char* k : {"request_bytes", "response_bytes"})
@@ -260,26 +292,37 @@ std::vector<ParamProblem> netperf_rr_check(const Scenario& s) {
                                    k)});
   }
   if (p.s("test") == "UDP_RR") {
-    for (const auto& sz : invocations_or_empty(p))
+    // Requests arrive at the receiver, responses at the transmitter: each through its own buffers.
+    const UdpRxBudget at_rx = udp_rx_budget(s, p.s("receiver")), at_tx = udp_rx_budget(s, p.s("transmitter"));
+    auto key_of = [&](bool request) {
+      return !p.s("sizes").empty() ? "workload.sizes" : request ? "workload.request_bytes" : "workload.response_bytes";
+    };
+    for (const auto& sz : invocations_or_empty(p)) {
       if (std::max(sz.request_bytes, sz.response_bytes) > 65507) {
-        const char* key = !p.s("sizes").empty()                ? "workload.sizes"
-                          : sz.request_bytes > 65507 ? "workload.request_bytes"
-                                                     : "workload.response_bytes";
-        out.push_back({key, fmt::format("UDP_RR: a {} B datagram exceeds UDP's 65507 B (EMSGSIZE)",
-                                        std::max(sz.request_bytes, sz.response_bytes))});
-      } else if (const int big = std::max(sz.request_bytes, sz.response_bytes); big > udp_rr_max_bytes()) {
-        const char* key = !p.s("sizes").empty()                       ? "workload.sizes"
-                          : sz.request_bytes > udp_rr_max_bytes() ? "workload.request_bytes"
-                                                                  : "workload.response_bytes";
-        const int per_frag = static_cast<int>(TcpParams{}.mtu_bytes) - 20;
-        const int frags = (big + 8 + per_frag - 1) / per_frag;
-        out.push_back({key, fmt::format("UDP_RR: a {} B datagram arrives as {} fragments, whose receive buffers (at "
-                                        "least 1696 B of truesize each) exceed the socket receive buffer of {} B: "
-                                        "sock_queue_rcv_skb drops it (Udp InErrors) and UDP_RR never resends, so "
-                                        "the run would stall; the largest size any modelled receiver can take is "
-                                        "{} B",
-                                        big, frags, UdpSocket{}.rcvbuf, udp_rr_max_bytes())});
+        out.push_back({key_of(sz.request_bytes > 65507),
+                       fmt::format("UDP_RR: a {} B datagram exceeds UDP's 65507 B (EMSGSIZE)",
+                                   std::max(sz.request_bytes, sz.response_bytes))});
+        continue;
       }
+      for (const bool request : {true, false}) {
+        const int bytes = request ? sz.request_bytes : sz.response_bytes;
+        const UdpRxBudget& b = request ? at_rx : at_tx;
+        if (bytes <= b.max_bytes()) continue;
+        const uint32_t frags = UdpRxBudget::frags(bytes);
+        out.push_back({key_of(request),
+                       fmt::format("UDP_RR: a {} B {} arrives at {} as {} fragments of {} B of IP payload, each in "
+                                   "a {} receive buffer of {} B truesize: {} B, more than the socket receive buffer "
+                                   "of {} B (sysctl_rmem_default), so sock_queue_rcv_skb drops it (Udp InErrors) and "
+                                   "UDP_RR, which never resends, would stall; the largest {} this receiver takes is "
+                                   "{} B ({} fragments)",
+                                   bytes, request ? "request" : "response", request ? p.s("receiver") : p.s("transmitter"),
+                                   frags, UdpRxBudget::per_frag(), b.driver.empty() ? "driver" : b.driver, b.truesize,
+                                   uint64_t(frags) * b.truesize, UdpRxBudget::rcvbuf(),
+                                   request ? "request" : "response", b.max_bytes(),
+                                   (UdpRxBudget::rcvbuf() - 1) / b.truesize)});
+        break;
+      }
+    }
     if (p.b("nodelay"))
       out.push_back({"workload.nodelay", "nodelay (netperf -D, TCP_NODELAY) applies to TCP_RR only; UDP_RR has no Nagle"});
   }

@@ -1,4 +1,6 @@
 #include "platforms/pcap_capture.h"
+#include <cerrno>
+#include <cstring>
 #include <pcap/pcap.h>
 #include <stdexcept>
 
@@ -58,9 +60,15 @@ PcapLinkCapture::PcapLinkCapture(const std::filesystem::path& dir, const std::st
   for (unsigned d = 0; d < 2; ++d) {
     pcap_->part[d] = files_[d];
     pcap_->part[d] += ".part";
+    errno = 0;
     pcap_->dumper[d] = pcap_dump_open(pcap_->handle, pcap_->part[d].c_str());
-    if (!pcap_->dumper[d])
-      throw std::runtime_error("pcap: cannot create " + pcap_->part[d].string() + ": " + pcap_geterr(pcap_->handle));
+    if (!pcap_->dumper[d]) {
+      // The reason from errno (fopen's): pcap_geterr's text repeats the path in a 256-byte buffer,
+      // which a long path fills before the reason.
+      const int err = errno;
+      throw std::runtime_error("pcap: cannot create " + pcap_->part[d].string() + ": " +
+                               (err ? std::string(std::strerror(err)) : std::string(pcap_geterr(pcap_->handle))));
+    }
   }
 }
 

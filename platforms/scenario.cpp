@@ -5,6 +5,8 @@
 #include "platforms/toml_input.h"
 #include "models/ether/frame.h"
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/profiles.h"
 #include "drivers-sim/net/tcp_sysctl.h"
 #include <algorithm>
@@ -57,6 +59,11 @@ std::string ScenarioError::without_set_origin() const {
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
+
+/// Longest interface name: IFNAMSIZ 16 with the terminating NUL (include/linux/if.h).
+constexpr size_t kMaxIfNameChars = 15;
+/// Longest host name: HOST_NAME_MAX 64 (include/linux/limits.h; sethostname refuses more).
+constexpr size_t kMaxHostNameChars = 64;
 
 static bool valid_name(std::string_view s) {
   if (s.empty()) return false;
@@ -194,6 +201,37 @@ std::string fmt_num(double v) {
   return fmt::format("{}", v);
 }
 
+/// The cost profile host `h` charges its paths from: its cost_profile, else its CPU profile's
+/// ("" when neither names a registered profile: the platform's check reports that).
+std::string host_cost_profile(const HostConfig& h) {
+  if (h.params.has("cost_profile") && !h.params.s("cost_profile").empty()) return h.params.s("cost_profile");
+  if (!h.params.has("cpu_profile")) return "";
+  const CpuProfile* c = Registry<CpuProfile>::instance().find(h.params.s("cpu_profile"));
+  return c ? c->cost_profile : "";
+}
+
+/// "" when driver family `family` has a cost table for `profile`; else why the NIC (or bond) that
+/// uses `driver` cannot run on host `h`, with the cost profiles the family has tables for and the
+/// drivers that have one for `profile`.
+std::string cost_table_problem(const HostConfig& h, const std::string& driver, const std::string& family,
+                               const std::string& profile) {
+  auto& reg = Registry<DriverCostTable>::instance();
+  if (reg.find(family + "@" + profile)) return "";
+  std::vector<std::string> has, here;
+  for (auto& [_, t] : reg.all()) {
+    if (t.driver == family) has.push_back(t.profile);
+    if (t.profile == profile) here.push_back(t.driver);
+  }
+  const bool own = h.params.has("cost_profile") && !h.params.s("cost_profile").empty();
+  return fmt::format("driver {} has no cost entries for host {}'s cost profile {} ({}): {} is costed only under {}; "
+                     "the drivers costed under {} are {}. Use a host whose cost profile is one of {}{}",
+                     driver, h.name, profile,
+                     own ? "its cost_profile" : "the cost profile of its cpu_profile " + h.params.s("cpu_profile"),
+                     family, has.empty() ? "no profile" : join(has), profile, here.empty() ? "none" : join(here),
+                     has.empty() ? "none" : join(has, " or "),
+                     own ? ", or drop cost_profile" : " (e.g. set cpu_profile or cost_profile)");
+}
+
 class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
@@ -322,6 +360,11 @@ class Loader {
   void read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_sysctl(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_workload(Scenario& s, const toml::node& n);
+  /// The mode link `l` comes up in from its ends' driver parameters (DriverTraits::link_modes;
+  /// IEEE 802.3 clause 28): sets l.speed_mbps to the negotiated speed when the link does not give
+  /// one, and refuses no link, a duplex mismatch, half duplex, or a speed_mbps that contradicts it.
+  void resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::table& t, const std::string& prefix) const;
+  static bool drv_params_matter(const LinkModes& m) { return !m.key.empty(); }
 };
 
 // ---- --set ----------------------------------------------------------------------------------
@@ -562,6 +605,7 @@ void Loader::check_endpoint_string(const Scenario& s, const std::string& text, c
 Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, std::optional<uint64_t> seed_override) {
   Scenario s;
   s.path = file_;
+  root_ = &root;  // where errors about absent keys point (locate)
   for (auto& a : sets) apply_set(root, a);
   s.overrides = sets;
 
@@ -606,6 +650,11 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   for (auto&& [k, v] : ht) {
     std::string hk = path_join("hosts", std::string(k.str()));
     if (!valid_name(k.str())) fail(hk, k.source(), "host names may use only letters, digits, '-' and '_'");
+    if (k.str().size() > kMaxHostNameChars)  // HOST_NAME_MAX (include/linux/limits.h, sethostname)
+      fail(hk, k.source(),
+           fmt::format("'{}...' has {} characters: a host name has at most {} (Linux HOST_NAME_MAX); output file "
+                       "names are built from it",
+                       k.str().substr(0, 16), k.str().size(), kMaxHostNameChars));
     read_host(s, std::string(k.str()), v);
   }
 
@@ -646,6 +695,21 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
                                    n.driver, h.name, kp, h.name)}});
       }
     }
+  }
+  // A driver charges its paths from its cost table for the host's cost profile (DriverCosts at
+  // probe): without one the run would fail at elaboration, so the combination is refused here.
+  for (auto& h : s.hosts) {
+    const std::string profile = host_cost_profile(h);
+    if (profile.empty()) continue;
+    for (auto& n : h.nics) {
+      const DriverTraits* drv = Registry<DriverTraits>::instance().find(n.driver);
+      if (!drv || drv->cost_driver.empty()) continue;
+      if (std::string why = cost_table_problem(h, n.driver, drv->cost_driver, profile); !why.empty())
+        fail_first({{"hosts." + h.name + ".nics." + n.name + ".driver", why}});
+    }
+    for (auto& b : h.bonds)
+      if (std::string why = cost_table_problem(h, "bonding", "bonding", profile); !why.empty())
+        fail_first({{"hosts." + h.name + ".bonds." + b.name, why}});
   }
   // An active-backup bond without miimon keeps its first slave for good: 2.4.20 bonding.c changes
   // current_slave only in bond_mii_monitor (and bond_release), bond_enslave makes the first slave
@@ -729,6 +793,9 @@ void Loader::read_host(Scenario& s, const std::string& name, const toml::node& n
     for (auto&& [k, v] : nt) {
       std::string nk = prefix + ".nics." + std::string(k.str());
       if (!valid_name(k.str())) fail(nk, k.source(), "NIC names may use only letters, digits, '-' and '_'");
+      if (k.str().size() > kMaxIfNameChars)
+        fail(nk, k.source(), fmt::format("'{}' has {} characters: an interface name has at most {} (IFNAMSIZ 16)",
+                                         k.str(), k.str().size(), kMaxIfNameChars));
       read_nic(h, plat, std::string(k.str()), v, nk, slot_users);
     }
   }
@@ -876,9 +943,9 @@ void Loader::read_bonds(HostConfig& h, const toml::node& n, const std::string& p
   for (auto&& [k, v] : bt) {
     const std::string name(k.str()), bk = prefix + "." + name;
     if (!valid_name(k.str())) fail(bk, k.source(), "bond names may use only letters, digits, '-' and '_'");
-    if (name.size() > 15)  // IFNAMSIZ 16 with the terminating NUL (include/linux/if.h)
-      fail(bk, k.source(), fmt::format("'{}' has {} characters: an interface name has at most 15 (IFNAMSIZ 16)", name,
-                                       name.size()));
+    if (name.size() > kMaxIfNameChars)
+      fail(bk, k.source(), fmt::format("'{}' has {} characters: an interface name has at most {} (IFNAMSIZ 16)", name,
+                                       name.size(), kMaxIfNameChars));
     for (auto& nic : h.nics)
       if (nic.name == name) fail(bk, k.source(), fmt::format("host {} already has a NIC named {}", h.name, name));
     const toml::table& t = need_table(v, bk);
@@ -1050,6 +1117,7 @@ void Loader::read_links(Scenario& s, const toml::node& n) {
     } else if (!common.empty()) {
       l.speed_mbps = common.back();  // auto-negotiation: the highest speed both ends have
     }
+    resolve_link_modes(s, l, t, prefix);
 
     std::vector<std::string> known = kLinkKeys;
     for (auto& p : le->params) known.push_back(p.name);
@@ -1066,6 +1134,106 @@ void Loader::read_links(Scenario& s, const toml::node& n) {
       l.params.set(key, convert(*spec, v, kp));
     }
     s.links.push_back(std::move(l));
+  }
+}
+
+namespace {
+/// Mode bits (LinkModes): bit0 10/HD, bit1 10/FD, bit2 100/HD, bit3 100/FD, bit4 1000/HD, bit5 1000/FD.
+unsigned mode_speed(int bit) { return bit < 2 ? 10 : bit < 4 ? 100 : 1000; }
+bool mode_full(int bit) { return bit & 1; }
+std::string mode_name(int bit) { return fmt::format("{} Mb/s {} duplex", mode_speed(bit), mode_full(bit) ? "full" : "half"); }
+/// The highest-priority mode in `bits` (IEEE 802.3 Annex 28B.3: 1000 FD, 1000 HD, 100 FD, 100 HD,
+/// 10 FD, 10 HD), or -1.
+int best_mode(unsigned bits) {
+  for (int b = 5; b >= 0; --b)
+    if (bits & (1u << b)) return b;
+  return -1;
+}
+std::string modes_text(unsigned bits) {
+  std::string t;
+  for (int b = 5; b >= 0; --b)
+    if (bits & (1u << b)) t += (t.empty() ? "" : ", ") + fmt::format("{}/{}", mode_speed(b), mode_full(b) ? "FD" : "HD");
+  return t.empty() ? "nothing" : t;
+}
+}  // namespace
+
+void Loader::resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::table& t, const std::string& prefix) const {
+  // Each end: the modes its driver's parameters allow (DriverTraits::link_modes), within its device's speeds.
+  struct End {
+    std::string text, key;  ///< "host.nic[:port]"; the NIC parameter that decided its modes (for errors)
+    LinkModes m;
+  };
+  std::vector<End> ends;
+  for (const std::string* e : {&l.a, &l.b}) {
+    auto ep = parse_endpoint(*e);
+    const NicConfig* nic = ep ? s.find_nic(ep->host, ep->nic) : nullptr;
+    const DeviceEntry* dev = nic ? Registry<DeviceEntry>::instance().find(nic->device) : nullptr;
+    const DriverTraits* drv = nic ? Registry<DriverTraits>::instance().find(nic->driver) : nullptr;
+    if (!dev) return;
+    unsigned device_modes = 0;
+    for (unsigned v : dev->link_speeds_mbps) device_modes |= v == 10 ? 0x03u : v == 100 ? 0x0Cu : v == 1000 ? 0x30u : 0u;
+    const bool declared = drv && drv->link_modes;
+    End end{*e, "", declared ? drv->link_modes(nic->driver_params) : LinkModes{}};
+    end.key = "hosts." + ep->host + ".nics." + ep->nic + "." + (end.m.key.empty() ? "driver" : end.m.key);
+    if (!end.m.problem.empty()) fail(end.key, locate(end.key)->source(), end.m.problem);
+    if (declared) end.m.modes &= device_modes;
+    else end.m.modes = device_modes;
+    ends.push_back(std::move(end));
+  }
+  if (!drv_params_matter(ends[0].m) && !drv_params_matter(ends[1].m)) return;
+  End& a = ends[0];
+  End& b = ends[1];
+  // The end whose parameters are the cause: a forced or narrowed one.
+  End& cause = drv_params_matter(a.m) ? a : b;
+  auto refuse = [&](const std::string& why) {
+    fail(cause.key, locate(cause.key)->source(),
+         fmt::format("{}: {} ({}) against {} ({}): {}", prefix, a.text, a.m.how.empty() ? "autonegotiation" : a.m.how,
+                     b.text, b.m.how.empty() ? "autonegotiation" : b.m.how, why));
+  };
+  for (const End* e : {&a, &b})
+    if (!e->m.modes) refuse(fmt::format("{}'s device has none of the modes its parameters allow", e->text));
+  int mode = -1;
+  if (a.m.autoneg && b.m.autoneg) {
+    const unsigned common = a.m.modes & b.m.modes;
+    if (!common)
+      refuse(fmt::format("the ends advertise nothing in common ({} / {}), so autonegotiation finds no mode and real "
+                         "hardware has no link (IEEE 802.3 Annex 28B.3)",
+                         modes_text(a.m.modes), modes_text(b.m.modes)));
+    mode = best_mode(common);
+  } else if (a.m.autoneg != b.m.autoneg) {
+    const End& forced = a.m.autoneg ? b : a;
+    const int fm = best_mode(forced.m.modes);
+    // Parallel detection (IEEE 802.3 28.2.3.1): the autonegotiating end finds the forced end's
+    // speed from its signalling and, with no advertisement to read, takes half duplex.
+    refuse(mode_full(fm) ? fmt::format("{} forces {}; the autonegotiating end detects {} Mb/s by parallel detection "
+                                       "and runs half duplex (IEEE 802.3 28.2.3.1): a duplex mismatch (late "
+                                       "collisions, CRC errors), which the model does not run; force both ends alike "
+                                       "or let both autonegotiate",
+                                       forced.text, mode_name(fm), mode_speed(fm))
+                         : fmt::format("{} forces {} and the other end follows it by parallel detection: a half-duplex "
+                                       "link, which the model does not run (its links are full duplex)",
+                                       forced.text, mode_name(fm)));
+  } else {
+    const int ma = best_mode(a.m.modes), mb = best_mode(b.m.modes);
+    if (mode_speed(ma) != mode_speed(mb))
+      refuse(fmt::format("the ends are forced to different speeds ({} and {}): real hardware has no link",
+                         mode_name(ma), mode_name(mb)));
+    if (ma != mb)
+      refuse(fmt::format("the ends are forced to different duplex ({} and {}): a duplex mismatch (late collisions, CRC "
+                         "errors), which the model does not run",
+                         mode_name(ma), mode_name(mb)));
+    mode = ma;
+  }
+  if (!mode_full(mode))
+    refuse(fmt::format("the link comes up at {}, and the model runs full-duplex links only", mode_name(mode)));
+  if (mode_speed(mode) != l.speed_mbps) {
+    if (t.get("speed_mbps"))
+      fail(prefix + ".speed_mbps", t.get("speed_mbps")->source(),
+           fmt::format("{} Mb/s, but the ends' parameters make the link come up at {} ({}: {}; {}: {}): set "
+                       "speed_mbps = {} or drop it",
+                       l.speed_mbps, mode_name(mode), a.text, a.m.how.empty() ? "autonegotiation" : a.m.how, b.text,
+                       b.m.how.empty() ? "autonegotiation" : b.m.how, mode_speed(mode)));
+    l.speed_mbps = mode_speed(mode);  // the negotiated speed, as the cable's default is the highest common one
   }
 }
 
@@ -1131,7 +1299,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                        std::optional<uint64_t> seed_override) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: no such file");
+  if (!fs::exists(path, ec)) {
+    // ELOOP (a symbolic link loop), EACCES on a directory on the way, ...: said as it is.
+    if (ec && ec != std::errc::no_such_file_or_directory)
+      throw ScenarioError(path, 0, 0, "", "cannot read scenario file: " + ec.message());
+    if (fs::is_symlink(fs::symlink_status(path, ec)))
+      throw ScenarioError(path, 0, 0, "", "cannot read scenario file: a symbolic link to nothing (its target does not exist)");
+    throw ScenarioError(path, 0, 0, "", "cannot read scenario file: no such file");
+  }
   if (fs::is_directory(path, ec)) throw ScenarioError(path, 0, 0, "", "cannot read scenario file: it is a directory");
   // Devices, FIFOs and sockets: reading them may never end (/dev/zero) or block (a FIFO).
   if (!fs::is_regular_file(path, ec))

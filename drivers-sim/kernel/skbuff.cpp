@@ -10,6 +10,8 @@
 #include "drivers-sim/kernel/kernel.h"
 #include "drivers-sim/kernel/kernel_internal.h"
 
+#include "drivers-sim/kernel/skb_truesize.h"
+
 namespace nicsim {
 
 namespace {
@@ -104,6 +106,8 @@ void SkbDeleter::operator()(Skb* s) const {
   else delete s;
 }
 
+uint32_t alloc_skb_truesize(uint32_t size) { return ((size + 15u) & ~15u) + kSkbStructBytes; }
+
 SkbPtr Kernel::make_skb(uint32_t size) {
   uint32_t data = (size + 15u) & ~15u;  // SKB_DATA_ALIGN
   const size_t cls = kmalloc_class(data + kSharedInfoBytes);
@@ -118,7 +122,7 @@ SkbPtr Kernel::make_skb(uint32_t size) {
     delete s;
     throw;
   }
-  s->truesize = data + kSkbStructBytes;
+  s->truesize = alloc_skb_truesize(size);
   return SkbPtr(s, SkbDeleter{this});
 }
 

@@ -14,6 +14,13 @@
 
 namespace nicsim::test {
 
+/// The nicsim binary the CLI tests run: NICSIM_BIN (the build's), or $NICSIM_TEST_BIN when set (to
+/// run the same tests against another build, e.g. an older binary a regression test must fail on).
+inline const char* nicsim_bin_path() {
+  const char* e = std::getenv("NICSIM_TEST_BIN");
+  return e && *e ? e : NICSIM_BIN;
+}
+
 /// Run shell command `cmd` and return its stdout; REQUIREs that it exits with code 0.
 inline std::string run_stdout(const std::string& cmd) {
   std::string out;
@@ -31,7 +38,7 @@ inline std::string run_stdout(const std::string& cmd) {
 
 /// `nicsim ARGS --format json` (stderr discarded): the run's result JSON; REQUIREs exit code 0.
 inline nlohmann::json run_json(const std::string& args) {
-  return nlohmann::json::parse(run_stdout(std::string(NICSIM_BIN) + " " + args + " --format json 2>/dev/null"));
+  return nlohmann::json::parse(run_stdout(std::string(nicsim_bin_path()) + " " + args + " --format json 2>/dev/null"));
 }
 
 inline std::string slurp(const std::filesystem::path& p) {
@@ -56,7 +63,7 @@ struct BinResult {
 /// Run NICSIM_BIN with `args` (each shell-quoted), stdin from /dev/null; `dir` receives the
 /// captured stdout and stderr. REQUIREs a normal exit.
 inline BinResult run_nicsim_bin(const std::filesystem::path& dir, const std::vector<std::string>& args) {
-  std::string cmd = shell_quote(NICSIM_BIN);
+  std::string cmd = shell_quote(nicsim_bin_path());
   for (auto& a : args) cmd += " " + shell_quote(a);
   auto out = dir / "stdout", err = dir / "stderr";
   cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";

@@ -107,16 +107,17 @@ TEST_CASE("netperf_rr: UDP_RR sizes whose fragments no receive buffer can queue 
           "and stalled until time_limit_s with Udp InErrors)",
           "[workload][netperf]") {
   std::string key;
-  // 60000 B: 41 fragments of at least 1696 B truesize each, past the 65535 B rcvbuf.
+  // 60000 B to an e1000 receiver: 41 fragments in dev_alloc_skb(2050) buffers of 2240 B truesize.
   std::string msg = load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,60000\""}, &key);
   CHECK(key == "workload.sizes");
-  CHECK(msg.find("a 60000 B datagram arrives as 41 fragments") != std::string::npos);
-  CHECK(msg.find("the largest size any modelled receiver can take is 56232 B") != std::string::npos);
+  CHECK(msg.find("a 60000 B request arrives at beta.eth0 as 41 fragments") != std::string::npos);
+  CHECK(msg.find("the largest request this receiver takes is 42912 B (29 fragments)") != std::string::npos);
   msg = load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"\"", "workload.request_bytes=64",
-                    "workload.response_bytes=56233"},
+                    "workload.response_bytes=42913"},
                    &key);
   CHECK(key == "workload.response_bytes");
-  CHECK(load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,56232\""}).empty());
+  CHECK(msg.find("a 42913 B response arrives at alpha.eth0 as 30 fragments") != std::string::npos);
+  CHECK(load_error({"workload.test=\"UDP_RR\"", "workload.sizes=\"64,42912\""}).empty());
   // TCP_RR streams a big message in segments: no such limit.
   CHECK(load_error({"workload.sizes=\"64,60000\""}).empty());
 }

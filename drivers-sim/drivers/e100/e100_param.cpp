@@ -3,6 +3,8 @@
 #include "drivers-sim/drivers/e100/e100.h"
 #include "drivers-sim/drivers/e100/e100_ucode.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <fmt/format.h>
 
 namespace nicsim::e100drv {
@@ -141,6 +143,9 @@ DriverEntry entry() {
   return e;
 }
 Registrar<DriverEntry> reg{entry()};
+// e100_alloc_skbs: dev_alloc_skb(sizeof(rfd_t)) per receive frame descriptor.
+Registrar<DriverTraits> traits{DriverTraits{
+    kDriverName, kCostDriver, [](const ParamValues&) { return dev_alloc_skb_truesize(kRfdHeaderBytes + RFD_DATA_SIZE); }}};
 }  // namespace
 
 }  // namespace nicsim::e100drv

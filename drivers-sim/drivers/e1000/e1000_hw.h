@@ -179,6 +179,8 @@ RxDescView decode_rx_desc(const uint8_t* d);
 
 // ---- Driver constants (e1000.h / e1000_main.c / e1000_param.c, 4.4.x) ----
 inline constexpr unsigned E1000_RXBUFFER_2048 = 2048;  ///< rx_buffer_len for MTU 1500 (e1000_sw_init)
+/// e1000_alloc_rx_buffers' reserve_len: 16-byte aligned IP header after the 14-byte MAC header.
+inline constexpr unsigned E1000_RX_RESERVE_LEN = 2;
 inline constexpr unsigned ETHERNET_FCS_SIZE = 4;
 inline constexpr unsigned ENET_HEADER_SIZE = 14;
 inline constexpr unsigned MAX_JUMBO_FRAME_SIZE = 0x3F00;  ///< max_data_per_txd except 82544 on PCI-X

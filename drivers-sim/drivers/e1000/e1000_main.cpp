@@ -326,7 +326,7 @@ Task<void> Adapter::configure_rx() {
 Task<void> Adapter::alloc_rx_buffers(int cleaned_count) {
   Kernel& k = kernel();
   Ring& r = rx_ring_;
-  constexpr unsigned reserve_len = 2;  // 16-byte aligned IP header after the 14-byte MAC header
+  constexpr unsigned reserve_len = E1000_RX_RESERVE_LEN;
   unsigned i = r.next_to_use;
   // Up to 6.0.60: refill every empty slot from next_to_use (while (!buffer_info->skb)). With
   // copybreak (6.3.9's form): the slots cleaned, a slot whose buffer the copybreak kept is

@@ -2,6 +2,8 @@
 // units, sources), e1000_check_options, and the DriverEntry registrations.
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -158,10 +160,13 @@ ParamSchema param_schema(const DriverProfile& p) {
                     "(modeled as full); resolved with the link partner at link up (e1000_check_options)",
                     src),
       int_set_param("Speed", 0, {{0, 0}, {10, 10}, {100, 100}, {1000, 1000}}, "Mb/s",
-                    "forced speed 0 (autonegotiate), 10, 100 or 1000 (e1000_check_copper_options); validated only: "
-                    "the link's speed comes from the scenario's cable",
+                    "forced speed 0 (autonegotiate), 10, 100 or 1000 (e1000_check_copper_options): with Duplex a forced "
+                    "10/100 mode, alone autonegotiation at that speed only; the loader resolves the link with its peer "
+                    "(docs/scenarios.md)",
                     src),
-      int_param("Duplex", 0, 0, 2, "0-2", "forced duplex 0 auto, 1 half, 2 full; validated only", src),
+      int_param("Duplex", 0, 0, 2, "0-2",
+                "forced duplex 0 auto, 1 half, 2 full (e1000_check_copper_options; the model's links are full duplex)",
+                src),
       int_set_param("AutoNeg", 0x2F, {{0x01, 0x0F}, {0x20, 0x2F}}, "bit mask",
                     "advertised speed/duplex: bit0 10/HD, bit1 10/FD, bit2 100/HD, bit3 100/FD, bit5 1000/FD; bit 4 "
                     "(1000/HD) is not supported by the 8254x (AUTONEG_ADV_MASK 0x2F, e1000_check_copper_options)",
@@ -238,6 +243,54 @@ Options check_options(const ParamValues& v, const DriverProfile& p, MacType mac)
 }
 
 namespace {
+/// e1000_check_copper_options' link modes from Speed, Duplex and AutoNeg (DriverTraits::link_modes):
+/// a forced 10/100 mode, or the autonegotiation advertisement they leave; AutoNeg beside Speed or
+/// Duplex is reported as ignored.
+LinkModes link_modes(const ParamValues& v) {
+  // e1000_check_copper_options (e1000_param.c, 4.x-6.x): Speed and Duplex force a mode or narrow
+  // the advertisement; AutoNeg is the advertisement when neither is given. HALF_DUPLEX 1, FULL_DUPLEX 2.
+  const int64_t speed = v.i("Speed"), duplex = v.i("Duplex"), an = v.i("AutoNeg");
+  LinkModes m;
+  m.key = speed ? "Speed" : duplex ? "Duplex" : an != 0x2F ? "AutoNeg" : "";
+  if ((speed || duplex) && an != 0x2F)
+    m.problem = fmt::format("AutoNeg = {:#x} is ignored when Speed or Duplex is given (e1000_check_copper_options: "
+                            "\"AutoNeg specified along with Speed or Duplex, parameter ignored\"): set AutoNeg alone "
+                            "or Speed/Duplex alone",
+                            an);
+  auto set = [&](bool autoneg, unsigned modes, const std::string& how) {
+    m.autoneg = autoneg;
+    m.modes = modes;
+    m.how = fmt::format("Speed = {}, Duplex = {}: {}", speed, duplex, how);
+  };
+  switch (speed) {
+    case 0:
+      if (duplex == 0) {
+        m.modes = static_cast<unsigned>(an);
+        m.how = fmt::format("AutoNeg = {:#x}: autonegotiation", an);
+      } else if (duplex == 1) {
+        set(true, 0x05, "autonegotiation at half duplex only");
+      } else {
+        set(true, 0x2A, "autonegotiation at full duplex only");
+      }
+      break;
+    case 10:
+      set(duplex == 0, duplex == 0 ? 0x03u : duplex == 1 ? 0x01u : 0x02u,
+          duplex == 0 ? "autonegotiation at 10 Mb/s only" : duplex == 1 ? "forced 10 Mb/s half duplex" : "forced 10 Mb/s full duplex");
+      break;
+    case 100:
+      set(duplex == 0, duplex == 0 ? 0x0Cu : duplex == 1 ? 0x04u : 0x08u,
+          duplex == 0 ? "autonegotiation at 100 Mb/s only"
+                      : duplex == 1 ? "forced 100 Mb/s half duplex" : "forced 100 Mb/s full duplex");
+      break;
+    default:  // 1000 Mb/s is never forced: 1000BASE-T needs autonegotiation (half duplex is not supported)
+      set(true, 0x20, "autonegotiation at 1000 Mb/s full duplex only");
+      break;
+  }
+  return m;
+}
+}  // namespace
+
+namespace {
 DriverEntry entry(const DriverProfile& p) {
   DriverEntry e;
   e.name = p.name;
@@ -258,6 +311,18 @@ Registrar<DriverEntry> reg_5043{entry(profile_5_0_43_k1())};
 Registrar<DriverEntry> reg_5610{entry(profile_5_6_10_1_k2())};
 Registrar<DriverEntry> reg_6060{entry(profile_6_0_60_k2())};
 Registrar<DriverEntry> reg_6215{entry(profile_6_2_15())};
+DriverTraits traits(const DriverProfile& p) {
+  // MTU 1500: dev_alloc_skb(rx_buffer_len + reserve_len) per ring slot (e1000_alloc_rx_buffers).
+  return {p.name, kCostDriver,
+          [](const ParamValues&) { return dev_alloc_skb_truesize(E1000_RXBUFFER_2048 + E1000_RX_RESERVE_LEN); },
+          link_modes};
+}
+Registrar<DriverTraits> traits_428{traits(profile_4_2_8_k1())};
+Registrar<DriverTraits> traits_4412{traits(profile_4_4_12_k1())};
+Registrar<DriverTraits> traits_5043{traits(profile_5_0_43_k1())};
+Registrar<DriverTraits> traits_5610{traits(profile_5_6_10_1_k2())};
+Registrar<DriverTraits> traits_6060{traits(profile_6_0_60_k2())};
+Registrar<DriverTraits> traits_6215{traits(profile_6_2_15())};
 }  // namespace
 
 }  // namespace nicsim::e1000drv

@@ -1,6 +1,8 @@
 // The eepro100 module parameters (names, defaults, ranges, units, sources) and the DriverEntry.
 #include "drivers-sim/drivers/eepro100/eepro100.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <fmt/format.h>
 
 namespace nicsim::eepro100drv {
@@ -82,6 +84,9 @@ DriverEntry entry() {
   return e;
 }
 Registrar<DriverEntry> reg{entry()};
+// speedo_init_rx_ring: dev_alloc_skb(PKT_BUF_SZ + sizeof(struct RxFD)) per receive buffer.
+Registrar<DriverTraits> traits{DriverTraits{
+    "eepro100", kCostDriver, [](const ParamValues&) { return dev_alloc_skb_truesize(PKT_BUF_SZ + kRxFDBytes); }}};
 }  // namespace
 
 }  // namespace nicsim::eepro100drv

@@ -3,6 +3,8 @@
 // modelled and the sources (LH@2.4.16:drivers/net/gmac.c, gmac.h).
 #include "drivers-sim/drivers/gmac/gmac.h"
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include "core/sim_context.h"
 #include "drivers-sim/kernel/byteorder.h"
 #include "drivers-sim/kernel/io.h"
@@ -791,6 +793,9 @@ DriverEntry entry() {
   return e;
 }
 Registrar<DriverEntry> reg{entry()};
+// gmac_alloc_skb: alloc_skb(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN) per receive buffer.
+Registrar<DriverTraits> traits{DriverTraits{
+    kDriverName, kCostDriver, [](const ParamValues&) { return alloc_skb_truesize(RX_BUF_ALLOC_SIZE + GMAC_BUFFER_ALIGN); }}};
 }  // namespace
 
 }  // namespace nicsim::gmacdrv

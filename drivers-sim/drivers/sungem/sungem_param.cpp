@@ -3,6 +3,8 @@
 #include "core/registry.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 
 namespace nicsim::sungemdrv {
 
@@ -46,6 +48,10 @@ DriverEntry entry_096() {
 
 Registrar<DriverEntry> reg095{entry_095()};
 Registrar<DriverEntry> reg096{entry_096()};
+// gem_alloc_skb: alloc_skb(RX_BUF_ALLOC_SIZE(gp) + 64) per receive buffer, MTU 1500.
+uint32_t rx_truesize(const ParamValues&) { return alloc_skb_truesize(rx_buf_alloc_size(1500) + 64); }
+Registrar<DriverTraits> traits095{DriverTraits{kDriverName095, cost_driver(Version::v0_95), rx_truesize}};
+Registrar<DriverTraits> traits096{DriverTraits{kDriverName096, cost_driver(Version::v0_96), rx_truesize}};
 
 }  // namespace
 }  // namespace nicsim::sungemdrv

@@ -3,6 +3,8 @@
 // tg3-bonding-tcp-gmac-formats.md §1.2), with tg3.h's defaults; and the DriverEntry.
 #include "core/registry.h"
 #include "drivers-sim/drivers/tg3/tg3.h"
+#include "drivers-sim/driver_traits.h"
+#include "drivers-sim/kernel/skb_truesize.h"
 #include <fmt/format.h>
 
 namespace nicsim::tg3drv {
@@ -157,6 +159,12 @@ DriverEntry entry_1_0() {
 }
 Registrar<DriverEntry> reg{entry()};
 Registrar<DriverEntry> reg10{entry_1_0()};
+// dev_alloc_skb(RX_PKT_BUF_SZ) per standard ring slot, RX_PKT_BUF_SZ = 1536 + rx_offset + 64 with
+// rx_offset 2 (0 only on a 5701 in PCI-X mode, which the bus decides at probe: 2 is the larger
+// truesize; both give the same number of 1500-byte fragments in 65535 bytes).
+uint32_t rx_truesize(const ParamValues&) { return dev_alloc_skb_truesize(1536 + 2 + 64); }
+Registrar<DriverTraits> traits{DriverTraits{kDriverName, kCostDriver, rx_truesize}};
+Registrar<DriverTraits> traits10{DriverTraits{kDriverName10, kCostDriver, rx_truesize}};
 }  // namespace
 
 }  // namespace nicsim::tg3drv

@@ -26,9 +26,9 @@ ParamSchema E1000Params::schema() {
       d.clock_schema("offset of the NIC's 25 MHz reference crystal; timers (RDTR, RADV, TIDV, TADV, ITR) tick from it"),
       d.latency_schema("estimate"),
       {
-        int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 4, 4096, "bytes", "largest DMA read burst",
+        int_param("dma_read_burst_bytes", d.dma_read_burst_bytes, 8, 4096, "bytes", "largest DMA read burst",
                   "PCI-X default MMRBC 512 B (research/e7500-p64h2-pcix.md [S28])"),
-        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 4, 4096, "bytes", "largest DMA write burst",
+        int_param("dma_write_burst_bytes", d.dma_write_burst_bytes, 8, 4096, "bytes", "largest DMA write burst",
                   "estimate"),
         int_param("cache_line_bytes", d.cache_line_bytes, 16, 256, "bytes", "PCI cache line size register",
                   "research/e7500-p64h2-pcix.md [S10]"),
