@@ -317,6 +317,7 @@ static int sweep_main(int argc, char** argv) {
       ("no-plot", "do not draw plots")
       ("dry-run", "list the points (and which are finished) without running anything");
   add_fidelity_option(opts);
+  add_calibration_option(opts);
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "scenario");
   po::positional_options_description pos;
@@ -361,6 +362,7 @@ static int sweep_main(int argc, char** argv) {
     for (auto& s : o.plan.sets)
       if (s.find('=') == std::string::npos) return usage_error(fmt::format("--set '{}': write KEY=VALUE", s));
     if (auto why = apply_fidelity_option(vm, o.plan.sets); !why.empty()) return usage_error(why);
+    if (auto why = apply_calibration_option(vm, o.plan.sets); !why.empty()) return usage_error(why);
     if (vm.count("vary"))
       for (auto& v : vm["vary"].as<std::vector<std::string>>()) o.plan.axes.push_back(parse_vary(v));
     if (o.plan.axes.empty()) return usage_error("give at least one --vary KEY=VALUES");
