@@ -617,22 +617,22 @@ int run_calibrate(const CalibrateOptions& o, const Runner& runner, CalibrateStat
     fp.fitted = fit_x[p];
     fp.nominal = cp.nominal;
     fp.lo = cp.lo, fp.hi = cp.hi;
-    fp.declared_lo = cp.spec.calib->lo, fp.declared_hi = cp.spec.calib->hi;
+    fp.declared_lo = cp.calib().lo, fp.declared_hi = cp.calib().hi;
     fp.unit = cp.spec.unit;
-    fp.mechanism = cp.spec.calib->mechanism;
+    fp.mechanism = cp.calib().mechanism;
     const double margin = 0.05 * (cp.hi - cp.lo);
     const bool at_lo = fit_x[p] - cp.lo <= margin, at_hi = cp.hi - fit_x[p] <= margin;
     fp.at_bound = at_lo || at_hi;
     if (fp.at_bound) {
-      const bool declared = at_lo ? cp.lo == cp.spec.calib->lo : cp.hi == cp.spec.calib->hi;
+      const bool declared = at_lo ? cp.lo == cp.calib().lo : cp.hi == cp.calib().hi;
       failures.push_back(fmt::format(
           "{} = {} {} is within 5 % of its {} bound {} ({}): the training figures ask {} of {} than it can give, so "
           "what they show beyond it comes from a mechanism the model lacks on that path; find it (nicsim explain on the "
           "worst training figure) rather than move the bound",
           cp.set, value_text(cp, fit_x[p]), cp.spec.unit, at_lo ? "lower" : "upper", value_text(cp, at_lo ? cp.lo : cp.hi),
-          declared ? (at_lo ? cp.spec.calib->lo_why : cp.spec.calib->hi_why)
+          declared ? (at_lo ? cp.calib().lo_why : cp.calib().hi_why)
                    : "the calibration's own narrower bound; the declared one is " +
-                         value_text(cp, at_lo ? cp.spec.calib->lo : cp.spec.calib->hi),
+                         value_text(cp, at_lo ? cp.calib().lo : cp.calib().hi),
           at_lo ? "less" : "more", fp.mechanism));
     }
     fit.params.push_back(std::move(fp));

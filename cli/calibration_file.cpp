@@ -72,7 +72,7 @@ std::pair<ParamSpec, std::string> resolve_param(const fs::path& file, const toml
                         set.rfind("hosts.*.nics.", 0) == 0 ? "any device or driver" : "platform " + plat.name,
                         did_you_mean(pkey, names)));
   for (auto& f : found)
-    if (f.first.calib) return f;
+    if (calib_bounds(f.first)) return f;
   const ParamSpec& p = found.front().first;
   if (p.source.rfind("estimate", 0) != 0)
     fail_at(file, n.source(), key,
@@ -215,8 +215,8 @@ CalibrationFile load_calibration_file(const fs::path& path) {
     for (auto& q : cf.params)
       if (q.set == p.set) fail_at(path, set->source(), base + ".set", fmt::format("'{}' is fitted twice (line {})", p.set, q.line));
     std::tie(p.spec, p.owner) = resolve_param(path, *set, base + ".set", p.set, *plat);
-    p.lo = p.spec.calib->lo;
-    p.hi = p.spec.calib->hi;
+    p.lo = p.calib().lo;
+    p.hi = p.calib().hi;
     p.nominal = p.spec.kind == ParamKind::Int ? static_cast<double>(std::get<int64_t>(p.spec.def)) : std::get<double>(p.spec.def);
     if (const toml::node* b = t->get("bounds")) {
       const toml::array& a = array_or_fail(path, *b, base + ".bounds");

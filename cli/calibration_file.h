@@ -17,7 +17,7 @@
 //   ref = "..."
 #pragma once
 #include "cli/check_refs.h"
-#include "core/params.h"
+#include "core/calib.h"
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -27,11 +27,12 @@ namespace nicsim {
 
 struct CalibrationParam {
   std::string set;    ///< "hosts.*.KEY" or "hosts.*.nics.*.KEY"
-  ParamSpec spec;     ///< the schema entry (spec.calib is set)
+  ParamSpec spec;     ///< the schema entry (declared calibratable, core/calib.h)
   std::string owner;  ///< "platform supermicro-p4dpr-6gm+", "device 82559"
-  double lo = 0, hi = 0;  ///< the bounds of this calibration (inside spec.calib's)
+  double lo = 0, hi = 0;  ///< the bounds of this calibration (inside the declared ones)
   double nominal = 0;     ///< the schema default
   bool integer() const { return spec.kind == ParamKind::Int; }
+  const CalibBounds& calib() const { return *calib_bounds(spec); }  ///< the declared bounds
   int line = 0;
 };
 

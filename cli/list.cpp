@@ -1,6 +1,7 @@
 // `nicsim list [platforms|devices|drivers|workloads|links] [--verbose]`: what this binary contains,
 // answered from the registries (never a hand-kept list).
 #include "cli/verbs.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/profiles.h"
@@ -59,14 +60,14 @@ void print_params(const ParamSchema& params) {
     say("      {}: {}\n", p.name, spec_line(p));
     if (!p.doc.empty() || !p.source.empty())
       say("          {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
-    if (p.calib) say("{}", calib_lines(p, "          "));
+    if (calib_bounds(p)) say("{}", calib_lines(p, "          "));
   }
 }
 
 /// The calibration bounds of `p` (ParamSpec::calib), as `list --verbose` and `list calibratable`
 /// print them.
 std::string calib_lines(const ParamSpec& p, const std::string& indent) {
-  const CalibBounds& c = *p.calib;
+  const CalibBounds& c = *calib_bounds(p);
   return fmt::format("{0}calibratable: bounds [{1}, {2}] {3}; sets: {4}\n{0}  lo {1}: {5}\n{0}  hi {2}: {6}\n",
                      indent, num_text(c.lo, p.kind), num_text(c.hi, p.kind), p.unit, c.mechanism, c.lo_why, c.hi_why);
 }
@@ -78,7 +79,7 @@ void print_calibratable() {
   size_t n = 0;
   auto show = [&](const std::string& owner, const std::string& path_prefix, const ParamSchema& params) {
     for (auto& p : params)
-      if (p.calib) {
+      if (calib_bounds(p)) {
         say("  {}{}  ({}; default {})\n", path_prefix, p.name, owner, value_text(p.def));
         say("      {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
         say("{}", calib_lines(p, "      "));

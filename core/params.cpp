@@ -57,19 +57,6 @@ ParamSpec int_set_param(std::string name, int64_t def, std::vector<std::pair<int
   return s;
 }
 
-ParamSpec calibratable(ParamSpec s, double lo, std::string lo_why, double hi, std::string hi_why,
-                       std::string mechanism) {
-  auto bad = [&](const std::string& why) { throw std::logic_error("calibratable parameter " + s.name + ": " + why); };
-  if (s.source.rfind("estimate", 0) != 0) bad("its source is not an estimate (sourced constants are never fitted)");
-  if (s.kind != ParamKind::Int && s.kind != ParamKind::Real) bad("only integer and number parameters can be fitted");
-  if (lo_why.empty() || hi_why.empty() || mechanism.empty()) bad("each bound needs its argument, and the mechanism");
-  const double def = s.kind == ParamKind::Int ? static_cast<double>(std::get<int64_t>(s.def)) : std::get<double>(s.def);
-  if (!(lo < hi) || def < lo || def > hi) bad("the bounds must satisfy lo < hi and lo <= default <= hi");
-  if ((s.min && lo < *s.min) || (s.max && hi > *s.max)) bad("the bounds must lie inside the parameter's range");
-  s.calib = CalibBounds{lo, hi, std::move(lo_why), std::move(hi_why), std::move(mechanism)};
-  return s;
-}
-
 bool int_accepted(const ParamSpec& spec, int64_t v) {
   const double d = static_cast<double>(v);
   if ((spec.min && d < *spec.min) || (spec.max && d > *spec.max)) return false;

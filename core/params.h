@@ -24,16 +24,6 @@ enum class ParamKind { Int, Real, Bool, String };
 /// Name of a kind as a scenario author reads it ("integer", "number", "boolean", "string").
 const char* kind_name(ParamKind k);
 
-/// What makes an `estimate` parameter calibratable (`nicsim calibrate`, docs/calibration.md): hard
-/// bounds a fit may not leave, each with its physical argument (a datasheet limit, a bus width, a
-/// neighbouring part's documented value), and the mechanism the value sets. Only a parameter whose
-/// source is an estimate may carry it (calibratable() refuses a sourced one).
-struct CalibBounds {
-  double lo = 0, hi = 0;      ///< in the parameter's unit; lo <= default <= hi, inside [min, max]
-  std::string lo_why, hi_why; ///< the physical argument for each bound
-  std::string mechanism;      ///< what the value sets in the model (named in a failed fit's text)
-};
-
 struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Int;
@@ -48,8 +38,6 @@ struct ParamSpec {
   /// [min, max] is one (e1000 FlowControl: 0-3 and 255); empty = all of [min, max]. The loader
   /// refuses the others and `nicsim list --verbose` prints the set.
   std::vector<std::pair<int64_t, int64_t>> accepted;
-  /// Set for an estimate a calibration may fit (calibratable()); empty for every sourced value.
-  std::optional<CalibBounds> calib;
 };
 
 using ParamSchema = std::vector<ParamSpec>;
@@ -66,12 +54,6 @@ ParamSpec string_param(std::string name, std::string def, std::vector<std::strin
 /// are its ends).
 ParamSpec int_set_param(std::string name, int64_t def, std::vector<std::pair<int64_t, int64_t>> accepted,
                         std::string unit, std::string doc, std::string source = "");
-/// `spec` (an Int or Real estimate) declared calibratable within [lo, hi]. Throws std::logic_error
-/// (a programming error in a schema) when its source does not start with "estimate" (sourced
-/// constants are never fitted), when a bound's argument or the mechanism is empty, or when
-/// lo <= default <= hi inside [min, max] does not hold.
-ParamSpec calibratable(ParamSpec spec, double lo, std::string lo_why, double hi, std::string hi_why,
-                       std::string mechanism);
 /// Whether `v` lies in [min, max] of `spec` and, when it has an accepted set, in that set.
 bool int_accepted(const ParamSpec& spec, int64_t v);
 /// The accepted set of `spec` as text, e.g. "0-3, 255" ("" when it has none).

@@ -17,6 +17,7 @@
 // reading (M66EN clear, the GMAC's clock and RXDMA_BLANK unit halve), internal_pci_bits = 64 a
 // what-if.
 #include "platforms/powermac_g4.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/kernel.h"
 #include "models/bus/pci_timing.h"
 #include "models/chipset/uninorth.h"

@@ -1,4 +1,5 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/kernel.h"
 #include "models/scsi/aic7899.h"
 #include <fmt/format.h>

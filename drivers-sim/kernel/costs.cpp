@@ -41,19 +41,6 @@ void set_what_tags(CostProfile& p) {
   for (size_t i = 0; i < kCostCount; ++i) p.entries[i].what = what_tag(static_cast<CostId>(i));
 }
 
-CostProfile scaled_stack_costs(const CostProfile& p, double scale) {
-  if (scale != 1.0 && p.estimated_stack.empty())
-    throw std::invalid_argument("stack_cost_scale " + std::to_string(scale) + ": cost table " + p.name +
-                                " has no estimated stack entries to scale (its entries are sourced or calibrated)");
-  CostProfile out = p;
-  for (CostId id : p.estimated_stack) {
-    CostEntry& e = out.entries[static_cast<size_t>(id)];
-    e.cycles_per_call *= scale;
-    e.cycles_per_byte *= scale;
-  }
-  return out;
-}
-
 const CostProfile& cost_profile(const std::string& name) {
   const auto& reg = Registry<CostProfile>::instance();
   if (const CostProfile* p = reg.find(name)) return *p;

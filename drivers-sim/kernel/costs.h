@@ -85,11 +85,6 @@ struct CostProfile {
   std::string summary;
   double ref_mhz = 2400;  ///< the core clock the per-byte memory-bound entries were derived at
   std::array<CostEntry, kCostCount> entries{};
-  /// The network-stack entries this table keeps as an estimate (values taken over from another
-  /// kernel's calibrated table for want of a published figure): what the kernel parameter
-  /// `stack_cost_scale` scales (kernel_params.h), a calibration's one parameter for the group.
-  /// Empty: every entry is sourced or calibrated, and the scale must stay 1.
-  std::vector<CostId> estimated_stack;
 
   const CostEntry& at(CostId id) const { return entries[static_cast<size_t>(id)]; }
   /// Cycles for one call of `id` over `bytes` bytes on a core at `mhz` MHz:
@@ -106,10 +101,6 @@ struct CostProfile {
   /// kernel does not, counted in the functions `source` names (CostEntry::smp_locked_ops).
   void set_smp_locked_ops(CostId id, unsigned n, const char* source);
 };
-
-/// `p` with the cycles (per call and per byte) of its estimated_stack entries multiplied by `scale`.
-/// Throws std::invalid_argument when scale != 1 and `p` declares no such entries.
-CostProfile scaled_stack_costs(const CostProfile& p, double scale);
 
 /// The registered cost table named `name` (each table registers itself from its own file,
 /// costs_<kernel>_<cpu>.cpp, with a static Registrar<CostProfile>). Throws std::invalid_argument

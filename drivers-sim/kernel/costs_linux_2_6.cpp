@@ -34,13 +34,6 @@ CostProfile linux_2_6_p4xeon() {
   p.set_smp_locked_ops(CostId::ip_rcv, 1,
       "net/ipv4/route.c 2.6.11 ip_route_input cache hit: rcu_read_lock + dst_hold (atomic_inc) + rcu_read_unlock "
       "instead of 2.4's read_lock/dst_hold/read_unlock of the hash bucket");
-  // The network-stack entries kept from the 2.4.20 table as an estimate (see above): the group a
-  // calibration scales as one parameter (kernel parameter stack_cost_scale).
-  p.estimated_stack = {CostId::skb_alloc,    CostId::skb_free,         CostId::netif_rx,       CostId::net_rx_action,
-                       CostId::ip_rcv,       CostId::ip_output,        CostId::tcp_v4_rcv,     CostId::tcp_sendmsg,
-                       CostId::tcp_transmit_skb, CostId::tcp_recvmsg,  CostId::tcp_ack,        CostId::udp_sendmsg,
-                       CostId::udp_rcv,      CostId::udp_recvmsg,      CostId::ip_defrag,      CostId::dev_queue_xmit,
-                       CostId::net_tx_action, CostId::ip_forward};
   set_what_tags(p);
   return p;
 }

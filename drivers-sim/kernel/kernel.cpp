@@ -34,10 +34,6 @@ bool kernel_alive(const Kernel* k) { return k && live_kernels().count(k); }
 
 Kernel::Kernel(HostFace& hw, const KernelParams& params)
     : p_(params), hw_(&hw), costs_(&cost_profile(params.cost_profile)), dma_next_(params.dma_base) {
-  if (p_.stack_cost_scale != 1.0) {
-    scaled_costs_ = std::make_unique<CostProfile>(scaled_stack_costs(*costs_, p_.stack_cost_scale));
-    costs_ = scaled_costs_.get();
-  }
   if (p_.cpus == 0) throw std::invalid_argument("Kernel: cpus must be >= 1");
   if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");
   if ((p_.cpus_allowed & all_cpus_mask()) == 0)

@@ -526,7 +526,6 @@ class Kernel : public CpuSoftware {
   KernelParams p_;
   HostFace* hw_;
   const CostProfile* costs_;
-  std::unique_ptr<CostProfile> scaled_costs_;  ///< the table with stack_cost_scale applied (when not 1)
   std::unique_ptr<CpuComplex> complex_;
   std::deque<PerCpu> percpu_;  // deque: PerCpu is not movable
   std::map<unsigned, IrqLine> irq_lines_;

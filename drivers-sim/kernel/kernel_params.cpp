@@ -15,21 +15,6 @@ ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::st
                    "the platform's choice; drivers-sim/kernel/profiles.h"),
       string_param("cost_profile", "", {}, "CPU cost table of kernel paths (nicsim list cpus names them); \"\": the CPU profile's",
                    "drivers-sim/kernel/costs_*.cpp"),
-      calibratable(
-          real_param("stack_cost_scale", d.stack_cost_scale, 0.1, 10.0, "×",
-                     "scale on the cost table's estimated network-stack entries (linux-2.6-p4xeon: the 2.4.20 values "
-                     "it keeps; a table without such entries takes only 1)",
-                     "estimate: costs_linux_2_6.cpp keeps each 2.4.20 entry for want of a published 2.6 per-function "
-                     "profile (research seeds-001-004-platforms-drivers.md Gaps 3)"),
-          0.5,
-          "the same functions on the same NetBurst core (costs_linux_2_6.cpp): half the cycles of their 2.4.20 "
-          "lmbench-calibrated values would need half their instructions and cache misses, and no 2.6.11-2.6.14 "
-          "change to these paths removes that much (RCU's removal of the read locks is counted apart, as locked ops)",
-          1.5,
-          "2.6.11-2.6.14 add bookkeeping to these paths (rcu_read_lock sections, netif_receive_skb's ptype walk, "
-          "the slab's per-CPU arrays), not half again the work of the 2.4.20 functions they descend from",
-          "the CPU cycles of a 2.6 kernel's network-stack paths (skb alloc/free, receive, IP, TCP/UDP, qdisc, "
-          "forwarding): the per-packet software cost of a 2.6 host"),
       int_param("irq_dest_cpu", d.irq_dest_cpu, 0, 63, "CPU", "CPU all external IRQs (and IRQ0) are delivered to",
                 "research/e7500-p64h2-pcix.md §4 [S39]: 2.4 P4 SMP sent all IRQs to CPU0"),
       int_param("cpus_allowed", 0, 0, 0xFFFFFFFFll, "CPU mask",
@@ -88,7 +73,6 @@ KernelParams kernel_params_from(const ParamValues& v, const std::string& host, u
   p.cpus = cpus * p.threads_per_core;
   p.cpu_mhz = cpu_mhz;
   if (!v.s("cost_profile").empty()) p.cost_profile = v.s("cost_profile");
-  p.stack_cost_scale = v.r("stack_cost_scale");
   p.irq_dest_cpu = static_cast<unsigned>(v.i("irq_dest_cpu"));
   if (v.i("cpus_allowed") > 0) p.cpus_allowed = static_cast<uint64_t>(v.i("cpus_allowed"));
   if (v.i("process_cpu") >= 0) p.cpus_allowed = uint64_t(1) << v.i("process_cpu");

@@ -27,9 +27,6 @@ struct KernelParams {
   std::string kernel_profile = "linux-2.4.20-i386";  ///< KernelProfile name (shown; fields below)
   std::string cpu_profile = "xeon-prestonia";        ///< CpuProfile name (shown; fields below)
   std::string cost_profile = "linux-2.4.20-p4xeon";  ///< CpuProfile::cost_profile unless overridden
-  /// Multiplies the cost table's estimated network-stack entries (CostProfile::estimated_stack);
-  /// 1: the table as it is. A table without such entries takes only 1.
-  double stack_cost_scale = 1.0;
   /// CpuProfile::byte_order: how the CPU lays out an integer's bytes in memory (a driver's plain
   /// store; drivers-sim/kernel/byteorder.h). xeon-prestonia: little-endian.
   ByteOrder byte_order = ByteOrder::little;

@@ -96,14 +96,6 @@ std::vector<ParamProblem> profile_problems(const std::string& host, const ParamV
                                    "does not have (known: {}); set cost_profile to one of those for a what-if",
                                    c->name, c->cost_profile, known)});
       }
-      // stack_cost_scale scales only entries a table declares estimated (costs.h estimated_stack).
-      const std::string table = overridden ? v.s("cost_profile") : c->cost_profile;
-      if (v.has("stack_cost_scale") && v.r("stack_cost_scale") != 1.0)
-        if (const CostProfile* t = Registry<CostProfile>::instance().find(table); t && t->estimated_stack.empty())
-          out.push_back({"hosts." + host + ".stack_cost_scale",
-                         fmt::format("cost table {} has no estimated stack entries to scale (its entries are sourced or "
-                                     "calibrated): stack_cost_scale must stay 1 on this host",
-                                     table)});
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #include "cli/calibrate.h"
 #include "cli/calibration_file.h"
 #include "cli/check.h"
+#include "core/calib.h"
 #include "core/results.h"
 #include "platforms/calibration_fit.h"
 #include "platforms/scenario.h"
@@ -49,10 +50,12 @@ double value_of(const RunJob& j, const std::string& key, double def) {
   return v.empty() ? def : std::stod(v);
 }
 
-/// The fake model. Scenario "lin": a, c, e move with hub_crossing_ns only. Scenario "col": p1..p3
-/// move with hub_crossing_ns + p64h2_mr_fetch_bytes in the same proportion.
+/// The fake model. Scenario "lin": a, c, e move with hub_crossing_ns only. Scenario "col": p1..p6
+/// move with hub_crossing_ns + p64h2_mr_fetch_bytes, both in the same proportion.
 std::map<std::string, double> fake_metrics(const std::string& stem, double hub, double mr) {
-  if (stem == "col") return {{"p1", 1 + hub + mr}, {"p2", 5 + 2 * (hub + mr)}, {"p3", 9 + 3 * (hub + mr)}};
+  if (stem == "col")
+    return {{"p1", 1 + hub + mr},      {"p2", 5 + 2 * (hub + mr)}, {"p3", 9 + 3 * (hub + mr)},
+            {"p4", 2 + 4 * (hub + mr)}, {"p5", 7 + 5 * (hub + mr)}, {"p6", 3 + 6 * (hub + mr)}};
   return {{"a", 10 + 0.1 * hub}, {"c", 5 + 0.02 * hub}, {"e", 40 - 0.1 * hub}, {"flat", 3.0}};
 }
 
@@ -115,16 +118,16 @@ TEST_CASE("calibratable parameters are estimates with bounds inside their range"
   size_t n = 0;
   auto check = [&](const ParamSchema& s) {
     for (auto& p : s)
-      if (p.calib) {
+      if (const CalibBounds* c = calib_bounds(p)) {
         ++n;
         INFO(p.name);
         CHECK(p.source.rfind("estimate", 0) == 0);
         const double def = p.kind == ParamKind::Int ? double(std::get<int64_t>(p.def)) : std::get<double>(p.def);
-        CHECK(p.calib->lo <= def);
-        CHECK(def <= p.calib->hi);
-        CHECK(!p.calib->lo_why.empty());
-        CHECK(!p.calib->hi_why.empty());
-        CHECK(!p.calib->mechanism.empty());
+        CHECK(c->lo <= def);
+        CHECK(def <= c->hi);
+        CHECK(!c->lo_why.empty());
+        CHECK(!c->hi_why.empty());
+        CHECK(!c->mechanism.empty());
       }
   };
   for (auto& [_, e] : Registry<PlatformEntry>::instance().all()) check(e.params);
@@ -190,10 +193,11 @@ TEST_CASE("calibrate refuses a parameter that moves nothing and two that move th
   const std::string head = "platform = \"supermicro-p4dpr-6gm+\"\n";
   write_text(file, head + "[[parameter]]\nset = \"hosts.*.p64h2_mr_fetch_bytes\"\n[[train]]\nref = \"../sc/lin.ref.toml\"\n");
   CHECK(run_calibrate(options(file, tmp / "runs"), fake.runner()) == kExitUsage);
-  CHECK(fake.calls == 3);  // the sensitivity runs: nominal, low and high bound
+  CHECK(fake.calls == 2);  // the sensitivity runs: nominal (8 B, also the low bound) and the high bound
   write_text(file, head + kHub + "[[parameter]]\nset = \"hosts.*.p64h2_mr_fetch_bytes\"\n"
-                                 "[[train]]\nref = \"../sc/col.ref.toml\"\n[[train]]\nref = \"../sc/lin.ref.toml\"\n");
+                                 "[[train]]\nref = \"../sc/col.ref.toml\"\n");
   CHECK(run_calibrate(options(file, tmp / "runs"), fake.runner()) == kExitUsage);
+  CHECK(fake.calls == 2 + 4);  // nominal, and each parameter at its two bounds (the low mr is nominal)
 }
 
 TEST_CASE("calibrate recovers the value its references were made at and a rerun runs nothing", "[calibrate]") {
@@ -223,7 +227,7 @@ TEST_CASE("calibrate recovers the value its references were made at and a rerun 
   CHECK(fit.params[0].fitted == Approx(123.4).epsilon(0.02));
   CHECK(fit.train.count == 3);
   CHECK(fit.train.within == 3);
-  CHECK(fit.validate.count == 3);
+  CHECK(fit.validate.count == 6);
   CHECK(fit.calibration_hash == file_hash(file));
   REQUIRE(fit.sensitivity.size() == 1);
   CHECK(fit.sensitivity[0].size() == 3);
@@ -337,13 +341,17 @@ TEST_CASE("check tags references train validate or uncalibrated and summarizes e
                        "[[train]]\nref = \"../sc/lin.ref.toml\"\nmetrics = [\"a\", \"c\", \"e\"]\n");
   Fake fake;
   REQUIRE(run_calibrate(options(file, tmp / "runs"), fake.runner()) == kExitOk);
-  // The runs record their scenario as nicsim run does (params, with the calibration).
+  // The runs load their scenario as nicsim run does (the calibration's values included) and record
+  // it in result.json's params.
   Runner with_params = [&](const RunJob& j) -> RunOutcome {
-    RunOutcome out = fake.runner()(j);
-    nlohmann::json r = nlohmann::json::parse(read_text(j.out_dir / "result.json"));
-    r["params"] = load_scenario(j.scenario.string(), j.sets).to_json();
+    const Scenario s = load_scenario(j.scenario.string(), j.sets);
+    const ParamValues& hp = s.find_host("alpha")->params;
+    nlohmann::json r = results_envelope(j.scenario.string(), j.seed.value_or(1), s.to_json());
+    r["metrics"] = nlohmann::json::object();
+    for (auto& [k, v] : fake_metrics(j.scenario.stem().string(), hp.r("hub_crossing_ns"), hp.r("p64h2_mr_fetch_bytes")))
+      r["metrics"][k] = v;
     write_json_atomic(j.out_dir / "result.json", r);
-    return out;
+    return RunOutcome{0, ""};
   };
   // The same scenarios named by their calibration through --set calibration=hub.
   CheckOptions co;
@@ -354,14 +362,14 @@ TEST_CASE("check tags references train validate or uncalibrated and summarizes e
   co.log = null_out;
   std::vector<RefCheck> checks;
   run_check(co, with_params, &checks);
-  REQUIRE(checks.size() == 6);
+  REQUIRE(checks.size() == 9);
   std::map<std::string, int> sets;
   for (auto& c : checks) ++sets[c.set];
   CHECK(sets["train"] == 3);
-  CHECK(sets["validate"] == 3);
+  CHECK(sets["validate"] == 6);
   const std::string table = format_table(checks);
   CHECK_THAT(table, Catch::Contains("train: 3 references, 3 passed") && Catch::Contains("no evidence of validity") &&
-                        Catch::Contains("validate: 3 references"));
+                        Catch::Contains("validate: 6 references, 6 passed"));
   co.sets.clear();
   run_check(co, with_params, &checks);
   for (auto& c : checks) CHECK(c.set == "uncalibrated");

@@ -1,4 +1,5 @@
 #include "models/nic/i8255x/i8255x.h"
+#include "core/calib.h"
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
