@@ -92,6 +92,17 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
         for (auto& [dn, dev] : hs->netdevs)
           sw_losses[hn + "." + dn] = {{"qdisc_drops", dev->qdisc_drops()}, {"qdisc_backlog", dev->qdisc_len()}};
     result["fault_losses"] = sw_losses;
+    // Numbers a sweep over the faults plots (nicsim sweep --metric): TCP's timeouts, frames given a
+    // bad FCS and frames lost on dead wires over the whole run.
+    uint64_t rtos = 0, bad = 0, lost = 0;
+    for (const RunEvent& e : run_events().events()) rtos += e.what == "TCP retransmission timeout";
+    for (const auto& f : result["faults"])
+      if (f.contains("frames_corrupted")) bad += f["frames_corrupted"].get<uint64_t>();
+    for (const auto& d : result["accounting"]["directions"])
+      if (d.contains("lost_on_wire")) lost += d["lost_on_wire"].get<uint64_t>();
+    result["metrics"]["tcp_timeouts"] = rtos;
+    result["metrics"]["frames_bad_fcs"] = bad;
+    result["metrics"]["frames_lost_on_wire"] = lost;
     print_fault_timeline(out, result["faults"]);
   }
   return rc;
