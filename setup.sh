@@ -19,7 +19,7 @@ case "${1:-}" in
   *) echo "setup.sh: unknown option '$1' (use --no-run or --deps-only)" >&2; exit 2 ;;
 esac
 
-# Debian 12 packages nicsim needs (README "Dependencies"). clang (14), its sanitizer and libFuzzer
+# Debian 12 packages nicsim needs (docs/developers.md "Dependencies"). clang (14), its sanitizer and libFuzzer
 # runtimes (libclang-rt-14-dev) and llvm (llvm-symbolizer, for readable sanitizer reports) are for
 # .ci/run's sanitizer build and the fuzz targets only; tshark (reads --pcap captures back) and
 # chromium (renders `nicsim report`'s page headless) are for tests only.

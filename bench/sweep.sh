@@ -1,5 +1,5 @@
 #!/bin/sh
-# Parallel sweeps (issue 11): the same 100-point sweep with --jobs 1 and --jobs 2, wall time of
+# Parallel sweeps: the same 100-point sweep with --jobs 1 and --jobs 2, wall time of
 # each and their ratio (target <= 0.53 on 2 cores), and a check that both wrote the same sweep.csv.
 # Each point is the seed-000 82546EB NetPIPE scenario (scenarios/default.toml) shortened to 3
 # trials of RUNTM = 0.1 s per size (~1.3 CPU s), RxIntDelay = 0..99. Needs an idle machine: the

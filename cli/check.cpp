@@ -132,12 +132,12 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       return kExitUsage;
     }
     // References are published measurements checked against the exact model: a fast-mode run
-    // deviates by design (README.md "Fast mode"), so it is refused unless asked for.
+    // deviates by design (docs/fast-mode.md), so it is refused unless asked for.
     if (loaded->fidelity == Fidelity::Fast && !o.allow_fast_fidelity) {
       fmt::print(o.log,
                  "nicsim check: {}: fidelity is fast (from the scenario or --set/--fidelity); references are "
                  "checked against the exact model. Run with --fidelity exact, or pass --allow-fast-fidelity to "
-                 "check fast-mode results anyway (README.md \"Fast mode\" lists their deviations)\n",
+                 "check fast-mode results anyway (docs/fast-mode.md lists their deviations)\n",
                  sc.string());
       return kExitUsage;
     }

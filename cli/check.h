@@ -26,7 +26,7 @@ struct CheckOptions {
   /// Load each scenario with `sets` before running anything; a ScenarioError is exit 2 (the CLI
   /// sets this; test runners with stand-in scenario files leave it off).
   bool validate_scenarios = false;
-  /// Run scenarios whose fidelity (file or `sets`) is "fast" (README.md "Fast mode"). Off: such a
+  /// Run scenarios whose fidelity (file or `sets`) is "fast" (docs/fast-mode.md). Off: such a
   /// scenario is a usage error (exit 2) before anything runs, since references are checked against
   /// the exact model (`nicsim check --allow-fast-fidelity` turns it on).
   bool allow_fast_fidelity = false;

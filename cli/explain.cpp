@@ -77,7 +77,7 @@ const char* kUsage =
     "5), the gap each makes (--vs-set) in stages and words; --knob keeps the knobs whose name\n"
     "contains TEXT or whose kind is TEXT (sysctl, driver parameter, CPU placement, slot), and a\n"
     "later what-if in the same DIR reuses every point it shares. Writes DIR/whatif.csv, whatif.json\n"
-    "and tornado.svg. See the README, \"The report page, what-if and packet captures\".\n\n"
+    "and tornado.svg. See docs/cli.md, \"The report page, what-if and packet captures\".\n\n"
     "exit codes: 0 ok, 1 a run failed, 2 usage or scenario error";
 
 struct RunResult {
@@ -334,7 +334,7 @@ int explain_main(int argc, char** argv) {
       return results[i].exit_code == kExitUsage ? kExitUsage : kExitRunFailed;
     }
   }
-  // A run at fidelity fast says so before its report (README.md "Fast mode").
+  // A run at fidelity fast says so before its report (docs/fast-mode.md).
   if (format == "text")
     for (size_t i = 0; i < results.size(); ++i)
       if (results[i].result.value("fidelity", "exact") == "fast")

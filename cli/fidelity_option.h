@@ -1,4 +1,4 @@
-// `--fidelity exact|fast` of nicsim run, sweep, explain and check (issue 26, README.md "Fast mode"):
+// `--fidelity exact|fast` of nicsim run, sweep, explain and check (docs/fast-mode.md):
 // the same as `--set fidelity=VALUE` (the scenario's top-level key, platforms/scenario.h), given
 // after the other overrides so it wins over them and over the file.
 #pragma once
@@ -12,11 +12,11 @@ namespace nicsim {
 /// The option's help text.
 inline constexpr const char* kFidelityOptionHelp =
     "exact (default) or fast: coarser DMA, no FCS or TCP payload checksum, for bulk runs and sweeps; results within the "
-    "deviations README.md \"Fast mode\" publishes (same as --set fidelity=VALUE)";
+    "deviations docs/fast-mode.md publishes (same as --set fidelity=VALUE)";
 
 /// The line a text report of a fast run ends (run) or starts (explain, after "A: "/"B: ") with.
 inline constexpr const char* kFastFidelityNote =
-    "fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in README.md \"Fast mode\"";
+    "fidelity fast: coarser DMA, no FCS or TCP payload checksum; deviations from exact in docs/fast-mode.md";
 
 /// Adds "--fidelity VALUE" to `opts`.
 inline void add_fidelity_option(boost::program_options::options_description& opts) {

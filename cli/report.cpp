@@ -458,7 +458,7 @@ std::string report_html(const ReportPage& page) {
     h += "<div class=\"gaps\">\n<h3>Where the time goes (explain gap)</h3>\n" + gaps(g) + "</div>\n";
     h += "</section>\n";
   }
-  h += "<footer class=\"small\"><p>Written by <code>nicsim report</code> (nicsim's README: &quot;The report page, what-if and "
+  h += "<footer class=\"small\"><p>Written by <code>nicsim report</code> (nicsim's docs/cli.md: &quot;The report page, what-if and "
        "packet captures&quot;). Self-contained: no script, no network.</p></footer>\n</body>\n</html>\n";
   return h;
 }
@@ -615,7 +615,7 @@ int report_main(int argc, char** argv) {
       "script, no network); the same results give the same bytes apart from the 'generated' line.\n\n"
       "Runs go to OUT/runs (the layout of check --out) and are reused by the next report when the\n"
       "scenario and its values are unchanged, so an interrupted report resumes; --reuse DIR takes\n"
-      "finished results from a check --out or sweep --out directory as well. See the README, \"The\n"
+      "finished results from a check --out or sweep --out directory as well. See docs/cli.md, \"The\n"
       "report page, what-if and packet captures\".\n\n"
       "Exit: 0 page written, 1 written but a run failed, 2 usage or reference-file error.\n\noptions");
   opts.add_options()

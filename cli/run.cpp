@@ -80,7 +80,7 @@ const char* kUsage =
     "cleared at the end; nothing when stderr is not a terminal, or with --quiet.\n\n"
     "--fidelity fast (or the scenario's top-level fidelity = \"fast\") runs coarser DMA and skips\n"
     "the FCS and TCP payload checksums, for bulk transfers and sweeps; results then deviate from\n"
-    "exact by up to the table in README.md \"Fast mode\", and say so (result.json \"fidelity\", a\n"
+    "exact by up to the table in docs/fast-mode.md, and say so (result.json \"fidelity\", a\n"
     "last line of the text output).\n\n"
     "exit codes: 0 ok, 1 run failed, 2 usage or scenario error";
 

@@ -1,5 +1,5 @@
 // `nicsim explain --what-if SCENARIO --metric M`: which knob a user of that hardware could turn,
-// and what it would do. The knobs are the settings a real user has (README "The report page, what-if and packet captures"):
+// and what it would do. The knobs are the settings a real user has (docs/cli.md "The report page, what-if and packet captures"):
 //   - driver module parameters of every NIC (e1000 InterruptThrottleRate, RxIntDelay, ...; tg3's
 //     `ethtool -C` coalescing settings rx-usecs, rx-frames, ...) and bonding's parameters,
 //     set alike on every NIC that runs the driver (both ends of a cable, both slaves of a bond);

@@ -1,6 +1,6 @@
-// The run's fidelity (issue 26, "Fast mode"): `exact` (the default: every mechanism as modelled) or
+// The run's fidelity (docs/fast-mode.md): `exact` (the default: every mechanism as modelled) or
 // `fast` (opt-in, for bulk transfers and sweeps: coarser steady-state transactions whose results
-// differ from exact by the measured deviations published in README.md "Fast mode").
+// differ from exact by the measured deviations published in docs/fast-mode.md).
 //
 // The setting is data: a scenario's top-level `fidelity` key (or `nicsim run --fidelity`), stored in
 // the Scenario and set here by the run (platforms/run_workload.cpp) before the testbed is built.

@@ -1,4 +1,4 @@
-// Fidelity guard (issue 11): compare a run's result.json `metrics` and `counters` with a stored
+// Fidelity guard: compare a run's result.json `metrics` and `counters` with a stored
 // baseline, each value within the relative tolerance of the first tolerance rule whose pattern
 // matches its path. Header-only so the guard program (tests/fidelity/fidelity_check.cpp), its
 // unit test (tests/unit/fidelity_compare.cpp) and `nicsim report` (cli/report.cpp) share one implementation.

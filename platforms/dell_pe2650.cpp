@@ -36,7 +36,7 @@ ParamSchema pe2650_param_schema() {
       bool_param("detailed_dma", false,
                  "forward every posted 128-byte piece through IMBus, CMIC and DRAM as its own call instead of one "
                  "train per tenure (same results, slower; for comparison)",
-                 "simulation speed switch (issue 11), not hardware: PcixBridgeParams::detailed_dma"),
+                 "simulation speed switch, not hardware: PcixBridgeParams::detailed_dma"),
   };
   // The seed's kernel (2.4.18/2.4.19, not stated) has no profile of its own: the 2.4.20 i386
   // profiles, as the P4DPR-6GM+ (drivers-sim/kernel/profile_linux_2_4_20.cpp).

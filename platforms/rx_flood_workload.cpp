@@ -5,7 +5,7 @@
 // stack and drops what it cannot take. The frames are addressed to the NIC's station address and to
 // an IP address that is not the host's, so a host without IP forwarding (Linux 2.4 default
 // ip_forward = 0) counts them in Ip.InAddrErrors after ip_rcv: this is the receive half of a router
-// until the forwarding workload (seed 003) exists, and the bench case of issue 11 (64-byte frames at
+// until the forwarding workload (seed 003) exists, and the speed benchmark's case (64-byte frames at
 // 1.488 Mpps into both ports of an 82546EB).
 //
 // Reported over the flood window (start_s .. start_s + duration_s), per port: frames offered (the

@@ -588,12 +588,12 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   }
   if (set_seed_) s.seed = *set_seed_;
   if (auto* fd = root.get("fidelity")) {
-    // Issue 26: "exact" (the default) or "fast" (core/fidelity.h; README.md "Fast mode").
+    // "exact" (the default) or "fast" (core/fidelity.h; docs/fast-mode.md).
     const std::string f = need_string(*fd, "fidelity");
     auto v = parse_fidelity(f);
     if (!v)
       fail("fidelity", fd->source(),
-           fmt::format("unknown fidelity '{}': the accepted values are {} (README.md \"Fast mode\")", f,
+           fmt::format("unknown fidelity '{}': the accepted values are {} (docs/fast-mode.md)", f,
                        kFidelityValues));
     s.fidelity = *v;
   }

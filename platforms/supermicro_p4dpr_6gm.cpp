@@ -34,7 +34,7 @@ ParamSchema p4dpr_param_schema() {
       bool_param("detailed_dma", false,
                  "forward every posted 128-byte piece through hub link, MCH and DRAM as its own call instead of one "
                  "train per tenure (same results, slower; for comparison)",
-                 "simulation speed switch (issue 11), not hardware: PcixBridgeParams::detailed_dma"),
+                 "simulation speed switch, not hardware: PcixBridgeParams::detailed_dma"),
   };
   // The host runs Linux 2.4.20 i386 on Prestonia Xeons (seed 000): the board's kernel and CPU
   // profiles (drivers-sim/kernel/profile_linux_2_4_20.cpp); its kernel-model parameters, the

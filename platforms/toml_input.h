@@ -1,7 +1,7 @@
 // The bytes a TOML parser may see: a check run on scenario text and on `--set` values before
 // toml++ reads them.
 //
-// Debian 12's toml++ 3.3.0 reaches undefined behaviour on some malformed input (issue 16; upstream
+// Debian 12's toml++ 3.3.0 reaches undefined behaviour on some malformed input (upstream
 // marzer/tomlplusplus#190 and #295, fixed after 3.3.0): its whitespace predicates
 // (is_non_ascii_horizontal_whitespace) hit TOML_UNREACHABLE for most non-ASCII code points, and it
 // evaluates them on characters in keys, after bare values, between tokens and after a backslash in

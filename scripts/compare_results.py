@@ -8,8 +8,8 @@ at the same relative path). Prints one line per result and per difference; exit 
 every result.json in BEFORE has a twin in AFTER with identical `metrics`, identical `counters`
 and the same `status`, else 1.
 
---renamed-nics: BEFORE predates the scenario naming scheme of result counters (core/result_names.h,
-issue 10): NIC counters were named after the SystemC instance ("alpha_eth1.port0.interrupts",
+--renamed-nics: BEFORE predates the scenario naming scheme of result counters (core/result_names.h):
+NIC counters were named after the SystemC instance ("alpha_eth1.port0.interrupts",
 "alpha_eth1.port1.x", "alpha_eth0.x" for a one-port NIC); they are renamed mechanically to the
 scenario names ("alpha.eth1.interrupts", "alpha.eth1:1.x", "alpha.eth0.x") before comparing.
 Values are never touched.

@@ -132,7 +132,7 @@ CostProfile linux_2_4_20_p4xeon_costs() {
   p.set(CostId::timer_callback, 150, 0, false, "estimate: detach_timer + indirect call per expired timer");
   // Locked operations of an SMP kernel (charged only when cpus > 1: a UP 2.4 kernel compiles
   // spinlocks away and include/asm-i386's LOCK / LOCK_PREFIX are empty without CONFIG_SMP).
-  // Calibrated once (issue 12) on BYTE 3.11's SMP-UP differences (M. Hayward, LKML 2002-12-09;
+  // Calibrated once on BYTE 3.11's SMP-UP differences (M. Hayward, LKML 2002-12-09;
   // research/linux24-smp-network-costs.md §1.2) divided by the locked ops the 2.4.20 SMP build adds
   // on each benchmark's path (counted in the source, the smp_locked_ops below): syscall mix
   // 5 x (2311 - 1712) / 10 = 300 cycles, pipe write+read (8455 - 4572) / 16 = 243, pipe ping-pong
@@ -148,7 +148,7 @@ CostProfile linux_2_4_20_p4xeon_costs() {
   // (Kernel::touch_lines).
   constexpr double kLockedOpCycles = 243;
   constexpr const char* kLockedOpSource =
-      "calibrated (issue 12): median of BYTE 3.11's SMP-UP differences per 2.4.20 locked op, 300/243/231 cycles "
+      "calibrated: median of BYTE 3.11's SMP-UP differences per 2.4.20 locked op, 300/243/231 cycles "
       "(syscall mix, pipe op, pipe ping-pong; M. Hayward, LKML 2002-12-09); floor 120 measured in a tight loop "
       "(lock cmpxchgl 132 vs 12 cycles, 2.8 GHz SMP Xeon, G. Nagelhout, Intel forum)";
   p.set(CostId::spin_lock, kLockedOpCycles, 0, false, kLockedOpSource);

@@ -1,4 +1,4 @@
-// Kernel and CPU profiles: what a host runs, as named data (issue 10 "Kernel and CPU profiles as data").
+// Kernel and CPU profiles: what a host runs, as named data.
 //
 // A platform chooses a KernelProfile (Linux version and its network-core and timer constants) and a
 // CpuProfile (ISA, clock range, caches, the cost table its paths are charged from); a scenario host

@@ -73,7 +73,7 @@ struct PcixBridgeParams {
   /// One I/OxAPIC per segment (P64H2: devices 1c/1e [S13]) or one for both segments (then
   /// ioxapic(0) and ioxapic(1) are the same APIC, and boards give the segments distinct inputs).
   bool ioxapic_per_segment = true;
-  /// Issue 11 ("carry a burst as one transaction"). false (default): the posted pieces of a
+  /// "Carry a burst as one transaction" (a speed method, not hardware). false (default): the posted pieces of a
   /// tenure go upstream as ONE write carrying a PostedTrainExt (models/bus/stream_timing.h) with
   /// each piece's time, for as many leading pieces as the posted buffer is sure to hold even if
   /// nothing drained meanwhile (so the buffer-full decision cannot differ); the link, MCH and DRAM

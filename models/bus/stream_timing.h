@@ -23,7 +23,7 @@ struct StreamTimingExt : tlm::tlm_extension<StreamTimingExt> {
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const StreamTimingExt&>(o); }
 };
 
-/// A posted-write train (issue 11, "carry a burst as one transaction"): one memory-write
+/// A posted-write train ("carry a burst as one transaction"): one memory-write
 /// transaction whose bytes [address, address + data_length) are a burst's consecutive pieces, in
 /// address order, each with its own time, so a bridge forwards a tenure's posted pieces upstream in
 /// one call instead of one call per piece. Every layer that understands it treats the pieces one by

@@ -1,4 +1,4 @@
-// nicsim_fidelity: the fidelity guard of issue 11 for one scenario (one ctest entry per scenario
+// nicsim_fidelity: the fidelity guard for one scenario (one ctest entry per scenario
 // file, registered in tests/CMakeLists.txt).
 //
 //   nicsim_fidelity --nicsim BIN --scenario FILE --baseline FILE.json --tolerances FILE.json
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     json r = run_scenario(bin, scenario);
     if (r.is_null()) return 2;
     json b = json::object();
-    b["about"] = "fidelity baseline (issue 11): metrics and counters of `nicsim run " + scenario +
+    b["about"] = "fidelity baseline: metrics and counters of `nicsim run " + scenario +
                  "` as shipped; made by tests/fidelity/update-baseline.sh";
     b["scenario"] = scenario;
     b["seed"] = r.value("seed", json());

@@ -3,8 +3,8 @@
 # Usage: tests/fidelity/update-baseline.sh [BUILD_DIR] [SCENARIO.toml ...]   (default: build, every
 # scenario under scenarios/ except *.ref.toml and *.full.toml). Run from the repository root.
 #
-# A baseline records what the model computes before a change that must not change results (issue
-# 11: made from main at 548b53c before the speed work, with that commit's build). Regenerate only
+# A baseline records what the model computes before a change that must not change results (made
+# from main at 548b53c before the speed work, with that commit's build). Regenerate only
 # when a result is MEANT to change, say which values changed and why in the commit message, and
 # never to make a speed change pass.
 set -eu

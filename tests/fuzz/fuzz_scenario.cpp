@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes as a scenario file (load_scenario_text). See README "Fuzzing".
+// libFuzzer target: arbitrary bytes as a scenario file (load_scenario_text). See docs/testing.md "Sanitizers and fuzzing".
 #include "tests/fuzz/harness.h"
 #include <cstddef>
 #include <cstdint>

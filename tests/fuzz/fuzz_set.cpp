@@ -1,5 +1,5 @@
 // libFuzzer target: arbitrary bytes as `--set` arguments (NUL-separated) on scenarios/default.toml.
-// See README "Fuzzing".
+// See docs/testing.md "Sanitizers and fuzzing".
 #include "tests/fuzz/harness.h"
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer target: the input check and then Debian's toml++ on what it lets through (the parser's
-// undefined behaviour, issue 16, is what platforms/toml_input.h keeps away). Faster than
-// fuzz_scenario (no scenario validation). See README "Sanitizers and fuzzing".
+// undefined behaviour on some malformed input is what platforms/toml_input.h keeps away). Faster than
+// fuzz_scenario (no scenario validation). See docs/testing.md "Sanitizers and fuzzing".
 #include "platforms/toml_input.h"
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Every frame accounted for (issue 16): every shipped scenario, run short, ends with a balanced
+// Every frame accounted for: every shipped scenario, run short, ends with a balanced
 // frame accounting in result.json: per link direction, the frames the sending port put on the
 // wire = frames in flight + accepted by the receiving port + held in it + consumed by its MAC +
 // dropped with a counted reason. `nicsim run` itself fails a run that does not balance; this

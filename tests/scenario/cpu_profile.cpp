@@ -1,4 +1,4 @@
-// `nicsim explain --cpu` on the seed-000 TCP stream (issue 13): every host's CPUs balance (contexts
+// `nicsim explain --cpu` on the seed-000 TCP stream: every host's CPUs balance (contexts
 // sum to the wall time, entries to their level's busy time, exactly) and the profile names the
 // paths a bulk TCP transfer runs: the kernel's TCP/IP entries, the e1000 driver's own paths, MMIO
 // stalls by register offset on the NIC's BAR, and cache misses on DMA'd lines by kind.

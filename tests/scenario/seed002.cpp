@@ -26,10 +26,10 @@ TEST_CASE("seed002 e1000 TCP_RR: netperf blocks for every size and the RDTR-boun
   CHECK(out.find("16384  87380  1024     1024    0.20     ") != std::string::npos);
   // Where the model matches the seed (±10 %, the .ref.toml tolerance): 2 × RDTR 65.5 µs + path.
   // As shipped (0.2 s per size): which timer cycle a connection settles in depends on the phase
-  // the previous invocations leave, and moved with every software-cost change: after issue 12's
+  // the previous invocations leave, and moved with every software-cost change: after the
   // locked-op calibration (243 cycles) and the add_wait_queue order fix, 32, 96 and 768 B settled in
   // the fast cycle (~88-95 µs) and 384 B was back at ~188 µs; with NetBurst's 128-byte read sector
-  // (issue 25) it is 256 B alone (its .ref.toml known_miss).
+  // it is 256 B alone (its .ref.toml known_miss).
   const std::pair<int, double> match[] = {{384, 188.929}, {512, 191.787}, {1024, 205.793}};
   for (auto [n, ref] : match) {
     INFO(n << " B");
@@ -118,14 +118,14 @@ TEST_CASE("seed002 shapes: e100 jumps at 64 B, eepro100 rises smoothly, gigabit 
     CHECK(at(cpu0, steps[i]) - at(cpu0, steps[i - 1]) < 0.6 * (steps[i] - steps[i - 1]) + 20.0);
   }
   // Both processes on CPU1 while the IO-APIC sends every interrupt to CPU0: each wakeup is an IPI,
-  // a halt exit and the socket's lines moving (issue 12), a few µs per direction.
+  // a halt exit and the socket's lines moving, a few µs per direction.
   auto cpu1 = eepro_pinned("2", "16");
   CHECK(at(cpu1, 16) - at(cpu0, 16) > 4.0);
   CHECK(at(cpu1, 16) - at(cpu0, 16) < 20.0);
   // Gigabit with RDTR 64 waits out its timers; Fast Ethernet without mitigation does not. Which
   // sizes' e1000 connections settle instead in the faster cycle where a TIDV interrupt cleans the
   // frame still waiting for RDTR (~88 us; the e1000 leg's documented miss) depends on the phase the
-  // previous invocations leave, and moved with every software-cost change (issue 12: 128 and 192 B
+  // previous invocations leave, and moved with every software-cost change (128 and 192 B
   // after the lmbench calibration, 96 B after the SMP mechanisms, 32 B after the locked-op
   // calibration). The shape that must hold: the e1000 is slower at most sizes below 256 B (6 of 8
   // as shipped), and never below one RDTR wait.

@@ -1,4 +1,4 @@
-// kill -9 (issue 16): a sweep killed by SIGKILL at random moments, its parent alone, one of its
+// kill -9: a sweep killed by SIGKILL at random moments, its parent alone, one of its
 // `nicsim run` children, or the whole tree, and rerun each time, loses no finished point, redoes
 // none, and ends with the sweep.csv of an uninterrupted sweep. A killed parent takes its children
 // with it (PR_SET_PDEATHSIG), and a sweep directory in use is refused to a second sweep (flock).

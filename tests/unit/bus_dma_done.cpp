@@ -1,5 +1,5 @@
 // DmaDone, the completion callback of a DmaRequest (models/bus/dma_engine.h): inline or on the heap,
-// move-only, called through a const object like std::function (issue 26: no allocation per DMA).
+// move-only, called through a const object like std::function (no allocation per DMA).
 #include "models/bus/dma_engine.h"
 #include <catch2/catch.hpp>
 #include <array>

@@ -1,4 +1,4 @@
-// Fast mode's DMA (issue 26, models/bus/dma_engine.h): a request's first (and partial last) burst
+// Fast mode's DMA (docs/fast-mode.md, models/bus/dma_engine.h): a request's first (and partial last) burst
 // through the bus models, the middle ones as debug transport through PCI-X segment -> P64H2 -> hub
 // link -> MCH -> DRAM, taking the first burst's time scaled by bytes. On the P4DPR-6GM+ chipset without a driver:
 // two DmaEngine devices on PCI-X segment B, one built in exact mode and one in fast mode, doing the

@@ -1,4 +1,4 @@
-// Issue 11, "carry a burst as one transaction": the closed-form pieces of a posted tenure
+// "Carry a burst as one transaction": the closed-form pieces of a posted tenure
 // (posted_pieces) and the posted train
 // (PostedTrainExt) through hub link -> north bridge -> DRAM against the same pieces sent as
 // separate writes, with other traffic on the link. The train must give every piece the same times

@@ -1,4 +1,4 @@
-// Issue 11's contention cases for "carry a burst as one transaction": each runs a scenario twice
+// The contention cases for "carry a burst as one transaction": each runs a scenario twice
 // through the real `nicsim run`, with the posted trains (PcixBridgeParams::detailed_dma = false, the
 // default) and with the detailed piece-by-piece path (platform parameter detailed_dma = true), and
 // compares every metric and counter with the fidelity guard's comparison and tolerances

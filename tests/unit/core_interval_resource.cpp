@@ -85,7 +85,7 @@ TEST_CASE("IntervalResource matches a brute-force first fit over many reservatio
   CHECK(r.free_at() == ns(double(last)));
 }
 
-// Issue 11: reserve() places an occupant that starts after every live reservation in O(1) (the
+// reserve() places an occupant that starts after every live reservation in O(1) (the
 // usual in-order case); its grant and statistics must be the general first fit's. Requests mostly
 // at or after the last end (back to back or with a gap), some earlier (gap fill).
 TEST_CASE("IntervalResource in-order reservations equal a brute-force first fit", "[core][speed]") {

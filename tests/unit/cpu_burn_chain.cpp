@@ -1,4 +1,4 @@
-// Burn chains and the CPU's run-ahead over them (Cpu::burn_chain, Cpu::run_ahead; issue 26
+// Burn chains and the CPU's run-ahead over them (Cpu::burn_chain, Cpu::run_ahead;
 // "software run to completion"): a chain of costs gives the same completion times, interrupt
 // acceptance times, journey marks, profile cells, busy times and counters as awaiting each cost
 // in turn, to the picosecond, with interrupts arriving mid-burn, exactly at a burn boundary and

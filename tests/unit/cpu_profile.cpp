@@ -1,4 +1,4 @@
-// The CPU time profile (Cpu::profile named by Kernel::cpu_time, issue 13): on a fake host, a
+// The CPU time profile (Cpu::profile named by Kernel::cpu_time): on a fake host, a
 // process, an interrupt handler, a softirq and the HZ tick burn cost entries, untagged cycles and
 // MMIO stalls. Per CPU the contexts sum to the wall time and the entries of each level to that
 // level's busy time, to the picosecond; a run that differs only in one cost entry differs in that

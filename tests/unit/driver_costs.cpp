@@ -67,7 +67,7 @@ TEST_CASE("driver costs: e1000 declares every one of its paths for the shipped p
     CHECK(std::string(c[i].source).size() > 0);
     CHECK(c[i].cycles_per_call > 0);
   }
-  // Unchanged from the kernel table they moved out of (issue 10): e1000_intr 150, watchdog 800.
+  // Unchanged from the kernel table they moved out of: e1000_intr 150, watchdog 800.
   CHECK(c[e1000drv::Path::e1000_intr].cycles_per_call == 150);
   CHECK(c[e1000drv::Path::e1000_watchdog].cycles_per_call == 800);
 }

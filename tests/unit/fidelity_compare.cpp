@@ -1,5 +1,5 @@
 // The fidelity guard's comparison (core/fidelity_compare.h) with the shipped tolerance rules
-// (tests/fidelity/tolerances.json): it must fail on the changes issue 11 forbids.
+// (tests/fidelity/tolerances.json): it must fail on the changes the guard forbids.
 #include "core/fidelity_compare.h"
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -1,7 +1,7 @@
 // A task that sleeps on a socket (tcp_sendmsg waiting for send-buffer space, tcp_recvmsg waiting for
 // data) must not lose a wakeup that comes while it is getting ready to sleep. 2.4.20 does
 // add_wait_queue, then tests the condition, then schedule(): a wakeup after the add finds it on the
-// queue. The model charges add_wait_queue's locked operations (issue 12) as CPU time; when that
+// queue. The model charges add_wait_queue's locked operations as CPU time; when that
 // time came AFTER the last test of the condition, an ACK processed by the softirq in that window
 // found nobody on the queue, and the writer slept forever with its send buffer empty (seed 000's
 // 82544GC at 128 KB stalled with sndbuf_limited for 2 s: the bug this test is for). Here one

@@ -449,7 +449,7 @@ TEST_CASE("scenario: workload and platform combinations the models cannot run ar
   CHECK(load_error(kTwoBoxes, {"hosts.beta.process_cpu=2"}) ==
         "--set: key 'hosts.beta.process_cpu': CPU 2 does not exist: the host has cpus = 2 (CPUs 0..1)");
   CHECK(load_error(kTwoBoxes, {"hosts.*.irq_dest_cpu=1"}) == "no error");
-  // The taskset-like affinity (issue 12): a mask naming a missing CPU, or the deprecated key with it.
+  // The taskset-like affinity: a mask naming a missing CPU, or the deprecated key with it.
   CHECK(load_error(kTwoBoxes, {"hosts.beta.cpus_allowed=4"}) ==
         "--set: key 'hosts.beta.cpus_allowed': mask 0x4 names a CPU that does not exist: the host has cpus = 2 "
         "(mask bits 0..1)");
@@ -764,7 +764,7 @@ TEST_CASE("cli: explain --kind names one kind: an exact or unique prefix, else t
   r = with({"--kind", "UDP_RR"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("no traced message of kind 'UDP_RR'"));
-  // Without traced messages the run's TCP transfers are what explain can break down (issue 13).
+  // Without traced messages the run's TCP transfers are what explain can break down.
   r = with({"--set", "workload.journeys_per_test=0"});
   CHECK(r.code == 0);
   CHECK_THAT(r.err, Catch::Contains("traced no messages"));

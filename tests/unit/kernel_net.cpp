@@ -280,7 +280,7 @@ TEST_CASE("kernel: DMA allocator and DRAM-backed skbs", "[kernel]") {
   CHECK(s2->head_phys == head);  // the freed buffer returned to the allocator
 }
 
-TEST_CASE("kernel: a freed skb is reused with fresh fields and its data bytes as they were (issue 26)", "[kernel]") {
+TEST_CASE("kernel: a freed skb is reused with fresh fields and its data bytes as they were", "[kernel]") {
   // alloc_skb initialises the sk_buff but does not clear the data buffer (2.4.20 alloc_skb:
   // kmalloc'd memory); the model reuses freed skbs the same way and must not leak any field.
   FakeHost hw;

@@ -109,7 +109,7 @@ TEST_CASE("kernel: waking a process on another idle CPU goes through a reschedul
   sc_core::sc_start(us(60));
   CHECK(k.irq_count(0, 0x41) == 1);
   CHECK(k.irq_count(1, 0x41) == 0);
-  // SMP (issue 12): try_to_wake_up takes runqueue_lock and writes the reader's task_struct (two
+  // SMP: try_to_wake_up takes runqueue_lock and writes the reader's task_struct (two
   // lines), all three modified on CPU1 when the reader switched in there: three HITM transfers
   // (the FakeMch line read + hitm_snoop_stall each) plus the locked op; __wake_up's own wait-queue
   // lock is one more locked op (and irq_entry's cost includes do_IRQ's two).

@@ -1,4 +1,4 @@
-// SMP mechanisms of the kernel model (issue 12): cache lines with an owner (Kernel::touch_lines:
+// SMP mechanisms of the kernel model: cache lines with an owner (Kernel::touch_lines:
 // a line modified on one CPU and loaded on the other is one HITM transfer, a line loaded twice is
 // one), and 2.4.20 placement (kernel/fork.c do_fork + kernel/sched.c reschedule_idle): the child
 // of a busy parent goes to the idle CPU with a reschedule IPI; a woken task returns to its idle

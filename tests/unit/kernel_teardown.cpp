@@ -1,5 +1,5 @@
 // Kernel teardown: wait queues, processes and timers are linked without owning each other, so any
-// order of destruction is safe (issue 16: ~WaitQueue wrote into a destroyed ksoftirqd). The checks
+// order of destruction is safe (a bug this test keeps out: ~WaitQueue wrote into a destroyed ksoftirqd). The checks
 // below fail on dangling links in any build; the sanitizer build (.ci/run) also catches any write
 // into freed memory while these objects go away.
 #include "kernel_fake_host.h"

@@ -1,4 +1,4 @@
-// E1000Params::closed_form_rx_drops (issue 11, "frames nobody can take cost counters, not events"):
+// E1000Params::closed_form_rx_drops ("frames nobody can take cost counters, not events"):
 // the fast path, which counts the frames of a tester's train in closed form while an 82546EB port
 // drops everything, against the per-frame path (closed_form_rx_drops = false) on the flood bench
 // (bench/rx-flood-64b.toml: 2 × 1.488 Mpps of 64-byte frames, most of them dropped for want of

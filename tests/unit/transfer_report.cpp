@@ -83,7 +83,7 @@ TEST_CASE("transfer report: tables, sums, and the gap named in plain words", "[t
 }
 
 TEST_CASE("transfer plots: throughput, time-sequence and CPU pictures are SVG that parses", "[transfer]") {
-  REQUIRE(find_in_path("gnuplot"));  // Debian package gnuplot-nox (README, Dependencies)
+  REQUIRE(find_in_path("gnuplot"));  // Debian package gnuplot-nox (docs/developers.md, Dependencies)
   REQUIRE(find_in_path("python3"));
   // 10 intervals of 1 ms; a stream of 1448-byte segments with one retransmission.
   json s = {{"interval_s", 1e-3}};

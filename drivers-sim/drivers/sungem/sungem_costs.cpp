@@ -4,7 +4,7 @@
 // eth_type_trans are charged separately (the platform's bus models, Kernel::load_dma_lines, the
 // kernel's own entries). Nothing here is fitted to a seed: each entry is an estimate from the
 // length of the 2.4.16 / 2.4.17 sungem.c code path (instructions counted from the C, at a CPI of
-// about 1.5 for cache-resident kernel code on the 3-issue 7450 with its branch and load-use
+// about 1.5 for cache-resident kernel code on the 7450 (three instructions dispatched per cycle) with its branch and load-use
 // stalls) plus the execution-serialising MSR writes (mtmsr, ~20 cycles each: MPC7450 RM
 // Table 6-7 lists mtmsr as execution-serialised) of spin_lock_irq / local_irq_save on PPC.
 // The two versions run the same paths; v0.96's gem_intme test (three instructions in

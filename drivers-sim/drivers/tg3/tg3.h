@@ -61,7 +61,7 @@
 //    the statistics block the chip DMAs every stat-block-usecs) / seconds; below pkt-rate-low the LOW
 //    set, above pkt-rate-high the HIGH set, else the DEFAULT set is written to HOSTCC_RXCOL_TICKS /
 //    HOSTCC_RXMAX_FRAMES when it changes. The 0.99 source (2.4.19 drivers/net/tg3.c tg3_rate_sample,
-//    MaximeChretien/linux-history tag 2.4.19, read for issue 27) sums rx_ucast_packets and
+//    MaximeChretien/linux-history tag 2.4.19) sums rx_ucast_packets and
 //    COS_out_packets[0] and divides by the whole seconds elapsed (integer ticks / HZ); the model
 //    reads tx_ucast_packets (the same count here: the workloads send no broadcast or multicast) and
 //    divides by the exact seconds (the sample runs at the first interrupt 1 s after the last: the
@@ -81,7 +81,7 @@
 // frames, +270 µs of ifup CPU per open). Adding them changes no register the chip acts on, but
 // moves the open's timing and with it the seed-004 bonded runs' phase (bonded-rr-256k NetPIPE
 // 467.2 -> 472.8 Mbps at 262144 B, 457.3 -> 470.5 at 262147 B; bonded-rr-64k counters), so it waits
-// for a baseline regeneration (issue 10's rule).
+// for a baseline regeneration (results move only in a commit of their own that says why).
 //
 // Not modelled: tagged status (0.99 on non-5700 parts writes the status tag to the mailbox and sets
 // MISC_HOST_CTRL_TAGGED_STATUS; the NIC model has no tags, the ISR follows the untagged loop of

@@ -46,7 +46,7 @@ ParamSchema E1000Params::schema() {
         bool_param("closed_form_rx_drops", d.closed_form_rx_drops,
                    "speed only: count frames a tester train offers while the port drops everything in closed form "
                    "(false: each through the per-frame path; same results)",
-                   "not a model constant: a simulation method switch (issue 11)"),
+                   "not a model constant: a simulation method switch (speed only)"),
       },
   });
 }

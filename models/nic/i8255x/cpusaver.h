@@ -18,7 +18,7 @@
 // The D101 (82558) images define BUNDLE and MIN_SIZE as UCODE_MAX_DWORDS: they have the timer only.
 // Timer tick: estimate ≈0.667 µs (FreeBSD if_fxp.c fxp_load_ucode writes int_delay_us * 1.5, i.e.
 // 1.5 ticks per µs; research intel-8254x-e1000-e100.md §3), so 0x600 ticks ≈ 1.02 ms.
-// What else was read for issue 27 (none of it contradicts the above; the seed-002 e100 miss stands):
+// What else was read (none of it contradicts the above; the seed-002 e100 miss stands):
 //  * Intel's rcvbundl.h v3.28 (05/30/2000) as shipped in FreeBSD (freebsd/freebsd-src
 //    sys/dev/fxp/rcvbundl.h) and the e100 2.x e100_ucode.h (ROCm/ROCK-Kernel-Driver
 //    drivers/net/e100/e100_ucode.h): the same parameter comments; the D101M image (v2.10 /

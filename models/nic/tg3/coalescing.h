@@ -23,7 +23,7 @@
 //    counters initialise to the idle state after an update and begin counting only when a receive
 //    BD event is detected. So the direction's tick timer starts at its FIRST BD after an update and
 //    is not reloaded by later BDs: it measures the time since the first frame not yet reported.
-//    (Before issue 27 the model reloaded it at every BD, a reading of the bit's name that made the
+//    (Before this correction the model reloaded it at every BD, a reading of the bit's name that made the
 //    timer measure the quiet time after the last frame.) The TX bit by analogy (the guide describes
 //    the RX one); the BCM5701 is assumed to behave as the later part documented.
 #pragma once
