@@ -9,6 +9,7 @@
 #include "cli/whatif.h"
 #include "core/breakdown.h"
 #include "core/cpu_report.h"
+#include "core/forwarding_report.h"
 #include "core/transfer_report.h"
 #include "platforms/scenario.h"
 #include <atomic>
@@ -46,7 +47,11 @@ const char* kExplainUsage =
     "and cycles per packet (frames received + sent by the host's NICs), then a flat profile like\n"
     "OProfile's or perf report's: cycles, % of busy time, cumulative %, cycles per packet, symbol\n"
     "(kernel cost entry, driver path [module], 'MMIO read eth1+0x00c0', 'cache miss: RX\n"
-    "descriptor'), context; --top N entries per CPU (default 25). With --vs/--vs-set: both\n"
+    "descriptor'), context; --top N entries per CPU (default 25). A host that forwarded packets\n"
+    "also gets a table per forwarded packet: each CPU's busy ns (instruction work, DMA'd-line\n"
+    "stalls on descriptors and on frame data, MMIO) and each bus's occupancy (PCI/PCI-X segments,\n"
+    "hub link, DRAM data bus), with the rate at which each alone would be 100 % busy; the lowest\n"
+    "ceiling is what binds. With --vs/--vs-set: both\n"
     "profiles, the difference in cycles per packet, largest first, and per host a paragraph: each\n"
     "run's interrupts/s where they moved, CPU per packet, the contexts and entries that carry the\n"
     "difference, busy %.\n\n"
@@ -421,8 +426,11 @@ int explain_main(int argc, char** argv) {
   if (vm.count("cpu")) {
     const nlohmann::json pa = results[0].result.value("cpu_profile", nlohmann::json::object());
     if (!compare) {
-      if (format == "json") std::cout << nlohmann::json{{"scenario", scenario}, {"cpu_profile", pa}}.dump(2) << "\n";
-      else fmt::print("{}\n\n{}", scenario, format_cpu_profile(pa, top));
+      const auto fa = forwarding_resources(results[0].result);
+      if (format == "json")
+        std::cout << nlohmann::json{{"scenario", scenario}, {"cpu_profile", pa}, {"forwarding", forwarding_resources_json(fa)}}.dump(2)
+                  << "\n";
+      else fmt::print("{}\n\n{}{}", scenario, format_cpu_profile(pa, top), format_forwarding_resources(fa));
     } else {
       const nlohmann::json pb = results[1].result.value("cpu_profile", nlohmann::json::object());
       const std::vector<CpuSummaryHost> summary = cpu_gap_summary(results[0].result, results[1].result);
@@ -442,8 +450,10 @@ int explain_main(int argc, char** argv) {
       } else {
         std::string words = format_cpu_gap_summary(summary);
         for (auto& l : transfer_gap_summary(ta, tb)) words += l + "\n";  // when a transfer moved too
-        fmt::print("A: {}\n\n{}B: {}\n\n{}{}\nIn plain words (A: {}, B: {}):\n{}", an, format_cpu_profile(pa, top), bn,
-                   format_cpu_profile(pb, top), format_cpu_gap(pa, pb, an, bn, top), an, bn, words);
+        fmt::print("A: {}\n\n{}{}B: {}\n\n{}{}{}\nIn plain words (A: {}, B: {}):\n{}", an, format_cpu_profile(pa, top),
+                   format_forwarding_resources(forwarding_resources(results[0].result)), bn, format_cpu_profile(pb, top),
+                   format_forwarding_resources(forwarding_resources(results[1].result)), format_cpu_gap(pa, pb, an, bn, top), an,
+                   bn, words);
       }
     }
     if (format != "json") list_plots();

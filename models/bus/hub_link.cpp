@@ -3,6 +3,7 @@
 #include "models/bus/pci.h"
 #include "models/bus/stream_timing.h"
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace nicsim {
@@ -21,7 +22,9 @@ HubLink::HubLink(sc_core::sc_module_name name, const HubLinkParams& p)
       crossing_(ns(p.crossing_ns)),
       c_up_bytes_(sim().counters.at(std::string(this->name()) + ".up_payload_bytes")),
       c_down_bytes_(sim().counters.at(std::string(this->name()) + ".down_payload_bytes")),
-      c_packets_(sim().counters.at(std::string(this->name()) + ".packets")) {
+      c_packets_(sim().counters.at(std::string(this->name()) + ".packets")),
+      c_busy_ns_{&sim().counters.at(std::string(this->name()) + (p.shared_pipe ? ".busy_ns" : ".up_busy_ns")),
+                 p.shared_pipe ? nullptr : &sim().counters.at(std::string(this->name()) + ".down_busy_ns")} {
   down_target.register_b_transport(this, &HubLink::b_down);
   up_target.register_b_transport(this, &HubLink::b_up);
   up_target.register_transport_dbg(this, &HubLink::dbg_up);
@@ -77,6 +80,7 @@ HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_
     sc_time earliest = std::max(avail, prev_end);
     const sc_time& w = packet_time_[chunk];
     Grant g = pipe.reserve(earliest, w);
+    busy_ns_[p_.shared_pipe ? 0 : int(d)] += to_ns(w);
     if (k == 0) {
       s.start = g.start;
       s.first_end = g.end;
@@ -84,6 +88,8 @@ HubLink::Sent HubLink::send(Dir d, uint32_t payload_bytes, const sc_time& first_
     prev_end = g.end;
   }
   c_packets_ += n;
+  const int bi = p_.shared_pipe ? 0 : int(d);
+  *c_busy_ns_[bi] = static_cast<uint64_t>(std::llround(busy_ns_[bi]));
   s.last_end = prev_end;
   if (sim().trace.enabled())
     sim().trace.span(std::string(name()) + (d == Dir::Up ? " up" : " down"), std::to_string(payload_bytes) + " B", s.start,

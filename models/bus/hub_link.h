@@ -109,6 +109,10 @@ class HubLink : public sc_core::sc_module {
   sc_time crossing_;
   std::vector<sc_time> packet_time_;  ///< wire_time(b) of one packet of b = 0..max_payload_bytes, computed once
   uint64_t &c_up_bytes_, &c_down_bytes_, &c_packets_;
+  /// Time each pipe carried packets: counter `<name>.busy_ns` for the one shared pipe, or
+  /// `<name>.up_busy_ns` and `<name>.down_busy_ns` for one pipe per direction (index as pipes_).
+  uint64_t* c_busy_ns_[2];
+  double busy_ns_[2] = {0, 0};
 };
 
 }  // namespace nicsim

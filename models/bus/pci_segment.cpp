@@ -24,7 +24,8 @@ PciSegment::PciSegment(sc_core::sc_module_name name, const PciSegmentParams& p)
       c_mmio_writes_(sim().counters.at(prefix_ + ".mmio_writes")),
       c_master_aborts_(sim().counters.at(prefix_ + ".master_aborts")),
       c_io_reads_(sim().counters.at(prefix_ + ".io_reads")),
-      c_io_writes_(sim().counters.at(prefix_ + ".io_writes")) {
+      c_io_writes_(sim().counters.at(prefix_ + ".io_writes")),
+      c_busy_ns_(sim().counters.at(prefix_ + ".busy_ns")) {
   if (p_.width_bits != 32 && p_.width_bits != 64) throw std::invalid_argument("PCI segment width must be 32 or 64");
   dma_target.register_b_transport(this, &PciSegment::b_dma);
   dma_target.register_transport_dbg(this, &PciSegment::dbg_dma);
@@ -149,6 +150,8 @@ Grant PciSegment::commit(const Plan& pl, const PciPhaseList& phases, JourneyId j
   last_end_[slot_of(pl.master, devs_.size())] = g.end;
   ++c_tenures_;
   c_data_bytes_ += data_bytes;
+  busy_ns_ += to_ns(g.end - g.start);
+  c_busy_ns_ = static_cast<uint64_t>(std::llround(busy_ns_));
   if (sim().trace.enabled())
     sim().trace.span(prefix_, fmt::format("{} {} {} B", pl.master == kBridge ? "bridge" : "master " + std::to_string(pl.master),
                                           *what ? what : "tenure", data_bytes),

@@ -173,6 +173,10 @@ class PciSegment : public sc_core::sc_module {
   unsigned last_owner_ = kBridge;
   std::vector<sc_time> last_end_;  ///< per master (kBridge at the back)
   uint64_t &c_tenures_, &c_arb_wait_ns_, &c_data_bytes_, &c_mmio_reads_, &c_mmio_writes_, &c_master_aborts_, &c_io_reads_, &c_io_writes_;
+  /// Time the bus was occupied (every tenure, its arbitration, overhead phases and turnaround
+  /// included), as counter `<prefix>.busy_ns` (rounded from busy_ns_).
+  uint64_t& c_busy_ns_;
+  double busy_ns_ = 0;
 };
 
 }  // namespace nicsim

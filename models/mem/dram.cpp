@@ -22,7 +22,8 @@ Dram::Dram(sc_core::sc_module_name name, const DramParams& p)
       c_wr_bytes_(sim().counters.at(std::string(this->name()) + ".bytes_written")),
       c_hit_(sim().counters.at(std::string(this->name()) + ".page_hits")),
       c_empty_(sim().counters.at(std::string(this->name()) + ".page_empty")),
-      c_miss_(sim().counters.at(std::string(this->name()) + ".page_misses")) {
+      c_miss_(sim().counters.at(std::string(this->name()) + ".page_misses")),
+      c_busy_ns_(sim().counters.at(std::string(this->name()) + ".busy_ns")) {
   if (p_.banks == 0 || p_.page_bytes == 0 || p_.line_bytes == 0) throw std::invalid_argument("DramParams: zero geometry");
   // Per-access constants, computed once with the same expressions schedule() used per access.
   clk_ = clock_period();
@@ -72,6 +73,8 @@ Dram::Timing Dram::schedule(bool write, uint64_t addr, uint32_t len, const sc_ti
   uint64_t lines = len ? (addr + len - 1) / p_.line_bytes - addr / p_.line_bytes + 1 : 1;
   sc_time burst = clk * (double(lines) * line_clocks_);
   Grant g = bus_.reserve(earliest + command_time_[int(t.page)], burst);
+  busy_ns_ += to_ns(burst);
+  c_busy_ns_ = static_cast<uint64_t>(std::llround(busy_ns_));
   if (write) {
     t.first = g.start + line_time_;
     t.last = g.end;

@@ -89,6 +89,9 @@ class Dram : public sc_core::sc_module {
   mutable uint64_t last_page_ = ~uint64_t(0);  ///< page number of the last lookup (accesses are mostly sequential)
   mutable uint8_t* last_data_ = nullptr;       ///< its storage (pages are never freed)
   uint64_t &c_reads_, &c_writes_, &c_rd_bytes_, &c_wr_bytes_, &c_hit_, &c_empty_, &c_miss_;
+  /// Time the data bus carried bursts (counter `<name>.busy_ns`, rounded from busy_ns_).
+  uint64_t& c_busy_ns_;
+  double busy_ns_ = 0;
 };
 
 }  // namespace nicsim

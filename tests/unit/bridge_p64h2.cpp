@@ -238,3 +238,13 @@ TEST_CASE("bus waits are recorded in the transaction's journey with their cause"
   CHECK(has(causes(jw), "bus arbitration"));
   CHECK(sim().counters.get("h.p64h2.segA.data_bytes") == 256 + 4096 + 64);
 }
+
+TEST_CASE("segment busy_ns counts each tenure's clocks - 195 for a 1518-byte posted write on PCI 66", "[bridge][pci]") {
+  Bench b(p4dpr());
+  PciDmaMaster& m = b.add("onboard-gbe", master(64, false, 66));
+  b.run([&](TestCpu&) { (void)run_job(m, write_job(0x100000, 1518)); });
+  const PciSegment& seg = b.host->bridge().segment(0);
+  // The worked example above: 195 clocks of 15 ns, arbitration and turnaround included.
+  CHECK(sim().counters.at(seg.counter_prefix() + ".busy_ns") == 195 * 15);
+  CHECK(to_ns(seg.bus().busy_total()) == Approx(195 * 15));
+}

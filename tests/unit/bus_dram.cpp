@@ -1,5 +1,7 @@
 // DDR200 dual-channel lock-step DRAM: page-state latency, shared bandwidth, sparse backing store.
 #include "models/mem/dram.h"
+#include "core/sim_context.h"
+#include <cmath>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -41,6 +43,8 @@ TEST_CASE("DRAM bandwidth is shared and never exceeds 3.2 GB/s", "[mem]") {
   double mbs = double(n) * 4096 / last.to_seconds() / 1e6;
   CHECK(mbs <= d.peak_mb_per_s());
   CHECK(d.data_bus().busy_total() == ns(1000.0 / 100.0) * (double(n) * 4096 / 32));  // 32 B per DRAM clock
+  // The counter result.json carries: the data bus's busy time.
+  CHECK(sim().counters.at("dram.busy_ns") == uint64_t(std::llround(to_ns(d.data_bus().busy_total()))));
 }
 
 TEST_CASE("DRAM backing store holds real bytes sparsely", "[mem]") {

@@ -1,5 +1,7 @@
 // Hub Interface 2.0 link: packetized wire time, shared pipe, ordering.
 #include "models/bus/hub_link.h"
+#include "core/sim_context.h"
+#include <cmath>
 #include <catch2/catch.hpp>
 
 using namespace nicsim;
@@ -46,4 +48,19 @@ TEST_CASE("HI packets of a streaming completion interleave with other traffic - 
   auto big = h.send(HubLink::Dir::Up, 4096, ns(2000), ns(2000));
   auto msg = h.send(HubLink::Dir::Up, 4, ns(2100), ns(2100));
   CHECK(msg.start >= big.last_end);
+}
+
+TEST_CASE("HI busy counters: the shared pipe's busy_ns sums both directions - a duplex link counts each pipe", "[bus][hub]") {
+  HubLinkParams duplex;
+  duplex.shared_pipe = false;
+  HubLink a("hubbusy_shared", HubLinkParams{}), b("hubbusy_duplex", duplex);
+  a.send(HubLink::Dir::Up, 4096, SC_ZERO_TIME, SC_ZERO_TIME);
+  a.send(HubLink::Dir::Down, 64, SC_ZERO_TIME, SC_ZERO_TIME);
+  b.send(HubLink::Dir::Up, 4096, SC_ZERO_TIME, SC_ZERO_TIME);
+  b.send(HubLink::Dir::Down, 64, SC_ZERO_TIME, SC_ZERO_TIME);
+  auto& c = sim().counters;
+  CHECK(c.at("hubbusy_shared.busy_ns") == uint64_t(std::llround(to_ns(a.wire_time(4096) + a.wire_time(64)))));
+  CHECK(c.at("hubbusy_duplex.up_busy_ns") == uint64_t(std::llround(to_ns(b.wire_time(4096)))));
+  CHECK(c.at("hubbusy_duplex.down_busy_ns") == uint64_t(std::llround(to_ns(b.wire_time(64)))));
+  CHECK(c.at("hubbusy_shared.busy_ns") == uint64_t(std::llround(to_ns(a.pipe(HubLink::Dir::Up).busy_total()))));
 }

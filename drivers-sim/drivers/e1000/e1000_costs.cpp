@@ -2,6 +2,7 @@
 // MMIO and skb alloc/free are charged separately (hardware models; the kernel's skb_alloc/skb_free).
 #include "core/registry.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
+#include "drivers-sim/kernel/costs_linux_2_6.h"
 
 namespace nicsim::e1000drv {
 
@@ -66,15 +67,41 @@ DriverCostTable p4xeon_2420() {
 }
 
 // Linux 2.6.11 / 2.6.14 on a Pentium 4 Xeon (the kernel entries: drivers-sim/kernel/costs_linux_2_6.cpp).
-// The driver paths are the same functions as on 2.4.20 (e1000_clean_rx_irq, e1000_clean_tx_irq,
-// e1000_alloc_rx_buffers and e1000_xmit_frame have the same bodies in 5.6.10.1/6.0.60 as in 4.4.x
-// apart from the NAPI work limit): the 2.4.20 estimates, plus e1000_clean and the copybreak block.
+// The per-packet paths come from the 2.6.10 forwarding profile with e1000 5.5.4-k2-NAPI
+// (research/linux26-forwarding-costs.md §A1, costs_linux_2_6.h): self ticks x 0.12 cycles per
+// forwarded packet, less the first touch of each line the NIC wrote, which the model charges as a
+// fill through the chipset (Kernel::load_dma_lines) at the note's §A3 155 ns miss (279 cycles of the
+// profile's 1.8 GHz CPU): a descriptor is 16 bytes, so one status-line miss per four descriptors.
+// Opteron cycles are charged as NetBurst cycles (an estimate, argued in costs_linux_2_6.cpp).
+// e1000_intr, e1000_xmit_frame, e1000_watchdog and e1000_clean keep the 2.4 estimates: the profile
+// does not list e1000_xmit_frame, and gives e1000_intr per packet, not per interrupt.
 DriverCostTable p4xeon_26() {
-  DriverCostTable t = p4xeon_2420();
-  t = driver_cost_table("e1000", "linux-2.6-p4xeon", t.items,
-                        "e1000 5.6.10.1-k2 / 6.0.60-k2 / 6.2.15 driver paths (NAPI) on Linux 2.6 / Pentium 4 Xeon, "
-                        "cycles at 2.4 GHz (the 4.4.x estimates: same function bodies)");
-  return t;
+  const Desler2004Ticks& t = desler2004_ticks();
+  DriverCostTable base = p4xeon_2420();
+  std::vector<DriverCostItem> items;
+  for (const DriverCostItem& it : base.items) {
+    DriverCostItem n = it;
+    if (it.path == "e1000_clean_rx_irq")
+      n.cost = {desler2004_cycles(t.e1000_clean_rx_irq + t.e1000_rx_checksum + t.eth_type_trans) -
+                    kDesler2004DmaMissCycles * (1.0 + 1.0 / 4),
+                0, false,
+                "research/linux26-forwarding-costs.md §A1: e1000_clean_rx_irq 2852 + e1000_rx_checksum 70 + "
+                "eth_type_trans 2692 ticks x 0.12 cycles/pkt/tick, less the header line's miss and a quarter "
+                "descriptor line's (1.25 x 279 cycles, §A3's 155 ns at 1.8 GHz), which Kernel::load_dma_lines charges"};
+    else if (it.path == "e1000_clean_tx_irq")
+      n.cost = {desler2004_cycles(t.e1000_clean_tx_irq) - kDesler2004DmaMissCycles / 4, 0, false,
+                "research/linux26-forwarding-costs.md §A1: e1000_clean_tx_irq 3100 ticks x 0.12 cycles/pkt/tick, "
+                "less a quarter status line's miss (279 cycles, §A3's 155 ns at 1.8 GHz), which "
+                "Kernel::load_dma_lines charges"};
+    else if (it.path == "e1000_alloc_rx_buffers")
+      n.cost = {desler2004_cycles(t.e1000_alloc_rx_buffers), 0, false,
+                "research/linux26-forwarding-costs.md §A1: e1000_alloc_rx_buffers 674 ticks x 0.12 cycles/pkt/tick "
+                "(one buffer per packet; the allocation is skb_alloc)"};
+    items.push_back(std::move(n));
+  }
+  return driver_cost_table("e1000", "linux-2.6-p4xeon", std::move(items),
+                           "e1000 5.6.10.1-k2 / 6.0.60-k2 / 6.2.15 driver paths (NAPI) on Linux 2.6 / Pentium 4 Xeon: "
+                           "per-packet paths from the 2.6.10 forwarding profile (K. Desler, LKML 2004-12-06)");
 }
 
 Registrar<DriverCostTable> reg_p4xeon_2420{p4xeon_2420()};
