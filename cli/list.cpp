@@ -80,7 +80,7 @@ void print_calibratable() {
   auto show = [&](const std::string& owner, const std::string& path_prefix, const ParamSchema& params) {
     for (auto& p : params)
       if (calib_bounds(p)) {
-        say("  {}{}  ({}; default {})\n", path_prefix, p.name, owner, value_text(p.def));
+        say("  {}{}  ({}; default {})\n", path_prefix, p.name, owner, param_value_text(p.def));
         say("      {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
         say("{}", calib_lines(p, "      "));
         ++n;
