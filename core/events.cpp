@@ -1,8 +1,0 @@
-#include "core/events.h"
-
-namespace nicsim {
-EventLog& run_events() {
-  static EventLog log;
-  return log;
-}
-}  // namespace nicsim
