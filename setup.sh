@@ -42,8 +42,7 @@ if ((${#missing[@]})); then
 fi
 [[ $mode == deps ]] && exit 0
 
-# Unity batches as in the README's build command, so that command reuses this configuration.
-cmake -S . -B build -G Ninja -DCMAKE_UNITY_BUILD=ON
+cmake -S . -B build -G Ninja
 cmake --build build --target nicsim
 [[ $mode == build ]] && exit 0
 
