@@ -69,17 +69,6 @@ struct WorkloadConfig {
   SourceLoc loc;
 };
 
-/// The calibration a scenario names (`calibration = "NAME"`, platforms/calibration_fit.h) and what it
-/// applied.
-struct ScenarioCalibration {
-  std::string name;
-  std::string fit_file;          ///< the calibrations/NAME.fit.toml read
-  std::string calibration_hash;  ///< of calibrations/NAME.toml (equal to the fit's)
-  std::vector<std::pair<std::string, double>> applied;  ///< full key, fitted value
-  std::vector<bool> integer;     ///< per applied value
-  std::vector<std::string> given;  ///< keys the scenario or a --set gives itself (left alone)
-};
-
 /// A validated scenario: every registry name exists, every parameter has a value of its schema's
 /// type within range, every slot/device/driver/link combination is possible.
 struct Scenario {
@@ -91,14 +80,11 @@ struct Scenario {
   std::vector<LinkConfig> links;  ///< in file order
   WorkloadConfig workload;
   std::vector<std::string> overrides;  ///< the --set arguments applied, in order
-  /// Top-level `calibration = "NAME"` (or --set calibration=NAME): the fit and the values applied.
-  std::optional<ScenarioCalibration> calibration;
 
   /// Every value actually used, defaults included:
   /// {"path","name","description","seed","fidelity","overrides","hosts":{NAME:{"platform","params",
   ///  "nics":{NIC:{"device","slot","driver","device_params","driver_params"}}}},
-  ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}, and
-  ///  with a calibration "calibration":{"name","fit_file","calibration_hash","applied":{KEY:VALUE},"given":[KEY]}.
+  ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}.
   nlohmann::json to_json() const;
   /// The host named `name`, or nullptr.
   const HostConfig* find_host(const std::string& name) const;
