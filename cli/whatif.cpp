@@ -90,6 +90,14 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
           if (in_range(double(x))) add(std::to_string(x));
         return out;
       }
+      // A short accepted set (e1000 Speed 0/10/100/1000, FlowControl 0-3/255): every member.
+      int64_t members = 0;
+      for (const auto& r : spec.accepted) members += r.second - r.first + 1;
+      if (!spec.accepted.empty() && members <= 16) {
+        for (const auto& r : spec.accepted)
+          for (int64_t x = r.first; x <= r.second; ++x) add(std::to_string(x));
+        return out;
+      }
       // Half and double, and the ends of the range (what a tuning guide points at: bonding.txt's
       // "raise tcp_reordering, up to 127"; InterruptThrottleRate 0 = off).
       std::vector<int64_t> c;
@@ -102,7 +110,7 @@ std::vector<std::string> knob_alternatives(const ParamSpec& spec, const ParamVal
       if (spec.max) c.push_back(int64_t(*spec.max));
       std::sort(c.begin(), c.end());
       for (int64_t x : c)
-        if (in_range(double(x))) add(std::to_string(x));
+        if (int_accepted(spec, x)) add(std::to_string(x));
       return out;
     }
     case ParamKind::Real: {

@@ -105,8 +105,15 @@ TEST_CASE("what-if knobs of seed 000's 82546EB pair: driver parameters on both N
   CHECK(values(*sack) == std::vector<std::string>{"0"});
   CHECK(sack->keys.size() == 2);
   CHECK(find_knob(ks, "net.ipv4.tcp_reordering"));
-  // Not knobs: Speed (validated only), AutoNeg (a bit mask).
-  CHECK_FALSE(find_knob(ks, "Speed [e1000-5.0.43-k1]"));
+  // Speed is a knob: a forced speed is resolved with the link partner at load, so 10 and 100 Mb/s run.
+  const Knob* speed = find_knob(ks, "Speed [e1000-5.0.43-k1]");
+  REQUIRE(speed);
+  CHECK(values(*speed) == std::vector<std::string>{"10", "100", "1000"});
+  // A short accepted set offers every member but the current one (FlowControl 255 = the EEPROM's).
+  const Knob* fc = find_knob(ks, "FlowControl [e1000-5.0.43-k1]");
+  REQUIRE(fc);
+  CHECK(values(*fc) == std::vector<std::string>{"0", "1", "2", "3"});
+  // Not a knob: AutoNeg (a bit mask).
   CHECK_FALSE(find_knob(ks, "AutoNeg [e1000-5.0.43-k1]"));
   // Every alternative loads (the enumeration dropped those that do not).
   for (auto& k : ks)
