@@ -1,4 +1,6 @@
 #include "platforms/run_workload.h"
+#include "core/events.h"
+#include "platforms/fault_timeline.h"
 #include "platforms/host_software.h"
 #include "platforms/pcap_capture.h"
 #include "platforms/testbed.h"
@@ -81,6 +83,30 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     if (sim().trace.enabled()) series->to_trace();
   }
   result["accounting"] = tb.frame_accounting();
+  if (!scenario.faults.empty()) {
+    result["faults"] = fault_timeline_json(scenario, run_events(), &tb);
+    // Where frames stopped above the wire: each interface's qdisc (pfifo_fast drops, and frames
+    // still queued at the end: a stopped queue holds them), next to the counters of the drivers,
+    // bonding and NICs that free or hold frames on a fault (docs/faults.md).
+    nlohmann::json sw_losses = nlohmann::json::object();
+    if (TestbedSoftware* sw = built_software(tb))
+      for (auto& [hn, hs] : sw->hosts)
+        for (auto& [dn, dev] : hs->netdevs)
+          sw_losses[hn + "." + dn] = {{"qdisc_drops", dev->qdisc_drops()}, {"qdisc_backlog", dev->qdisc_len()}};
+    result["fault_losses"] = sw_losses;
+    // Numbers a sweep over the faults plots (nicsim sweep --metric): TCP's timeouts, frames given a
+    // bad FCS and frames lost on dead wires over the whole run.
+    uint64_t rtos = 0, bad = 0, lost = 0;
+    for (const RunEvent& e : run_events().events()) rtos += e.what == "TCP retransmission timeout";
+    for (const auto& f : result["faults"])
+      if (f.contains("frames_corrupted")) bad += f["frames_corrupted"].get<uint64_t>();
+    for (const auto& d : result["accounting"]["directions"])
+      if (d.contains("lost_on_wire")) lost += d["lost_on_wire"].get<uint64_t>();
+    result["metrics"]["tcp_timeouts"] = rtos;
+    result["metrics"]["frames_bad_fcs"] = bad;
+    result["metrics"]["frames_lost_on_wire"] = lost;
+    print_fault_timeline(out, result["faults"]);
+  }
   return rc;
 }
 

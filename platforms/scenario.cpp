@@ -142,6 +142,20 @@ nlohmann::json Scenario::to_json() const {
     ls.push_back({{"a", l.a}, {"b", l.b}, {"type", l.type}, {"length_m", l.length_m},
                   {"speed_mbps", l.speed_mbps}, {"params", l.params.to_json()}});
   j["links"] = ls;
+  if (!faults.empty()) {
+    json fs = json::array();
+    for (auto& f : faults) {
+      json e = {{"type", f.type}, {"at_s", f.at_s}, {"link", f.link}};
+      if (!f.port.empty()) e["port"] = f.port;
+      if (f.type == "frame_error_rate") {
+        e["rate"] = f.rate;
+        e["until_s"] = f.until_s;
+      }
+      if (f.type == "partner_link_loss") e["silent_ms"] = f.silent_ms;
+      fs.push_back(e);
+    }
+    j["faults"] = fs;
+  }
   j["workload"] = {{"type", workload.type}, {"params", workload.params.to_json()}};
   return j;
 }
@@ -357,6 +371,7 @@ class Loader {
   void read_nic(HostConfig& h, const PlatformEntry& plat, const std::string& name, const toml::node& n,
                 const std::string& prefix, std::map<std::string, std::string>& slot_users);
   void read_links(Scenario& s, const toml::node& n);
+  void read_faults(Scenario& s, const toml::node& n);
   void read_bonds(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_sysctl(HostConfig& h, const toml::node& n, const std::string& prefix);
   void read_workload(Scenario& s, const toml::node& n);
@@ -609,7 +624,8 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   for (auto& a : sets) apply_set(root, a);
   s.overrides = sets;
 
-  static const std::vector<std::string> kTop = {"name", "description", "seed", "fidelity", "hosts", "links", "workload"};
+  static const std::vector<std::string> kTop = {"name", "description", "seed",   "fidelity", "calibration",
+                                                "hosts", "links",      "faults", "workload"};
   for (auto&& [k, v] : root)
     if (std::find(kTop.begin(), kTop.end(), k.str()) == kTop.end())
       unknown_key(k, std::string(k.str()), kTop, "unknown top-level key");
@@ -659,6 +675,7 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
   }
 
   if (auto* l = root.get("links")) read_links(s, *l);
+  if (auto* f = root.get("faults")) read_faults(s, *f);
 
   const toml::node* w = root.get("workload");
   if (!w) fail("workload", root.source(), "missing (a [workload] table with its type)");
@@ -1234,6 +1251,98 @@ void Loader::resolve_link_modes(const Scenario& s, LinkConfig& l, const toml::ta
                        l.speed_mbps, mode_name(mode), a.text, a.m.how.empty() ? "autonegotiation" : a.m.how, b.text,
                        b.m.how.empty() ? "autonegotiation" : b.m.how, mode_speed(mode)));
     l.speed_mbps = mode_speed(mode);  // the negotiated speed, as the cable's default is the highest common one
+  }
+}
+
+void Loader::read_faults(Scenario& s, const toml::node& n) {
+  if (!n.is_array())
+    fail("faults", n.source(), "wrong type: expected an array of [[faults]] tables, got " + describe_node(n));
+  const toml::array& arr = *n.as_array();
+  // Keys each type takes besides type and at_s (docs/faults.md).
+  static const std::map<std::string, std::vector<std::string>> kKeys = {
+      {"cable_pull", {"link", "port"}},
+      {"cable_replug", {"link", "port"}},
+      {"partner_link_loss", {"link", "port", "silent_ms"}},
+      {"frame_error_rate", {"link", "port", "rate", "until_s"}}};
+  std::vector<std::string> all = {"type", "at_s", "link", "port", "rate", "until_s", "silent_ms"};
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string prefix = fmt::format("faults.{}", i);
+    const toml::table& t = need_table(*arr.get(i), prefix);
+    FaultConfig f;
+    f.loc = loc(prefix, *arr.get(i));
+    f.type = required_string(t, prefix, "type", "one of " + join(kFaultTypes));
+    auto known = kKeys.find(f.type);
+    if (known == kKeys.end())
+      fail(prefix + ".type", t.get("type")->source(),
+           fmt::format("unknown fault type '{}' (the types are {})", f.type, join(kFaultTypes)),
+           nearest_name(f.type, kFaultTypes));
+    for (auto&& [k, v] : t) {
+      const std::string key(k.str());
+      if (key == "type" || key == "at_s") continue;
+      if (std::find(all.begin(), all.end(), key) == all.end()) unknown_key(k, path_join(prefix, key), all, "unknown key of a fault");
+      if (std::find(known->second.begin(), known->second.end(), key) == known->second.end())
+        fail(path_join(prefix, key), k.source(),
+             fmt::format("a {} fault has no '{}' (its keys: type, at_s, {})", f.type, key, join(known->second)));
+    }
+    const toml::node* at = t.get("at_s");
+    if (!at) fail(prefix + ".at_s", t.source(), "missing (the simulated time of the fault, in seconds)");
+    f.at_s = std::get<double>(convert(real_param("at_s", 0, 0.0, 1e6, "s", "fault time", ""), *at, prefix + ".at_s"));
+
+    // The link: `link = N`, or the link that cables `port`.
+    const toml::node* ln = t.get("link");
+    const toml::node* pn = t.get("port");
+    const bool needs_port = f.type == "partner_link_loss" || f.type == "frame_error_rate";
+    if (s.links.empty()) fail(prefix, t.source(), "a fault needs a link, and this scenario has no [[links]]");
+    if (ln) {
+      const int64_t v = std::get<int64_t>(convert(
+          int_param("link", 0, 0, double(s.links.size() - 1), "", "index into [[links]]", ""), *ln, prefix + ".link"));
+      f.link = static_cast<size_t>(v);
+    }
+    if (pn) {
+      f.port = need_string(*pn, prefix + ".port");
+      NicEndpoint ep;
+      check_endpoint_string(s, f.port, *pn, prefix + ".port", &ep);
+      bool found = false;
+      std::vector<std::string> cabled;
+      for (size_t li = 0; li < s.links.size(); ++li)
+        for (unsigned side = 0; side < 2; ++side) {
+          auto e = parse_endpoint(side == 0 ? s.links[li].a : s.links[li].b);
+          cabled.push_back(side == 0 ? s.links[li].a : s.links[li].b);
+          if (!found && e && e->host == ep.host && e->nic == ep.nic && e->port == ep.port && (!ln || li == f.link)) {
+            found = true;
+            f.link = li;
+            f.side = side;
+          }
+        }
+      if (!found)
+        fail(prefix + ".port", pn->source(),
+             ln ? fmt::format("{} is not an end of links.{} ({} <-> {})", f.port, f.link, s.links[f.link].a,
+                              s.links[f.link].b)
+                : fmt::format("no [[links]] entry cables {}", f.port),
+             ln ? "" : nearest_name(f.port, cabled));
+    } else if (needs_port) {
+      fail(prefix + ".port", t.source(),
+           f.type == "frame_error_rate" ? "missing (the receiving port: frames toward it arrive with a bad FCS)"
+                                        : "missing (the port whose partner PHY restarts auto-negotiation)");
+    } else if (!ln) {
+      fail(prefix + ".link", t.source(), "missing (the link: `link = N` into [[links]], or `port = \"host.nic\"`)");
+    }
+    if (f.type == "frame_error_rate") {
+      const toml::node* r = t.get("rate");
+      if (!r) fail(prefix + ".rate", t.source(), "missing (the probability that a frame arrives with a bad FCS, 0..1)");
+      f.rate = std::get<double>(convert(real_param("rate", 0, 0.0, 1.0, "", "frame error rate", ""), *r, prefix + ".rate"));
+      if (auto* u = t.get("until_s")) {
+        f.until_s =
+            std::get<double>(convert(real_param("until_s", 0, 0.0, 1e6, "s", "end of the window", ""), *u, prefix + ".until_s"));
+        if (f.until_s != 0 && f.until_s <= f.at_s)
+          fail(prefix + ".until_s", u->source(),
+               fmt::format("the window ends at {} s, not after it starts (at_s = {} s)", fmt_num(f.until_s), fmt_num(f.at_s)));
+      }
+    }
+    if (auto* sm = t.get("silent_ms"))
+      f.silent_ms = std::get<double>(
+          convert(real_param("silent_ms", 1250, 1.0, 1e6, "ms", "partner silence", ""), *sm, prefix + ".silent_ms"));
+    s.faults.push_back(std::move(f));
   }
 }
 

@@ -63,6 +63,25 @@ struct LinkConfig {
   ParamValues params;              ///< the link model's own parameters (LinkEntry::params)
 };
 
+/// A `[[faults]]` entry (docs/faults.md): what happens to a link at a simulated time.
+struct FaultConfig {
+  /// "cable_pull", "cable_replug", "partner_link_loss" or "frame_error_rate" (kFaultTypes).
+  std::string type;
+  double at_s = 0;        ///< when, in simulated seconds from the start of the run
+  size_t link = 0;        ///< index into Scenario::links (written as `link = N` or through `port`)
+  /// partner_link_loss: the port whose partner PHY restarts auto-negotiation; frame_error_rate:
+  /// the receiving port (frames toward it arrive with a bad FCS); cable faults: either end, or "".
+  std::string port;
+  unsigned side = 0;      ///< the side of links[link] `port` is (0 a, 1 b)
+  double rate = 0;        ///< frame_error_rate: probability that a frame arrives with a bad FCS
+  double until_s = 0;     ///< frame_error_rate: end of the window; 0 = to the end of the run
+  double silent_ms = 1250;  ///< partner_link_loss: how long the partner sends nothing (break_link_timer)
+  SourceLoc loc;
+};
+/// The fault types a scenario may name.
+inline const std::vector<std::string> kFaultTypes = {"cable_pull", "cable_replug", "partner_link_loss",
+                                                     "frame_error_rate"};
+
 struct WorkloadConfig {
   std::string type;
   ParamValues params;
@@ -78,13 +97,16 @@ struct Scenario {
   Fidelity fidelity = Fidelity::Exact;
   std::vector<HostConfig> hosts;  ///< in host-name order
   std::vector<LinkConfig> links;  ///< in file order
+  std::vector<FaultConfig> faults;  ///< `[[faults]]`, in file order
   WorkloadConfig workload;
   std::vector<std::string> overrides;  ///< the --set arguments applied, in order
 
   /// Every value actually used, defaults included:
   /// {"path","name","description","seed","fidelity","overrides","hosts":{NAME:{"platform","params",
   ///  "nics":{NIC:{"device","slot","driver","device_params","driver_params"}}}},
-  ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}.
+  ///  "links":[{"a","b","type","length_m","speed_mbps","params"}],"workload":{"type","params"}}, plus
+  ///  "faults":[{"type","at_s","link","port",...}] when the scenario has faults, and with a calibration
+  ///  "calibration":{"name","fit_file","calibration_hash","applied":{KEY:VALUE},"given":[KEY]}.
   nlohmann::json to_json() const;
   /// The host named `name`, or nullptr.
   const HostConfig* find_host(const std::string& name) const;

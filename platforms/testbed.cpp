@@ -3,6 +3,7 @@
 #include "core/result_names.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
+#include "models/ether/link_faults.h"
 #include <algorithm>
 #include <fmt/core.h>
 #include <stdexcept>
@@ -72,6 +73,35 @@ Testbed::Testbed(Scenario scenario) : scenario_(std::move(scenario)) {
       links_.push_back(std::move(link));
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("links.{} ({} <-> {}): {}", i, lc.a, lc.b, e.what()));
+    }
+  }
+  arm_faults();
+}
+
+void Testbed::arm_faults() {
+  for (size_t i = 0; i < scenario_.faults.size(); ++i) {
+    const FaultConfig& f = scenario_.faults[i];
+    auto* link = f.link < links_.size() ? dynamic_cast<EthLink*>(links_[f.link].get()) : nullptr;
+    if (!link)
+      throw std::runtime_error(fmt::format("faults.{}: links.{} is not an Ethernet cable model that can fail", i, f.link));
+    LinkFaults faults(*link);
+    faults.set_label(fmt::format("links.{}", f.link));
+    const sc_time at = sec(f.at_s);
+    try {
+      if (f.type == "cable_pull" || f.type == "cable_replug") {
+        faults.schedule_cable(at, f.type == "cable_replug");
+      } else if (f.type == "partner_link_loss") {
+        faults.schedule_partner_loss(at, 1 - f.side, ms(f.silent_ms));  // the far end restarts
+      } else if (f.type == "frame_error_rate") {
+        // Toward `port`: the direction whose receiving side is f.side (dir 0 a->b delivers to b).
+        const unsigned dir = f.side == 1 ? 0 : 1;
+        const sc_time until = f.until_s > 0 ? sec(f.until_s) : sc_core::sc_max_time();
+        faults.add_error_window(dir, at, until, f.rate);
+      } else {
+        throw std::invalid_argument("unknown fault type '" + f.type + "'");
+      }
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(fmt::format("faults.{} ({}): {}", i, f.type, e.what()));
     }
   }
 }
@@ -149,6 +179,8 @@ nlohmann::json account_direction(const DirectionCounts& c, std::vector<std::stri
   nlohmann::json d = {{"link", c.link},           {"from", c.from},           {"to", c.to},
                       {"sent", c.sender.sent},    {"carried", c.carried},     {"in_flight", c.in_flight},
                       {"delivered", c.delivered}, {"accepted", c.receiver.accepted}};
+  // Frames the link lost on a dead wire (a cable pulled, a partner silent: docs/faults.md).
+  if (c.lost) d["lost_on_wire"] = c.lost;
   d["held"] = reasons(c.receiver.held, held);
   d["consumed"] = reasons(c.receiver.consumed, consumed);
   d["dropped"] = reasons(c.receiver.dropped, dropped);
@@ -158,9 +190,9 @@ nlohmann::json account_direction(const DirectionCounts& c, std::vector<std::stri
   std::string what = fmt::format("{} {} -> {}", c.link, c.from, c.to);
   if (c.sender.sent != c.carried)
     problems.push_back(fmt::format("{}: the port sent {} frames, the link carried {}", what, c.sender.sent, c.carried));
-  if (c.carried != c.delivered + c.in_flight)
-    problems.push_back(fmt::format("{}: the link carried {} frames but delivered {} with {} in flight", what, c.carried,
-                                   c.delivered, c.in_flight));
+  if (c.carried != c.delivered + c.in_flight + c.lost)
+    problems.push_back(fmt::format("{}: the link carried {} frames but delivered {} with {} in flight and {} lost on the wire",
+                                   what, c.carried, c.delivered, c.in_flight, c.lost));
   if (unaccounted != 0)
     problems.push_back(fmt::format("{}: {} of the {} frames delivered are not accounted for (accepted {}, held {}, "
                                    "consumed {}, dropped {})",
@@ -240,6 +272,7 @@ nlohmann::json Testbed::frame_accounting() {
     c.carried = link->frames(dir);
     c.delivered = link->delivered(dir);
     c.in_flight = link->in_flight(dir);
+    c.lost = LinkFaults::lost(*link, dir);
     dirs.push_back(account_direction(c, problems));
   };
   for (size_t i = 0; i < scenario_.links.size() && i < links_.size(); ++i) {

@@ -127,6 +127,7 @@ struct DirectionCounts {
   std::string link, from, to;  ///< "links.0", sending and receiving endpoints
   FrameTally sender, receiver;
   uint64_t carried = 0, delivered = 0, in_flight = 0;  ///< the link's counts for this direction
+  uint64_t lost = 0;  ///< frames the link lost on a dead wire (faults); carried = delivered + in_flight + lost
 };
 
 /// One direction's accounting entry (see Testbed::frame_accounting); appends what does not add up
@@ -171,7 +172,8 @@ class Testbed {
   /// port put on the wire must equal what the link carried, and those the link carried must all
   /// be in flight, accepted by the receiving port, held in it, consumed by its MAC, or dropped
   /// for a counted reason. {"directions": [{link, from, to, sent, carried, in_flight, delivered,
-  /// accepted, held{}, consumed{}, dropped{}, unaccounted}], "problems": [text], "balanced": bool}.
+  /// accepted, held{}, consumed{}, dropped{}, unaccounted, lost_on_wire (only when a fault lost frames on
+  /// the dead line)}], "problems": [text], "balanced": bool}.
   /// A port or link whose model keeps no counts is a problem too: nothing goes unchecked.
   nlohmann::json frame_accounting();
   /// Cable a workload's own equipment to the NIC port `endpoint`: a crossover EthLink named
@@ -207,6 +209,8 @@ class Testbed {
   std::vector<std::shared_ptr<void>> keepalive;
 
  private:
+  /// Schedule the scenario's [[faults]] on their links (EthLink::schedule_cable, ...).
+  void arm_faults();
   Scenario scenario_;
   std::vector<TestbedHost> hosts_;
   std::vector<std::shared_ptr<sc_core::sc_object>> links_;

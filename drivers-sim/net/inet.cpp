@@ -1,8 +1,10 @@
 #include "drivers-sim/net/inet.h"
+#include "core/events.h"
 #include "drivers-sim/kernel/csum_offload.h"
 #include "core/sim_context.h"
 #include "drivers-sim/net/wire.h"
 #include <algorithm>
+#include <fmt/format.h>
 #include <cstring>
 #include <stdexcept>
 
@@ -27,6 +29,18 @@ constexpr size_t kSockLineBytes = 256;
 InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) : k_(&k) {
   params.hz = k.params().hz;
   stack_ = std::make_unique<TcpStack>(ip, params, tags, k.host());
+  // The fault timeline (core/events.h): TCP's timeouts and its first new data acknowledged after one.
+  const uint32_t hz = params.hz;
+  stack_->on_rto_event = [host = k.host(), hz](const TcpStack::RtoEvent& e) {
+    const sc_time at = sc_time::from_value(e.t * 1000);  // ns -> ps ticks (now_ns divides by 1000)
+    const double rto_ms = hz ? 1000.0 * e.rto_jiffies / hz : 0.0;
+    if (e.resumed)
+      run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP new data acked",
+                        fmt::format("first ACK of new data after {} timeout(s)", e.backoff));
+    else
+      run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP retransmission timeout",
+                        fmt::format("backoff {}, next RTO {:.0f} ms", e.backoff, rto_ms));
+  };
   udp_ = std::make_unique<UdpStack>(ip, stack_->mib(), params, tags, k.host());
   k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice* dev) { return ip_rcv(std::move(skb), dev); });
 }

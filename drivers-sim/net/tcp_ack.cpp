@@ -145,6 +145,10 @@ int TcpSocket::ack_update_window(const Seg& s, uint32_t ack_no, uint32_t ack_seq
       }
     }
   }
+  if (rto_episode_ && seq_after(ack_no, tp.snd_una)) {  // new data acknowledged after a timeout
+    rto_episode_ = false;
+    if (stack_.on_rto_event) stack_.on_rto_event({stack_.now_, id_, true, tp.retransmits, tp.rto});
+  }
   tp.snd_una = ack_no;
   return flag;
 }

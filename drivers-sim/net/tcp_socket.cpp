@@ -383,6 +383,8 @@ void TcpSocket::retransmit_timer() {
   ++tp.retransmits;
   tp.rto = std::min(tp.rto << 1, p.rto_max_jiffies());
   reset_xmit_timer(TCP_TIME_RETRANS, tp.rto);
+  rto_episode_ = true;
+  if (stack_.on_rto_event) stack_.on_rto_event({stack_.now_, id_, false, tp.backoff, tp.rto});
 }
 
 void TcpSocket::probe_timer() {

@@ -358,6 +358,7 @@ class TcpSocket {
   void reset_delack_timer(uint32_t expires_jiffies);
   void clear_delack_timer();
   void retransmit_timer();
+  bool rto_episode_ = false;  ///< a retransmission timeout happened and no new data was acknowledged since
   void probe_timer();
   void set_state(TcpState s);
 

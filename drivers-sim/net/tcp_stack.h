@@ -18,6 +18,7 @@
 #include "drivers-sim/net/msg_tags.h"
 #include "drivers-sim/net/tcp_socket.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -80,6 +81,16 @@ class TcpStack {
   void transfer_finish(TimeNs now);
   /// Keep a time-sequence record of every socket (TcpSeqEvent: segments, ACKs, SACK blocks,
   /// retransmissions, cwnd); off by default (it grows with the run).
+  /// Called at each retransmission timeout and at the first ACK of new data after one (the run's
+  /// fault timeline, docs/faults.md): always on, it fires only on timeouts.
+  struct RtoEvent {
+    TimeNs t = 0;
+    int sock = -1;
+    bool resumed = false;       ///< false: the timer fired; true: new data acknowledged after it
+    unsigned backoff = 0;       ///< tp->backoff after the timeout (resumed: the timeouts in the episode)
+    uint32_t rto_jiffies = 0;   ///< the RTO armed next (timeout) / in force (resumed)
+  };
+  std::function<void(const RtoEvent&)> on_rto_event;
   void set_recording(bool on) { recording_ = on; }
   bool recording() const { return recording_; }
   const std::vector<TcpSeqEvent>& seq_events() const { return seq_events_; }

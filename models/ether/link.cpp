@@ -1,5 +1,9 @@
 #include "models/ether/link.h"
+#include "models/ether/link_faults.h"
+#include "core/events.h"
+#include "core/rng.h"
 #include "core/sim_context.h"
+#include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
 
@@ -24,12 +28,39 @@ sc_time pause_duration(unsigned quanta, unsigned speed_mbps) {
 }
 sc_time propagation_delay(double length_m, double ns_per_m) { return ns(length_m * ns_per_m); }
 
+/// One link's fault state (link_faults.h), shared by its two directions once armed.
+struct LinkFaultState {
+  EthLink* link = nullptr;
+  EthPort *a = nullptr, *b = nullptr;
+  bool dead = false, master_a = false;
+  bool pulled = false;  ///< the cable is out (a partner-loss silence ending does not revive it)
+  int silent = 0;       ///< partner-loss silences in progress
+  std::string label;
+};
+
+/// The fault side of one direction: what LinkFaults reaches of EthLink::Direction (a private type)
+/// through EthLink::end(dir).
+struct DirectionFaultPart {
+  virtual ~DirectionFaultPart() = default;
+  std::shared_ptr<LinkFaultState> st;  ///< null until the link is armed
+  struct Window {
+    sc_time from, until;
+    double rate;
+  };
+  std::vector<Window> windows;  ///< frame error rate windows
+  Rng rng{1};
+  uint64_t lost = 0, corrupted = 0;
+  EthLineSide* bad_fcs_sink = nullptr;  ///< the receiving port's PHY side (error windows need one)
+  virtual void kill_in_flight() = 0;
+  virtual EthPort& receiver() = 0;
+};
+
 /// One direction of the cable: the transmit end of `from`, delivering to `to`. Frames sent one by
 /// one (transmit) wait in q_; a periodic train (transmit_train) is kept as its template frame and
 /// counts, delivered one event per frame, or held as a count while the receiver asks (EthRxFeed).
 /// Train frames always arrive before any queued single frame (a single frame starts only when the
 /// wire is free, after the train; a train is refused while single frames are queued).
-class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
+class EthLink::Direction : public EthLinkEnd, public EthRxFeed, public DirectionFaultPart {
  public:
   Direction(EthLink& link, unsigned dir, EthPort& from, EthPort& to, const char* tag)
       : link_(link), dir_(dir), from_(from), to_(to), ev_((std::string(tag) + "_arrive").c_str()) {
@@ -52,8 +83,22 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
     sim().trace.span(std::string(link_.name()) + "/" + from_.port_name(), "frame " + std::to_string(len) + " B", s,
                      last_bit_out);
     if (link_.tap_) link_.tap_->on_frame(dir_, f, s, last_bit_out);
+    bool bad = false;
+    if (st) {
+      if (st->dead) {  // no signal: the frame never reaches the far PHY
+        ++lost;
+        sim().journeys.mark(f.journey, s, "dropped", std::string(link_.name()), "line dead (no signal)");
+        return last_bit_out;
+      }
+      for (const Window& w : windows)
+        if (s >= w.from && s < w.until && rng.uniform() < w.rate) {
+          bad = true;
+          ++corrupted;
+          break;
+        }
+    }
     sc_time arrive = last_bit_out + link_.prop_;
-    q_.push_back({arrive, std::move(copy)});
+    q_.push_back({arrive, std::move(copy), bad});
     if (q_.size() == 1) ev_.notify(arrive - now());
     return last_bit_out;
   }
@@ -66,7 +111,8 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
                          period == train_period_ &&
                          first_start.value() == train_start0_.value() + train_total_ * train_period_.value();
     const bool fresh = !train_pending() && q_.empty() && first_start >= free_at_ && first_start >= now();
-    if (n == 0 || f.journey != 0 || sim().trace.enabled() || link_.tap_ || period < frame_time(len, link_.p_.speed_mbps) ||
+    if (n == 0 || f.journey != 0 || sim().trace.enabled() || link_.tap_ || st ||
+        period < frame_time(len, link_.p_.speed_mbps) ||
         !(extends || fresh))
       return EthLinkEnd::transmit_train(f, first_start, period, n);
     if (!extends) {
@@ -113,7 +159,15 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
   /// Frames handed to the far port, held frames already arrived included (they are delivered as a
   /// count when the port takes them).
   uint64_t delivered() const { return delivered_ + (held_ ? arrived_by(now()) : 0); }
-  uint64_t in_flight() const { return seq_ - delivered(); }
+  uint64_t in_flight() const { return seq_ - delivered() - lost; }
+  /// The line died now: frames on the wire (not yet arrived) are lost.
+  void kill_in_flight() override {
+    while (!q_.empty() && q_.back().at > now()) {
+      q_.pop_back();
+      ++lost;
+    }
+  }
+  EthPort& receiver() override { return to_; }
 
   // EthRxFeed
   bool hold(const EthFrame& like) override {
@@ -156,6 +210,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
   struct InFlight {
     sc_time at;
     EthFrame f;
+    bool bad_fcs = false;  ///< arrives with a bad FCS (an error window drew it)
   };
   bool train_pending() const { return train_ && train_next_ < train_total_; }
   sc_time train_at(uint64_t i) const {
@@ -188,9 +243,11 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed {
       }
       if (q_.empty() || q_.front().at > now()) break;
       EthFrame f = std::move(q_.front().f);
+      const bool bad = q_.front().bad_fcs;
       q_.pop_front();
       ++delivered_;
-      to_.frame_received(f);
+      if (bad) bad_fcs_sink->frame_received_bad_fcs(f);
+      else to_.frame_received(f);
     }
     if (train_pending() && !held_)
       ev_.notify(train_at(train_next_) - now());
@@ -239,5 +296,102 @@ uint64_t EthLink::frames(unsigned dir) const { return dir == 0 ? ab_->frames() :
 uint64_t EthLink::delivered(unsigned dir) const { return dir == 0 ? ab_->delivered() : ba_->delivered(); }
 uint64_t EthLink::in_flight(unsigned dir) const { return dir == 0 ? ab_->in_flight() : ba_->in_flight(); }
 EthLinkEnd& EthLink::end(unsigned side) { return side == 0 ? *ab_ : *ba_; }
+// ---- faults (link_faults.h) ----
+
+namespace {
+DirectionFaultPart& part(EthLink& link, unsigned dir) {
+  auto* p = dynamic_cast<DirectionFaultPart*>(&link.end(dir));
+  if (!p) throw std::logic_error("EthLink: a direction without its fault part");
+  return *p;
+}
+/// The line died (or came back): kill what is on the wire, note it, tell both ports.
+void set_dead(LinkFaultState& st, bool dead, int restart_side) {
+  if (dead == st.dead && restart_side < 0) return;
+  const bool was = st.dead;
+  st.dead = dead;
+  if (dead && !was) {
+    part(*st.link, 0).kill_in_flight();
+    part(*st.link, 1).kill_in_flight();
+  }
+  if (dead != was)
+    run_events().note(now(), st.label, dead ? "signal lost" : "signal restored",
+                      dead ? fmt::format("side {} is MASTER", st.master_a ? "a" : "b") : "");
+  for (unsigned side = 0; side < 2; ++side) {
+    auto* phy = dynamic_cast<EthLineSide*>(side == 0 ? st.a : st.b);
+    if (!phy) continue;
+    LineSignal ls;
+    ls.present = !dead;
+    ls.master = side == 0 ? st.master_a : !st.master_a;
+    ls.restart = static_cast<int>(side) == restart_side;
+    phy->line_signal(ls);
+  }
+}
+}  // namespace
+
+LinkFaults::LinkFaults(EthLink& link) : link_(link) {
+  DirectionFaultPart& ab = part(link, 0);
+  if (!ab.st) {
+    auto st = std::make_shared<LinkFaultState>();
+    st->link = &link;
+    st->a = &part(link, 1).receiver();
+    st->b = &ab.receiver();
+    st->label = link.name();
+    // Between two NICs the 802.3 master-slave resolution seed decides who is MASTER (research
+    // link-faults-failover.md §A1): one fair draw per link from its own stream of the run seed.
+    Rng r = sim().rng.derive(std::string(link.name()) + ".master");
+    st->master_a = r.uniform() < 0.5;
+    ab.st = st;
+    part(link, 1).st = st;
+  }
+  st_ = ab.st;
+}
+
+void LinkFaults::set_label(const std::string& label) { st_->label = label; }
+bool LinkFaults::master(unsigned side) const { return side == 0 ? st_->master_a : !st_->master_a; }
+bool LinkFaults::live() const { return !st_->dead; }
+
+void LinkFaults::schedule_cable(const sc_time& at, bool plugged) {
+  auto st = st_;
+  sc_core::sc_spawn([st, at, plugged] {
+    if (at > now()) sc_core::wait(at - now());
+    st->pulled = !plugged;
+    run_events().note(now(), st->label, plugged ? "cable plugged" : "cable pulled");
+    set_dead(*st, st->pulled || st->silent > 0, -1);
+  });
+}
+
+void LinkFaults::schedule_partner_loss(const sc_time& at, unsigned side, const sc_time& silent) {
+  auto st = st_;
+  sc_core::sc_spawn([st, at, side, silent] {
+    if (at > now()) sc_core::wait(at - now());
+    run_events().note(now(), st->label, "partner restarts auto-negotiation",
+                      fmt::format("side {} silent for {:.0f} ms", side == 0 ? "a" : "b", to_s(silent) * 1e3));
+    ++st->silent;
+    set_dead(*st, true, static_cast<int>(side));
+    sc_core::wait(silent);
+    --st->silent;
+    set_dead(*st, st->pulled || st->silent > 0, -1);
+  });
+}
+
+void LinkFaults::add_error_window(unsigned dir, const sc_time& from, const sc_time& until, double rate) {
+  DirectionFaultPart& d = part(link_, dir);
+  auto* sink = dynamic_cast<EthLineSide*>(&d.receiver());
+  if (!sink)
+    throw std::invalid_argument(fmt::format("{}: the receiving port {} does not model FCS checking, so it cannot "
+                                            "receive frames with a bad FCS (a frame error rate needs an 8254x there)",
+                                            st_->label, d.receiver().port_name()));
+  d.bad_fcs_sink = sink;
+  // One stream per direction, however many windows.
+  if (d.windows.empty()) d.rng = sim().rng.derive(std::string(link_.name()) + (dir == 0 ? ".fer.ab" : ".fer.ba"));
+  d.windows.push_back({from, until, rate});
+}
+
+uint64_t LinkFaults::lost(const EthLink& link, unsigned dir) {
+  return part(const_cast<EthLink&>(link), dir).lost;
+}
+uint64_t LinkFaults::corrupted(const EthLink& link, unsigned dir) {
+  return part(const_cast<EthLink&>(link), dir).corrupted;
+}
 
 }  // namespace nicsim

@@ -4,6 +4,7 @@
 // from the first slave (bond_sethwaddr) and ifenslave's SIOCSIFHWADDR of the others, skb_bond on
 // receive, IS_UP, active-backup fail-over by miimon, balance-xor's slave choice, mode names.
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "core/events.h"
 #include "core/sim_context.h"
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
@@ -283,4 +284,56 @@ TEST_CASE("bonding: modes by number or name, later drivers' modes refused by nam
   ParamValues v(bonding_param_schema());
   CHECK(bond_params_from(v).mode == BondMode::balance_rr);  // static int mode = BOND_MODE_ROUNDROBIN
   CHECK(bond_params_from(v).miimon_ms == 0);                // BOND_LINK_MON_INTERV
+}
+
+TEST_CASE("bonding active-backup downdelay and updelay: counted in miimon ticks and no failback when the old slave returns",
+          "[bonding][faults]") {
+  // bonding.c 2.4.20 (research/link-faults-failover.md §A7): bond_init divides downdelay and
+  // updelay by miimon; a lost link goes FAIL and is "definitely down" once the delay has counted
+  // down, a returning one BACK and "definitely up" after updelay; active-backup sticks to the new
+  // slave (no failback).
+  BondParams bp;
+  bp.mode = BondMode::active_backup;
+  bp.miimon_ms = 100;
+  bp.downdelay_ms = 200;
+  bp.updelay_ms = 300;
+  Bench t(bp, true);
+  t.a.mii = 1;
+  t.b.mii = 1;
+  sc_time lost_at, back_at;
+  auto main = [&]() -> Task<void> {
+    co_await t.ifup();
+    co_await t.send(0, 2, {0, 2, 0xb3, 9, 9, 9});
+    WaitQueue wq;
+    (void)co_await t.k.schedule_timeout(wq, 15);
+    t.a.mii = 0;
+    lost_at = now();
+    (void)co_await t.k.schedule_timeout(wq, 50);
+    co_await t.send(2, 2, {0, 2, 0xb3, 9, 9, 9});
+    t.a.mii = 1;
+    back_at = now();
+    (void)co_await t.k.schedule_timeout(wq, 60);
+    co_await t.send(4, 2, {0, 2, 0xb3, 9, 9, 9});
+  };
+  t.k.spawn_process("p", 0, main());
+  sc_core::sc_start(sec(2));
+  auto at = [](const std::string& what) {
+    for (auto& e : run_events().events())
+      if (e.what == what && e.where == "alpha.bond0") return e.at;
+    return sc_core::SC_ZERO_TIME;
+  };
+  const sc_time tick = ms(100);
+  const sc_time down = at("slave link down");
+  REQUIRE(down > lost_at);
+  CHECK(down > lost_at + tick * 2.0);   // FAIL, then two ticks of downdelay
+  CHECK(down <= lost_at + tick * 3.0 + ms(10));
+  CHECK(at("active slave changed") == down);
+  const sc_time up = at("slave link up");
+  REQUIRE(up > back_at);
+  CHECK(up > back_at + tick * 3.0);  // BACK, then three ticks of updelay
+  CHECK(up <= back_at + tick * 4.0 + ms(10));
+  CHECK(t.bond.current_slave() == 1);  // sticky: eth2 stays active
+  CHECK(t.a.sent_ids == std::vector<int>{0, 1});
+  CHECK(t.b.sent_ids == std::vector<int>{2, 3, 4, 5});
+  CHECK(at("first frame on the new path") > down);
 }

@@ -14,6 +14,7 @@
 #include "core/timed_resource.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "drivers-sim/kernel/kernel.h"
+#include "drivers-sim/kernel/profiles.h"
 #include "models/ether/link.h"
 #include "models/nic/e1000/e1000.h"
 #include "platforms/testbed.h"
@@ -229,6 +230,18 @@ struct Peer : EthPort {
   }
   std::string port_name() const override { return "peer"; }
 };
+
+/// Kernel parameters of kernel profile `kernel` (e.g. a NAPI "linux-2.6.11-i386") on a Xeon with one
+/// logical CPU at 2000 MHz (hyper-threading off: the driver is under test, not HT), tick on.
+inline KernelParams napi_params(const char* kernel) {
+  KernelParams p = kernel_params_of(kernel_profile(kernel), cpu_profile("xeon-prestonia-ht"));
+  p.host = "alpha";
+  p.cpus = 1;
+  p.threads_per_core = 1;
+  p.cpu_mhz = 2000;
+  p.hz_tick = true;
+  return p;
+}
 
 /// Kernel parameters for driver tests: one 2000 MHz CPU (1 cycle = 500 ps), the HZ tick on (the
 /// driver's watchdog runs from TIMER_BH).

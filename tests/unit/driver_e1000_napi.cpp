@@ -12,15 +12,6 @@ using namespace nicsim::e1000drv;
 namespace {
 const std::array<uint8_t, 6> kPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
 
-KernelParams napi_params(const char* kernel) {
-  KernelParams p = kernel_params_of(kernel_profile(kernel), cpu_profile("xeon-prestonia-ht"));
-  p.host = "alpha";
-  p.cpus = 1;
-  p.threads_per_core = 1;  // one logical CPU: hyper-threading off (the driver is under test, not HT)
-  p.cpu_mhz = 2000;
-  p.hz_tick = true;
-  return p;
-}
 
 /// One 82546EB port (port 0) with a 2.6 driver on a 2.6 kernel, opened at time 0, cabled to a Peer.
 struct NapiHost {

@@ -1,4 +1,5 @@
 #include "drivers-sim/drivers/bonding/bonding.h"
+#include "core/events.h"
 #include "core/registry.h"
 #include "core/sim_context.h"
 #include <fmt/format.h>
@@ -162,8 +163,25 @@ int Bonding::enslave(NetDevice& slave) {
   return 0;
 }
 
+void Bonding::note(const std::string& what, const std::string& detail) {
+  run_events().note(sc_core::sc_time_stamp(), kernel().host() + "." + name(), what, detail);
+}
+
+void Bonding::set_current(int i, const char* why) {
+  if (i == current_) return;
+  const std::string from = current_ >= 0 ? slaves_[current_].dev->name() : "none";
+  current_ = i;
+  if (p_.mode != BondMode::active_backup) return;  // rr/xor: current_slave is only where the walk starts
+  note("active slave changed", fmt::format("{} -> {} ({})", from, i >= 0 ? slaves_[i].dev->name() : "none", why));
+  first_frame_pending_ = i >= 0;
+}
+
 Task<int> Bonding::send_on(size_t i, SkbPtr& skb) {
   Slave& s = slaves_[i];
+  if (first_frame_pending_ && static_cast<int>(i) == current_) {
+    first_frame_pending_ = false;
+    note("first frame on the new path", fmt::format("handed to {}", s.dev->name()));
+  }
   skb->dev = s.dev;
   skb->priority = 1;
   ++*s.tx_packets;
@@ -230,7 +248,7 @@ void Bonding::change_active_interface() {
     if (is_up(*s.dev)) {
       if (s.link == SlaveLink::up) {
         if (p_.mode == BondMode::active_backup) s.state = SlaveState::active;
-        current_ = static_cast<int>(i);
+        set_current(static_cast<int>(i), "change_active_interface");
         return;
       }
       if (s.link == SlaveLink::back && s.delay < mintime) {
@@ -244,10 +262,10 @@ void Bonding::change_active_interface() {
     slaves_[best].delay = 0;
     slaves_[best].link = SlaveLink::up;
     slaves_[best].state = SlaveState::active;
-    current_ = best;
+    set_current(best, "making the interface active earlier than updelay");
     return;
   }
-  current_ = -1;
+  set_current(-1, "no slave has link");
 }
 
 Task<void> Bonding::mii_monitor() {
@@ -278,6 +296,8 @@ Task<void> Bonding::mii_monitor() {
         if (!link) {
           if (s.delay <= 0) {
             s.link = SlaveLink::down;
+            note("slave link down", fmt::format("link status definitely down for interface {}, disabling it",
+                                                s.dev->name()));
             if (p_.mode == BondMode::active_backup) s.state = SlaveState::backup;
             if (static_cast<int>(j) == current_) change_active_interface();
           } else {
@@ -302,6 +322,7 @@ Task<void> Bonding::mii_monitor() {
         } else {
           if (s.delay == 0) {
             s.link = SlaveLink::up;
+            note("slave link up", fmt::format("link status definitely up for interface {}", s.dev->name()));
             s.state = p_.mode == BondMode::active_backup ? SlaveState::backup : SlaveState::active;
           } else {
             --s.delay;
@@ -321,7 +342,7 @@ Task<void> Bonding::mii_monitor() {
       b.link = SlaveLink::up;
     }
     b.state = SlaveState::active;
-    current_ = best;
+    set_current(best, "bond had no active slave");
   }
   k.mod_timer(mii_timer_, k.jiffies() + miimon_jiffies());
 }

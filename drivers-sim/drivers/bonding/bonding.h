@@ -124,6 +124,11 @@ class Bonding : public NetDevice {
   static bool is_up(const NetDevice& d) { return d.up && d.netif_carrier_ok(); }
   bool usable(const Slave& s) const { return is_up(*s.dev) && s.link == SlaveLink::up && s.state == SlaveState::active; }
   Task<int> send_on(size_t slave, SkbPtr& skb);
+  /// bond->current_slave = slave `i` (-1: none), noting an active-backup change in the run's
+  /// event log (core/events.h) with `why`.
+  void set_current(int i, const char* why);
+  void note(const std::string& what, const std::string& detail);
+  bool first_frame_pending_ = false;  ///< the next frame on the new active slave is noted
   uint64_t miimon_jiffies() const;
 
   BondParams p_;

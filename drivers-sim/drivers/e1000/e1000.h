@@ -123,6 +123,18 @@ struct DriverProfile {
   /// 0x4000; 5.6+ (pba << 10) - E1000_FC_HIGH_DIFF (0x1638) / - E1000_FC_LOW_DIFF (0x1640) with the
   /// 48 KB RX packet buffer: 43,464 / 43,456 bytes (research §3.3).
   uint32_t fcrth = 0x5000, fcrtl = 0x4000;
+  /// What e1000_watchdog does about frames posted to the TX ring while the carrier is off
+  /// (research/link-faults-failover.md §A5, §A10):
+  ///  hold:  nothing (4.4.12-k1, LH@2.4.20 e1000_watchdog): the MAC is disabled without link
+  ///         (SDM §8.6.5.2), so they wait in the ring and leave, late, when the link returns;
+  ///  flush: e1000_tx_flush (5.0.43-k1, LH@2.4.21 e1000_main.c l.1243): TXCW.ANE cleared,
+  ///         CTRL.SLU|ILOS forced (a fake link), mdelay(10), e1000_clean_tx_irq, CTRL/TXCW restored,
+  ///         ICR read "to clear the link status change interrupts this caused": the frames go out
+  ///         onto the dead wire and are counted as sent;
+  ///  reset: schedule_work(tx_timeout_task) = e1000_down + e1000_up (5.6.10.1-k2, 2.6.11.1
+  ///         e1000_watchdog l.1423: "reset controller to flush Tx"): the ring's frames are freed.
+  enum class LinkLossTx { hold, flush, reset };
+  LinkLossTx link_loss_tx = LinkLossTx::hold;
 };
 /// e1000 4.2.8-k1 (in-kernel, 2002-04-03; current on 1 May 2002): RxIntDelay 64 -> RDTR on
 /// 82542/3/4, RADV 128 / RDTR 64 / ITR 488 on 82540+, TIDV 64, rings 80/256, TX reclaim in xmit.
@@ -325,6 +337,10 @@ class Adapter : public NetDevice {
   /// e1000_clean_tx_irq. Returns whether it cleaned a descriptor (the NAPI exit test).
   Task<bool> clean_tx_irq();
   Task<void> watchdog();
+  /// e1000_tx_flush (5.0.43-k1; DriverProfile::link_loss_tx = flush).
+  Task<void> tx_flush();
+  /// TX descriptors posted and not yet cleaned (E1000_DESC_UNUSED(txdr) + 1 < txdr->count).
+  unsigned tx_pending() const;
   Task<void> update_stats();
   std::string where() const;
 
@@ -361,6 +377,10 @@ class Adapter : public NetDevice {
   std::array<uint64_t, E1000_MAX_INTR + 1> isr_reads_{};
   uint64_t *c_intr_, *c_icr_reads_, *c_icr_zero_, *c_loop_limit_, *c_rdt_writes_, *c_tdt_writes_, *c_tx_busy_,
       *c_watchdog_;
+  /// Frames freed from the TX ring by a reset after link loss (link_loss_tx = reset), and frames
+  /// sent by e1000_tx_flush into a forced link (flush): "<host>.<ifname>.tx_ring_reset_freed",
+  /// ".tx_flushed".
+  uint64_t *c_tx_reset_freed_ = nullptr, *c_tx_flushed_ = nullptr;
   uint64_t *c_polls_ = nullptr, *c_poll_exits_ = nullptr, *c_copybreak_ = nullptr;
 };
 

@@ -56,7 +56,7 @@ inline constexpr uint32_t E1000_CTRL = 0x00000, E1000_STATUS = 0x00008, E1000_EE
                           E1000_RADV = 0x0282C, E1000_TDBAL = 0x03800, E1000_TDBAH = 0x03804,
                           E1000_TDLEN = 0x03808, E1000_TDH = 0x03810, E1000_TDT = 0x03818, E1000_TIDV = 0x03820,
                           E1000_TADV = 0x0382C, E1000_RXCSUM = 0x05000, E1000_MTA = 0x05200, E1000_RA = 0x05400,
-                          E1000_VFTA = 0x05600, E1000_WUC = 0x05800;
+                          E1000_VFTA = 0x05600, E1000_WUC = 0x05800, E1000_TXCW = 0x00178;
 // Statistics (SDM §13.7; read-to-clear), in the order e1000_update_stats reads them.
 inline constexpr uint32_t E1000_CRCERRS = 0x04000, E1000_ALGNERRC = 0x04004, E1000_SYMERRS = 0x04008,
                           E1000_RXERRC = 0x0400C, E1000_MPC = 0x04010, E1000_SCC = 0x04014, E1000_ECOL = 0x04018,
@@ -80,6 +80,8 @@ inline constexpr uint32_t E1000_CRCERRS = 0x04000, E1000_ALGNERRC = 0x04004, E10
 inline constexpr uint32_t E1000_CTRL_FD = 0x00000001, E1000_CTRL_SLU = 0x00000040, E1000_CTRL_FRCSPD = 0x00000800,
                           E1000_CTRL_FRCDPX = 0x00001000, E1000_CTRL_RST = 0x04000000,
                           E1000_CTRL_RFCE = 0x08000000, E1000_CTRL_TFCE = 0x10000000, E1000_CTRL_VME = 0x40000000;
+inline constexpr uint32_t E1000_CTRL_ILOS = 0x00000080;  ///< invert loss-of-signal
+inline constexpr uint32_t E1000_TXCW_ANE = 0x80000000;   ///< TXCW auto-negotiation enable
 inline constexpr uint32_t E1000_CTRL_EXT_EE_RST = 0x00002000;
 inline constexpr uint32_t E1000_STATUS_FD = 0x00000001, E1000_STATUS_LU = 0x00000002,
                           E1000_STATUS_FUNC_1 = 0x00000004, E1000_STATUS_TXOFF = 0x00000010,

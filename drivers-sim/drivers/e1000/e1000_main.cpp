@@ -1,11 +1,13 @@
 // e1000_main.c of the model: probe, open/close, transmit, interrupt handler, RX/TX clean, RX refill
 // and the watchdog (see e1000.h for what is modeled and the sources).
 #include "core/sim_context.h"
+#include "core/events.h"
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "models/bus/pci.h"
 #include "drivers-sim/driver_entry.h"
 #include "drivers-sim/kernel/rx_journey.h"
 #include <algorithm>
+#include <fmt/format.h>
 #include <stdexcept>
 #include <systemc>
 
@@ -44,6 +46,10 @@ Adapter::Adapter(Kernel& k, std::string name, const DriverProfile& profile, MacT
   c_tdt_writes_ = &c.at(counter(k, this->name(), "tdt_writes"));
   c_tx_busy_ = &c.at(counter(k, this->name(), "tx_busy"));
   c_watchdog_ = &c.at(counter(k, this->name(), "watchdog"));
+  if (profile.link_loss_tx == DriverProfile::LinkLossTx::reset)
+    c_tx_reset_freed_ = &c.at(counter(k, this->name(), "tx_ring_reset_freed"));
+  if (profile.link_loss_tx == DriverProfile::LinkLossTx::flush)
+    c_tx_flushed_ = &c.at(counter(k, this->name(), "tx_flushed"));
   netif_stop_queue();  // e1000_probe: netif_carrier_off + netif_stop_queue until the watchdog sees link
 }
 
@@ -650,6 +656,31 @@ Task<void> Adapter::update_stats() {
   }
 }
 
+unsigned Adapter::tx_pending() const {
+  if (tx_ring_.buffer_info.empty()) return 0;
+  unsigned n = 0;
+  for (const Buffer& b : tx_ring_.buffer_info) n += b.skb ? 1 : 0;
+  return n;
+}
+
+Task<void> Adapter::tx_flush() {
+  // e1000_tx_flush (5.0.43-k1, LH@2.4.21 e1000_main.c l.1243), 82543 and later.
+  Kernel& k = kernel();
+  const unsigned n = tx_pending();
+  const uint32_t ctrl = co_await rd(E1000_CTRL);
+  const uint32_t txcw = co_await rd(E1000_TXCW);
+  co_await wr(E1000_TXCW, txcw & ~E1000_TXCW_ANE);
+  co_await wr(E1000_CTRL, ctrl | E1000_CTRL_SLU | E1000_CTRL_ILOS);  // force link up
+  co_await CpuBurn{ms(10)};  // mdelay(10)
+  (void)co_await clean_tx_irq();
+  co_await wr(E1000_CTRL, ctrl);
+  co_await wr(E1000_TXCW, txcw);
+  (void)co_await rd(E1000_ICR);  // "clear the link status change interrupts this caused"
+  *c_tx_flushed_ += n - tx_pending();
+  run_events().note(now(), k.host() + "." + name(), "TX ring flushed",
+                    fmt::format("e1000_tx_flush: {} frames sent onto a forced link", n - tx_pending()));
+}
+
 Task<void> Adapter::watchdog() {
   Kernel& k = kernel();
   co_await k.cost(costs_[Path::e1000_watchdog]);
@@ -663,11 +694,31 @@ Task<void> Adapter::watchdog() {
       full_duplex_ = s & E1000_STATUS_FD;
       netif_carrier_on();
       netif_wake_queue();
+      run_events().note(now(), k.host() + "." + name(), "carrier on",
+                        fmt::format("e1000: {} NIC Link is Up {} Mbps", name(), link_speed_));
     }
   } else if (netif_carrier_ok()) {  // "NIC Link is Down"
     link_speed_ = 0;
     netif_carrier_off();
     netif_stop_queue();
+    run_events().note(now(), k.host() + "." + name(), "carrier off",
+                      fmt::format("e1000: {} NIC Link is Down; {} frames in the TX ring", name(), tx_pending()));
+  }
+  // Frames posted while the link is down (DriverProfile::link_loss_tx).
+  if (!netif_carrier_ok() && tx_pending() > 0) {
+    if (profile_->link_loss_tx == DriverProfile::LinkLossTx::flush) {
+      co_await tx_flush();
+    } else if (profile_->link_loss_tx == DriverProfile::LinkLossTx::reset) {
+      // schedule_work(&adapter->tx_timeout_task): e1000_down + e1000_up in keventd (here at once,
+      // from the watchdog; the work item runs at the next schedule of keventd).
+      const unsigned n = tx_pending();
+      *c_tx_reset_freed_ += n;
+      run_events().note(now(), k.host() + "." + name(), "TX ring reset",
+                        fmt::format("tx_timeout_task: e1000_down + e1000_up free {} frames", n));
+      co_await down();
+      (void)co_await up();
+      co_return;  // e1000_up re-arms the watchdog
+    }
   }
   co_await update_stats();
   if (profile_->itr_param && mac_ >= e1000_82540 && opt_.itr == 1) {

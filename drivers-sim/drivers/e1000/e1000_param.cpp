@@ -51,6 +51,9 @@ const DriverProfile& profile_5_6_10_1_k2() {
     d.lltx = true;
     d.fcrth = 48 * 1024 - 0x1638;  // E1000_PBA_48K << 10 - E1000_FC_HIGH_DIFF = 43,464
     d.fcrtl = 48 * 1024 - 0x1640;  // - E1000_FC_LOW_DIFF = 43,456
+    // e1000_watchdog: "reset controller to flush Tx" (2.6.11.1 l.1423; 6.x taken as the same,
+    // research link-faults-failover.md §A5: the 2.6.14 driver was not read).
+    d.link_loss_tx = DriverProfile::LinkLossTx::reset;
     return d;
   }();
   return p;
@@ -113,11 +116,14 @@ const DriverProfile& profile_4_4_12_k1() {
 }
 
 const DriverProfile& profile_5_0_43_k1() {
-  static const DriverProfile p{
-      "e1000-5.0.43-k1", "5.0.43-k1",
-      "Intel PRO/1000 driver 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic 2000-8000/s), "
-      "RxDescriptors 256",
-      256, true, kSrc5043};
+  static const DriverProfile p = [] {
+    DriverProfile d{"e1000-5.0.43-k1", "5.0.43-k1",
+                    "Intel PRO/1000 driver 5.0.43-k1 (Mar 2003): InterruptThrottleRate (default 1 = dynamic "
+                    "2000-8000/s), RxDescriptors 256",
+                    256, true, kSrc5043};
+    d.link_loss_tx = DriverProfile::LinkLossTx::flush;  // e1000_tx_flush (LH@2.4.21 e1000_main.c l.1243)
+    return d;
+  }();
   return p;
 }
 

@@ -1,8 +1,10 @@
 #include "models/nic/e1000/e1000.h"
+#include "core/events.h"
 #include "core/fidelity.h"
 #include "core/sim_context.h"
 #include "models/ether/link.h"
 #include "models/ether/pause.h"
+#include "models/ether/phy.h"
 #include "models/ether/station_address.h"
 #include "models/device_entry.h"
 #include <algorithm>
@@ -142,7 +144,7 @@ static DmaBurst e1000_dma_burst(const E1000Params& p, bool write, uint64_t a, si
 // One MAC / PCI function
 // ============================================================================================
 
-struct E1000::Port : EthPort {
+struct E1000::Port : EthPort, EthLineSide {
   E1000& dev;
   unsigned fn;
   std::string where;  ///< journey/counter prefix, e.g. "alpha.eth1" or "alpha.eth1.port1"
@@ -160,11 +162,15 @@ struct E1000::Port : EthPort {
   std::array<uint16_t, 64> eeprom{};
   std::array<uint16_t, 32> phy{};
   EthLinkEnd* link = nullptr;
+  /// The internal PHY's link monitor (models/ether/phy.h): link status after the line's signal.
+  std::unique_ptr<EthPhy> phy_mon;
+  /// The MAC's internal link indication as last seen (STATUS.LU): a change sets ICR.LSC.
+  bool mac_up = false;
 
   sc_core::sc_event mod_ev, rx_ev, tx_ev, mac_ev, arrive_ev;
 
   // ---- RX ----
-  struct Arrival { sc_time at; EthFrame f; };
+  struct Arrival { sc_time at; EthFrame f; bool bad_fcs = false; };
   std::deque<Arrival> arrivals;  ///< frames in the PHY/MAC receive pipeline
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId journey; size_t off = 0; uint64_t first_addr = 0; };
   std::deque<RxFrame> rx_fifo;
@@ -210,6 +216,7 @@ struct E1000::Port : EthPort {
     spawn("tx", &tx_ev, [this] { tx_process(); });
     spawn("mac", &mac_ev, [this] { mac_run(); });
     spawn("arrive", &arrive_ev, [this] { on_arrivals(); });
+    phy_mon = std::make_unique<EthPhy>("port" + std::to_string(fn), [this](bool up) { on_phy_change(up); });
     reset();
     register_counters();
     settler = sim().counters.add_settler([this] { rx_settle(false); });
@@ -257,6 +264,10 @@ struct E1000::Port : EthPort {
     phy[9] = 0x0300;
     phy[10] = 0x3C00;
     phy[17] = 0xBC00;  // M88 PHY specific status: 1000 Mb/s, full duplex, resolved, link
+    if (link && phy_mon && !phy_mon->link_up()) phy_link_bits(false);
+    // Frames in the TX packet buffer not yet sent are lost with the reset (a driver resetting a
+    // NIC whose link is down: e1000 5.6's tx_timeout_task): counted, not vanished.
+    if (!mac_q.empty()) sim().counters.at(where + ".tx_dropped_reset") += mac_q.size();
     // Frames still in the MAC receive pipeline are lost with the reset: counted, not vanished.
     if (!arrivals.empty()) sim().counters.at(where + ".rx_dropped_reset") += arrivals.size();
     arrivals.clear();
@@ -281,6 +292,36 @@ struct E1000::Port : EthPort {
     mac_sent.clear();
     pause_until = SC_ZERO_TIME;
     if (line_out) set_line(false);
+    mac_up = link_up();
+  }
+
+  /// PHY_STATUS (BMSR) bit 2 Link Status and the M88 PHY specific status bit 10 Link (real time).
+  void phy_link_bits(bool up) {
+    phy[1] = up ? uint16_t(phy[1] | 0x0004) : uint16_t(phy[1] & ~0x0004);
+    phy[17] = up ? uint16_t(phy[17] | 0x0400) : uint16_t(phy[17] & ~0x0400);
+  }
+  /// CTRL.SLU with CTRL.ILOS: software forces the MAC's link indication up whatever the PHY says
+  /// (e1000 5.0.43's e1000_tx_flush: "force link up" to send what the ring holds; SDM §13.4.1).
+  bool forced_link() const { return (reg(CTRL) & ctrl::SLU) && (reg(CTRL) & ctrl::ILOS); }
+  /// The MAC's internal link indication (STATUS.LU): a cable, and the PHY's link or a forced one.
+  /// "Indication that the link is not up disables MAC operation" (SDM §8.6.5.2).
+  bool link_up() const { return link && ((phy_mon && phy_mon->link_up()) || forced_link()); }
+  /// Re-evaluate the link indication; a change sets ICR.LSC ("each time the link status changes",
+  /// SDM §13.4.17) and a link back restarts the transmitter.
+  void link_changed() {
+    const bool up = link_up();
+    if (up == mac_up) return;
+    mac_up = up;
+    mod->set_cause(now(), icr::LSC);
+    sync_irq();
+    if (up) mac_ev.notify(SC_ZERO_TIME);
+  }
+  void on_phy_change(bool up) {
+    rx_settle(true);
+    run_events().note(now(), where, up ? "PHY link up" : "PHY link down",
+                      up ? "auto-negotiation and training done" : "link-fail timer expired");
+    phy_link_bits(up);
+    link_changed();
   }
 
   uint32_t reg(uint32_t off) const { return regs[off / 4]; }
@@ -445,7 +486,7 @@ struct E1000::Port : EthPort {
 
   uint32_t status() const {
     uint32_t s = status::FD | (fn << status::FUNC_SHIFT);
-    if (link) {
+    if (link_up()) {
       s |= status::LU;
       unsigned sp = link->speed_mbps();
       s |= sp == 1000 ? status::SPEED_1000 : sp == 100 ? status::SPEED_100 : status::SPEED_10;
@@ -473,6 +514,7 @@ struct E1000::Port : EthPort {
           return;
         }
         regs[off / 4] = v & ~ctrl::PHY_RST;
+        link_changed();  // CTRL.SLU|ILOS may force the link indication
         mac_ev.notify(delay);
         return;
       case ICR: mod->clear_causes(t, v); sync_irq(); return;
@@ -538,7 +580,14 @@ struct E1000::Port : EthPort {
   }
 
   // ---------------------------------------------------------------- EthPort
-  void attach_link(EthLinkEnd* end) override { link = end; }
+  void attach_link(EthLinkEnd* end) override {
+    link = end;
+    phy_mon->set_initial(true);  // a cable to a partner: linked from the start
+    mac_up = link_up();
+  }
+  // EthLineSide (models/ether/phy.h): the internal PHY hears the line; frames with a bad FCS.
+  void line_signal(const LineSignal& ls) override { phy_mon->line(ls, link ? link->speed_mbps() : 1000); }
+  void frame_received_bad_fcs(const EthFrame& f) override { receive(f, true); }
   void attach_rx(EthRxFeed* feed) override { rx_feed = feed; }
   std::string port_name() const override { return where; }
   std::optional<FrameTally> tally() const override {
@@ -559,12 +608,21 @@ struct E1000::Port : EthPort {
                  {"oversize, RCTL.LPE=0 (ROC)", c(ROC)},
                  {"RX FIFO overrun (MPC)", c(MPC)},
                  {"device reset, in the MAC receive pipeline (rx_dropped_reset)", named(".rx_dropped_reset")}};
+    // Faults (docs/faults.md): listed only when they happened, so a run without faults reports as before.
+    if (const uint64_t n = c(CRCERRS)) t.dropped.push_back({"bad FCS (CRCERRS)", n});
+    if (const uint64_t n = named(".rx_dropped_link_down")) t.dropped.push_back({"PHY link down (rx_dropped_link_down)", n});
     return t;
   }
 
-  void frame_received(const EthFrame& f) override {
+  void frame_received(const EthFrame& f) override { receive(f, false); }
+  void receive(const EthFrame& f, bool bad_fcs) {
+    if (!phy_mon->link_up()) {  // the PHY has no link (still training): nothing reaches the MAC
+      sim().counters.at(where + ".rx_dropped_link_down") += 1;
+      sim().journeys.mark(f.journey, now(), "dropped", where, "PHY link down");
+      return;
+    }
     sim().journeys.mark(f.journey, now(), "MAC RX", where, "");
-    arrivals.push_back({now() + dev.p_.phy_rx_latency + dev.p_.mac_rx_latency, f});
+    arrivals.push_back({now() + dev.p_.phy_rx_latency + dev.p_.mac_rx_latency, f, bad_fcs});
     if (arrivals.size() == 1) arrive_ev.notify(arrivals.front().at - now());
   }
 
@@ -595,16 +653,25 @@ struct E1000::Port : EthPort {
   void on_arrivals() {
     while (!arrivals.empty() && arrivals.front().at <= now()) {
       EthFrame f = std::move(arrivals.front().f);
+      const bool bad = arrivals.front().bad_fcs;
       arrivals.pop_front();
-      accept_frame(f);
+      accept_frame(f, bad);
     }
     if (!arrivals.empty()) arrive_ev.notify(arrivals.front().at - now());
   }
 
   /// What the MAC does with a frame of `len` bytes (FCS included) in the current state.
-  enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store };
-  RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc) const {
+  enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store, BadFcs };
+  RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc, bool bad_fcs = false) const {
     no_desc = false;
+    if (bad_fcs) {
+      // CRCERRS counts packets with CRC errors that "must pass address filtering and must be 64
+      // bytes or greater", not counted while receives are disabled (SDM §13.7, research
+      // link-faults-failover.md §A2); a frame whose address does not match is counted nowhere.
+      if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
+      if (!address_match(f.bytes)) return RxVerdict::Filtered;
+      return RxVerdict::BadFcs;
+    }
     if (is_pause_frame(f.bytes) && (reg(CTRL) & ctrl::RFCE)) return RxVerdict::Pause;  // 802.3x MAC control
     if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
     if (!address_match(f.bytes)) return RxVerdict::Filtered;
@@ -626,6 +693,7 @@ struct E1000::Port : EthPort {
       case RxVerdict::Disabled: *c_rx_disabled += n; break;
       case RxVerdict::Filtered: *c_rx_filtered += n; break;
       case RxVerdict::Oversize: stat_add(ROC, n); break;
+      case RxVerdict::BadFcs: stat_add(CRCERRS, n); break;
       case RxVerdict::Overrun:
         if (no_desc) stat_add(RNBC, n);
         stat_add(MPC, n);
@@ -671,11 +739,11 @@ struct E1000::Port : EthPort {
   }
 
   /// A frame is through the MAC receive pipeline: flow control, filters, packet buffer.
-  void accept_frame(const EthFrame& f) {
+  void accept_frame(const EthFrame& f, bool bad_fcs) {
     unsigned len = static_cast<unsigned>(f.bytes.size()) + kEthFcsBytes;
     unsigned wire_len = std::max(len, kEthMinFrameBytes);
     bool no_desc = false;
-    const RxVerdict v = rx_verdict(f, len, no_desc);
+    const RxVerdict v = rx_verdict(f, len, no_desc, bad_fcs);
     if (v == RxVerdict::Pause) {  // 802.3x MAC control: consumed by the MAC
       stat_add(TPR, 1);
       stat_add(TORL, wire_len);
@@ -690,7 +758,7 @@ struct E1000::Port : EthPort {
       rx_count_dropped(f, v, no_desc, 1, now());
       if (f.journey) {
         static constexpr const char* why[] = {"", "receiver disabled (RCTL.EN=0)", "address filter",
-                                              "oversize (RCTL.LPE=0)", "RX FIFO overrun (RXO, MPC)"};
+                                              "oversize (RCTL.LPE=0)", "RX FIFO overrun (RXO, MPC)", "", "bad FCS (CRCERRS)"};
         sim().journeys.mark(f.journey, now(), "dropped", where, why[static_cast<int>(v)]);
       }
       // Nothing but this port's own events can change the verdict: hold a tester's train.
@@ -1085,7 +1153,7 @@ struct E1000::Port : EthPort {
       if (tx_fifo_blocked) tx_ev.notify(SC_ZERO_TIME);
     }
     if (!mac_sent.empty()) mac_ev.notify(mac_sent.front().end - now());
-    if (mac_q.empty() || !link) return;
+    if (mac_q.empty() || !link || !mac_up) return;  // no link: the MAC is disabled, frames wait (SDM §8.6.5.2)
     TxReady& r = mac_q.front();
     sc_time earliest = r.ready + dev.p_.mac_tx_latency + dev.p_.phy_tx_latency;
     sc_time start = std::max(earliest, link->wire_free_at());

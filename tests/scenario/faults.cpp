@@ -1,0 +1,123 @@
+// Faults through the real binary (scenarios/faults/, docs/faults.md): the composite budgets of
+// research/link-faults-failover.md §A8/§A9 must emerge from the mechanisms (PHY link-fail timers,
+// LSC + e1000_watchdog, bond_mii_monitor, TCP's retransmission timer), not be typed in; every
+// frame stays accounted for through the faults.
+#include "tests/support/run_nicsim.h"
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+using namespace nicsim::test;
+
+namespace {
+double milestone(const nlohmann::json& fault, const std::string& what) {
+  INFO("fault " << fault.dump());
+  REQUIRE(fault["milestones"].contains(what));
+  return fault["milestones"][what].get<double>();
+}
+/// Times (ms after the fault) of the events `what` noted by names starting with `where`.
+std::vector<double> times(const nlohmann::json& fault, const std::string& what, const std::string& where) {
+  std::vector<double> v;
+  for (auto& e : fault["events"])
+    if (e["what"] == what && e["where"].get<std::string>().rfind(where, 0) == 0) v.push_back(e["after_ms"]);
+  return v;
+}
+void check_accounting(const nlohmann::json& j, uint64_t* lost_total) {
+  const auto& a = j["accounting"];
+  CHECK(a["balanced"] == true);
+  CHECK(a["problems"].empty());
+  for (auto& d : a["directions"]) {
+    CHECK(d["unaccounted"] == 0);
+    if (d.contains("lost_on_wire")) *lost_total += d["lost_on_wire"].get<uint64_t>();
+  }
+}
+}  // namespace
+
+TEST_CASE("faults: e1000 4.4.12 active-backup with miimon 100 leaves a pulled slave 0.36 to 0.86 s after the pull",
+          "[scenario][faults]") {
+  auto j = run_json(std::string("run scenarios/faults/ab-e1000-4.4.12-pull.toml"));
+  REQUIRE(j["status"] == "ok");
+  REQUIRE(j["faults"].size() == 2);
+  const auto& pull = j["faults"][0];
+  // Each PHY after its own link-fail timer: 350 ms SLAVE, 750 ms MASTER (one of each).
+  const auto phy_down = times(pull, "PHY link down", "");
+  REQUIRE(phy_down.size() == 2);
+  CHECK(std::min(phy_down[0], phy_down[1]) == Approx(350).margin(1e-6));
+  CHECK(std::max(phy_down[0], phy_down[1]) == Approx(750).margin(1e-6));
+  // The driver: LSC brings the watchdog to the next tick (HZ = 100: within 10 ms, plus its run).
+  const double alpha_phy = times(pull, "PHY link down", "alpha.eth1")[0];
+  const auto alpha_off = times(pull, "carrier off", "alpha.eth1");
+  REQUIRE(alpha_off.size() == 1);
+  CHECK(alpha_off[0] > alpha_phy);
+  CHECK(alpha_off[0] < alpha_phy + 10.5);
+  // The bond: its next 100 ms miimon tick after the carrier went off.
+  const auto switched = times(pull, "active slave changed", "alpha.bond0");
+  REQUIRE(switched.size() == 1);
+  CHECK(switched[0] > alpha_off[0]);
+  CHECK(switched[0] <= alpha_off[0] + 100.5);
+  CHECK(switched[0] >= 360 - 1);  // the research note's 0.36-0.86 s
+  CHECK(switched[0] <= 860);
+  const auto first = times(pull, "first frame on the new path", "alpha.bond0");
+  REQUIRE(first.size() == 1);
+  CHECK(first[0] >= switched[0]);
+  // TCP: timeouts doubling from the 210 ms floor until the path is back; data acked again.
+  const auto rto = times(pull, "TCP retransmission timeout", "alpha.tcp");
+  REQUIRE(!rto.empty());
+  for (size_t i = 1; i < rto.size(); ++i) {
+    INFO("timeout " << i << " at " << rto[i] << " ms, previous " << rto[i - 1]);
+    const double gap = rto[i] - rto[i - 1];
+    CHECK(gap == Approx(210.0 * double(1u << i)).margin(10.5));  // 420, 840, ... ms (one tick of slack)
+  }
+  const auto acked = times(pull, "TCP new data acked", "alpha.tcp");
+  REQUIRE(!acked.empty());
+  CHECK(acked[0] > switched[0]);
+  CHECK(acked[0] > rto.back());  // resumed by a retransmission after the path was back
+  // The replug: link up after auto-negotiation and training (3 × 160 ms + 750 ms), then carrier on
+  // and miimon's "link status definitely up"; active-backup is sticky (no failback).
+  const auto& replug = j["faults"][1];
+  const auto up = times(replug, "PHY link up", "");
+  REQUIRE(up.size() == 2);
+  CHECK(up[0] == Approx(1230).margin(1e-6));
+  CHECK(times(replug, "carrier on", "alpha.eth1").size() == 1);
+  CHECK(times(replug, "slave link up", "alpha.bond0").size() == 1);
+  CHECK(times(replug, "active slave changed", "alpha.bond0").empty());
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost > 0);  // frames died on the wire, and are counted there
+}
+
+TEST_CASE("faults: a plain e1000 link down for 2 s and TCP backs off from 210 ms", "[scenario][faults]") {
+  auto j = run_json("run scenarios/faults/e1000-link-down-2s.toml");
+  REQUIRE(j["status"] == "ok");
+  const auto& pull = j["faults"][0];
+  const auto rto = times(pull, "TCP retransmission timeout", "alpha.tcp");
+  REQUIRE(rto.size() >= 3);
+  for (size_t i = 1; i < rto.size(); ++i) CHECK(rto[i] - rto[i - 1] == Approx(210.0 * double(1u << i)).margin(10.5));
+  CHECK(milestone(pull, "carrier off") < 760 + 11);
+  const auto& replug = j["faults"][1];
+  CHECK(milestone(replug, "PHY link up") == Approx(1230).margin(1e-6));
+  CHECK(milestone(replug, "TCP new data acked") > milestone(replug, "carrier on"));
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost > 0);
+}
+
+TEST_CASE("faults: a frame error rate drops frames into CRCERRS and the same seed loses the same frames", "[scenario][faults]") {
+  const std::string run = "run scenarios/faults/e1000-frame-errors.toml --set workload.duration_s=0.3";
+  auto j = run_json(run);
+  auto k = run_json(run);
+  REQUIRE(j["status"] == "ok");
+  const uint64_t corrupted = j["faults"][0]["frames_corrupted"];
+  CHECK(corrupted > 0);
+  CHECK(j["counters"]["beta.eth1.CRCERRS"] == corrupted);
+  CHECK(k["faults"][0]["frames_corrupted"] == corrupted);
+  CHECK(k["metrics"] == j["metrics"]);
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost == 0);
+  bool crc_reason = false;
+  for (auto& d : j["accounting"]["directions"])
+    if (d["dropped"].contains("bad FCS (CRCERRS)")) crc_reason = d["dropped"]["bad FCS (CRCERRS)"] == corrupted;
+  CHECK(crc_reason);
+}
