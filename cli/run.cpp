@@ -224,13 +224,15 @@ int run_main(int argc, char** argv) {
   }
   // Per-stage latency breakdown of every traced message (nicsim explain reads it).
   if (!result.contains("explain")) {
-    const auto& js = sim().journeys.finished();
+    const JourneyTotals& js = sim().journeys.totals();
     result["explain"] = breakdown(js).to_json();
-    std::set<std::string> kinds;
-    for (auto& j : js) kinds.insert(j.kind);
+    const std::vector<std::string> kinds = sim().journeys.finished_kinds();
     result["explain_kinds"] = kinds;  // every kind traced (explain --kind resolves its prefix against them)
     if (kinds.size() > 1)
       for (auto& k : kinds) result["explain_by_kind"][k] = breakdown(js, k).to_json();
+    // Marks older than their journey's unfolded window (core/journey.h): said when it happens,
+    // since their wait then counts toward the stage before.
+    if (uint64_t late = sim().journeys.late_marks()) result["explain_late_marks"] = late;
   }
   out.flush();
   if (saved_cout) std::cout.rdbuf(saved_cout);

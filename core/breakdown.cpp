@@ -42,43 +42,44 @@ std::string GapRow::where(const std::string& a_name, const std::string& b_name) 
   return fmt::format("{}: {}; {}: {}", a_name, where_a, b_name, where_b);
 }
 
-Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix) {
+Breakdown breakdown(const JourneyTotals& jt, const std::string& kind_prefix) {
   Breakdown out;
-  std::vector<std::pair<std::string, std::string>> order;          // (stage, cause) in first-seen order
-  std::map<std::pair<std::string, std::string>, size_t> index;
-  std::vector<std::vector<double>> per_stage;                      // per journey values (µs)
-  std::vector<std::map<std::string, double>> where_time;
+  std::vector<uint32_t> order;                 // stage keys in first-seen order
+  std::map<uint32_t, size_t> index;            // stage key -> position in order
+  std::vector<std::vector<double>> per_stage;  // per journey values (µs)
   std::vector<double> totals;
-  std::map<std::string, std::string> scenario_name;  // model name -> scenario name (core/result_names.h)
-  auto place = [&](const std::string& where) -> const std::string& {
-    auto it = scenario_name.find(where);
-    if (it == scenario_name.end()) it = scenario_name.emplace(where, result_names()(where)).first;
-    return it->second;
-  };
-  for (auto& j : journeys) {
-    if (!j.finished || j.marks.empty()) continue;
-    if (!kind_prefix.empty() && j.kind.rfind(kind_prefix, 0) != 0) continue;
+  std::vector<bool> included(jt.names.size(), false);  // kinds with the prefix
+  for (auto& j : jt.finished) {
+    const std::string& kind = jt.names[j.kind];
+    if (!kind_prefix.empty() && kind.rfind(kind_prefix, 0) != 0) continue;
+    included[j.kind] = true;
     std::map<size_t, double> mine;
-    for (size_t i = 0; i < j.marks.size(); ++i) {
-      const auto& m = j.marks[i];
-      sc_time next = i + 1 < j.marks.size() ? j.marks[i + 1].t : j.end;
-      double d = to_us(next > m.t ? next - m.t : SC_ZERO_TIME);
-      auto key = std::make_pair(m.stage, m.cause);
+    for (auto& [key, us] : j.stage_us) {
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, order.size()).first;
         order.push_back(key);
         per_stage.emplace_back(totals.size(), 0.0);  // zero for earlier journeys
-        where_time.emplace_back();
       }
-      mine[it->second] += d;
-      where_time[it->second][place(m.where)] += d;
+      mine[it->second] = us;
     }
     for (size_t s = 0; s < per_stage.size(); ++s) per_stage[s].push_back(mine.count(s) ? mine[s] : 0.0);
-    totals.push_back(to_us(j.total()));
+    totals.push_back(j.total_us);
   }
   out.journeys = totals.size();
   if (totals.empty()) return out;
+  // Time per place of each stage, under the scenario's names (core/result_names.h), in exact ticks.
+  std::vector<std::map<std::string, uint64_t>> where_time(order.size());
+  std::map<uint32_t, std::string> scenario_name;  // model name -> scenario name
+  for (auto& [k, ticks] : jt.where_ticks) {
+    const auto& [kind, key, where] = k;
+    if (!included[kind]) continue;
+    auto s = index.find(key);
+    if (s == index.end()) continue;
+    auto n = scenario_name.find(where);
+    if (n == scenario_name.end()) n = scenario_name.emplace(where, result_names()(jt.names[where])).first;
+    where_time[s->second][n->second] += ticks;
+  }
   double sum = 0;
   for (double t : totals) sum += t;
   out.mean_total_us = sum / static_cast<double>(totals.size());
@@ -86,8 +87,8 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
   out.p99_total_us = percentile(totals, 0.99);
   for (size_t s = 0; s < order.size(); ++s) {
     StageStats st;
-    st.stage = order[s].first;
-    st.cause = order[s].second;
+    st.stage = jt.names[jt.keys[order[s]].first];
+    st.cause = jt.names[jt.keys[order[s]].second];
     double ssum = 0;
     for (double v : per_stage[s]) {
       ssum += v;
@@ -99,7 +100,7 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
     st.share = out.mean_total_us > 0 ? st.mean_us / out.mean_total_us : 0;
     // Every place the stage took time, most first: in a ping-pong both hosts' NICs fetch
     // descriptors, so one name would put half the stage on the wrong host.
-    std::vector<std::pair<double, std::string>> places;
+    std::vector<std::pair<uint64_t, std::string>> places;
     for (auto& [w, t] : where_time[s])
       if (t > 0 && !w.empty()) places.emplace_back(t, w);
     std::stable_sort(places.begin(), places.end(), [](auto& a, auto& b) { return a.first > b.first; });
@@ -110,6 +111,18 @@ Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kin
     out.stages.push_back(std::move(st));
   }
   return out;
+}
+
+Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix) {
+  JourneyLog log;
+  for (auto& j : journeys) {
+    if (!j.finished || j.marks.empty()) continue;
+    const auto& m0 = j.marks.front();
+    JourneyId id = log.begin(j.kind, m0.t, m0.stage, m0.where, m0.cause);
+    for (size_t i = 1; i < j.marks.size(); ++i) log.mark(id, j.marks[i].t, j.marks[i].stage, j.marks[i].where, j.marks[i].cause);
+    log.finish(id, j.end);
+  }
+  return breakdown(log.totals(), kind_prefix);
 }
 
 nlohmann::json Breakdown::to_json() const {

@@ -1,5 +1,5 @@
 // Latency breakdown: aggregate journeys into per-stage statistics, and attribute the gap between
-// two runs to stages and causes. Pure functions over core/journey.h data; `nicsim explain` prints
+// two runs to stages and causes. Pure functions over core/journey.h data (JourneyTotals); `nicsim explain` prints
 // them. The stages of each journey partition its end-to-end time (each mark lasts until the next
 // one), so the stage means always sum to the mean total.
 #pragma once
@@ -32,7 +32,10 @@ struct Breakdown {
 };
 
 /// Aggregate finished journeys whose kind starts with `kind_prefix` (all when empty).
-/// Each journey's time in a (stage, cause) is the sum of its intervals in it.
+/// Each journey's time in a (stage, cause) is the sum of its intervals in it. A stage's places are
+/// ordered by their exact total time (ties by name).
+Breakdown breakdown(const JourneyTotals& journeys, const std::string& kind_prefix = "");
+/// The same over journeys with all their marks (tests).
 Breakdown breakdown(const std::vector<Journey>& journeys, const std::string& kind_prefix = "");
 
 struct GapRow {

@@ -17,8 +17,7 @@ namespace nicsim {
 /// (SC_ZERO_TIME: no miss); then "driver rx" now. Times are absolute simulated times.
 inline void mark_rx_journey(Kernel& k, JourneyId j, sc_time t_pass, sc_time desc_miss_at) {
   if (!j) return;
-  const Journey* jr = sim().journeys.find(j);
-  const sc_time last = jr && !jr->marks.empty() ? jr->marks.back().t : SC_ZERO_TIME;
+  const sc_time last = sim().journeys.last_mark_time(j).value_or(SC_ZERO_TIME);
   const IrqStamp* st = k.current_irq();
   Cpu* c = Cpu::running_cpu_or_null();
   const std::string where = k.host() + (c ? ".cpu" + std::to_string(c->index()) : std::string());
