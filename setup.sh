@@ -24,7 +24,7 @@ esac
 # .ci/run's sanitizer build and the fuzz targets only; tshark (reads --pcap captures back) and
 # chromium (renders `nicsim report`'s page headless) are for tests only.
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libboost-program-options-dev catch2
-          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev libpcap-dev gnuplot-nox
+          libfmt-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev libpcap-dev libnlopt-cxx-dev gnuplot-nox
           slurm-wlm munge clang libclang-rt-14-dev llvm tshark chromium)
 missing=()
 for p in "${packages[@]}"; do

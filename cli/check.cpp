@@ -2,6 +2,8 @@
 // beside X.toml), compares the metrics of its result.json with the expected values, prints a table,
 // writes JUnit XML, and exits 1 when the model drifted out of tolerance.
 #include "cli/check.h"
+#include "platforms/calibration_fit.h"
+#include <set>
 #include "cli/progress.h"
 #include "cli/sweep_plan.h"
 #include "cli/fidelity_option.h"
@@ -54,6 +56,30 @@ nlohmann::json params_of(const fs::path& result_json) {
   } catch (const std::exception&) {
     return nlohmann::json();
   }
+}
+
+/// The set of reference `ref` of file `ref_file`, whose run recorded `calibration` (result.json
+/// params.calibration; null: none): train when the calibration's fit names it among its training
+/// references, validate otherwise (the fit never saw it), uncalibrated without a calibration.
+/// `fits` caches each fit file's training references (normal absolute path, metric).
+std::string reference_set(const nlohmann::json& calibration, const fs::path& ref_file, const Reference& ref,
+                          std::map<std::string, std::set<std::pair<std::string, std::string>>>& fits) {
+  if (!calibration.is_object() || !calibration.contains("fit_file")) return kSetUncalibrated;
+  const std::string fit_path = calibration["fit_file"].get<std::string>();
+  auto it = fits.find(fit_path);
+  if (it == fits.end()) {
+    std::set<std::pair<std::string, std::string>> train;
+    try {
+      const FitFile fit = read_fit_file(fit_path);
+      const fs::path dir = fs::path(fit_path).parent_path();
+      for (auto& r : fit.refs)
+        if (r.role == "train") train.emplace(fs::absolute(dir / r.ref_file).lexically_normal().string(), r.metric);
+    } catch (const std::exception&) {  // the run read it a moment ago; unreadable now: nothing counts as trained
+    }
+    it = fits.emplace(fit_path, std::move(train)).first;
+  }
+  const bool trained = it->second.count({fs::absolute(ref_file).lexically_normal().string(), metric_text(ref)}) != 0;
+  return trained ? kSetTrain : kSetValidate;
 }
 
 }  // namespace
@@ -218,6 +244,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
   struct RunOut {
     bool have = false;
     nlohmann::json metrics, counters = nlohmann::json::object();
+    nlohmann::json calibration;  ///< result.json params.calibration (null: the run used none)
     std::string why;
   };
   std::vector<RunOut> runs(jobs.size());
@@ -230,6 +257,8 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
         const nlohmann::json result = nlohmann::json::parse(f);
         ro.metrics = result.at("metrics");
         if (result.contains("counters")) ro.counters = result.at("counters");
+        if (result.contains("params") && result["params"].contains("calibration"))
+          ro.calibration = result["params"]["calibration"];
         ro.have = true;
       } catch (const std::exception& e) {
         ro.why = fmt::format("unreadable result.json: {}", e.what());
@@ -248,6 +277,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
     if (!prefix.empty()) c.message = prefix + c.message;
     return c;
   };
+  std::map<std::string, std::set<std::pair<std::string, std::string>>> fits;  // fit file -> its training refs
   std::vector<RefCheck> checks;
   for (size_t fi = 0; fi < files.size(); ++fi) {
     const size_t i = run_of.at(files[fi].scenario.lexically_normal());
@@ -260,6 +290,7 @@ int run_check(const CheckOptions& o, const Runner& runner, std::vector<RefCheck>
       else c = evaluate_reference(ref, runs[i].metrics, runs[i].counters);
       c.scenario = files[fi].scenario.string();
       c.seconds = results[i].seconds;
+      c.set = reference_set(runs[i].calibration, files[fi].path, ref, fits);
       checks.push_back(std::move(c));
     }
   }
@@ -310,6 +341,7 @@ static int check_main(int argc, char** argv) {
       ("out", po::value<std::string>(), "keep each run's output in DIR (default: a temporary directory)")
       ("allow-fast-fidelity", "run scenarios whose fidelity is fast (refused otherwise: exit 2)");
   add_fidelity_option(opts);
+  add_calibration_option(opts);
   po::variables_map vm;
   std::vector<std::string> paths;
   if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &paths)) return *rc;
@@ -321,6 +353,7 @@ static int check_main(int argc, char** argv) {
     if (s.find('=') == std::string::npos) return usage(fmt::format("--set '{}': write KEY=VALUE", s));
   o.fast = vm.count("fast") != 0;
   if (auto w = apply_fidelity_option(vm, o.sets); !w.empty()) return usage(w);
+  if (auto w = apply_calibration_option(vm, o.sets); !w.empty()) return usage(w);
   o.allow_fast_fidelity = vm.count("allow-fast-fidelity") != 0;
   std::string why;
   auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);

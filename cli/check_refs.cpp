@@ -25,7 +25,8 @@ bool ends_with(const std::string& s, std::string_view suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
 }
 
-/// Error at a source position: "FILE:LINE:COL: key 'K': what".
+}  // namespace
+
 [[noreturn]] void fail_at(const fs::path& file, const toml::source_region& where, const std::string& key,
                           const std::string& what) {
   throw RefFileError(fmt::format("{}:{}:{}: key '{}': {}", file.string(), where.begin.line, where.begin.column, key,
@@ -79,6 +80,8 @@ void unknown_key(const fs::path& file, const toml::key& k, const std::string& fu
                       near.empty() ? fmt::format(" (valid keys: {})", fmt::join(valid, ", "))
                                    : fmt::format(" (did you mean '{}'?)", near)));
 }
+
+namespace {
 
 Reference parse_reference(const fs::path& file, const toml::table& t, size_t idx) {
   std::string base = fmt::format("reference[{}]", idx);
@@ -596,8 +599,9 @@ RefCheck not_run_reference(const Reference& ref, const std::string& why) {
 }
 
 std::string format_table(const std::vector<RefCheck>& checks) {
-  std::vector<std::array<std::string, 7>> rows;
-  rows.push_back({"scenario", "metric", "expected", "simulated", "error", "result", "source"});
+  constexpr size_t kCols = 8;
+  std::vector<std::array<std::string, kCols>> rows;
+  rows.push_back({"set", "scenario", "metric", "expected", "simulated", "error", "result", "source"});
   size_t pass = 0, fail = 0, err = 0, known = 0;
   for (auto& c : checks) {
     switch (c.verdict) {
@@ -606,7 +610,7 @@ std::string format_table(const std::vector<RefCheck>& checks) {
       case Verdict::Error: ++err; break;
       case Verdict::KnownMiss: ++known; break;
     }
-    rows.push_back({c.scenario, metric_text(c.ref), expected_text(c.ref), c.simulated ? num(*c.simulated) : "-",
+    rows.push_back({c.set, c.scenario, metric_text(c.ref), expected_text(c.ref), c.simulated ? num(*c.simulated) : "-",
                     c.error_text, result_text(c), c.ref.source});
   }
   // "±" is two bytes but one column: measure display width in code points.
@@ -615,24 +619,24 @@ std::string format_table(const std::vector<RefCheck>& checks) {
     for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
     return n;
   };
-  std::array<size_t, 7> w{};
+  std::array<size_t, kCols> w{};
   for (auto& r : rows)
-    for (size_t i = 0; i < 6; ++i) w[i] = std::max(w[i], width(r[i]));
+    for (size_t i = 0; i + 1 < kCols; ++i) w[i] = std::max(w[i], width(r[i]));
   std::string out;
   for (size_t k = 0; k < rows.size(); ++k) {
     auto& r = rows[k];
     std::string line;
-    for (size_t i = 0; i < 7; ++i) {
-      bool right = i == 2 || i == 3 || i == 4;
-      size_t pad = i < 6 ? w[i] - width(r[i]) : 0;
+    for (size_t i = 0; i < kCols; ++i) {
+      bool right = i == 3 || i == 4 || i == 5;
+      size_t pad = i + 1 < kCols ? w[i] - width(r[i]) : 0;
       if (right) line += std::string(pad, ' ') + r[i];
-      else line += r[i] + (i < 6 ? std::string(pad, ' ') : "");
-      if (i < 6) line += "  ";
+      else line += r[i] + (i + 1 < kCols ? std::string(pad, ' ') : "");
+      if (i + 1 < kCols) line += "  ";
     }
     out += line + "\n";
     if (k == 0) {
       size_t total = 0;
-      for (size_t i = 0; i < 6; ++i) total += w[i] + 2;
+      for (size_t i = 0; i + 1 < kCols; ++i) total += w[i] + 2;
       out += std::string(total + 6, '-') + "\n";
     }
   }
@@ -641,8 +645,33 @@ std::string format_table(const std::vector<RefCheck>& checks) {
     else if (c.ref.known_miss)
       out += fmt::format("NOTE {}: {} passes: its known_miss can be removed\n", c.scenario, metric_text(c.ref));
   }
+  out += set_summaries(checks);
   out += fmt::format("{} references: {} passed, {} known misses, {} failed, {} not run (run failed or interrupted)\n", checks.size(),
                      pass, known, fail, err);
+  return out;
+}
+
+std::string set_summaries(const std::vector<RefCheck>& checks) {
+  const bool calibrated = std::any_of(checks.begin(), checks.end(), [](const RefCheck& c) { return c.set != kSetUncalibrated; });
+  if (!calibrated) return "";
+  std::string out;
+  for (const char* set : {kSetTrain, kSetValidate, kSetUncalibrated}) {
+    size_t n = 0, pass = 0, nrel = 0;
+    double abs_err = 0;
+    for (auto& c : checks) {
+      if (c.set != set) continue;
+      ++n;
+      pass += c.verdict == Verdict::Pass;
+      if (c.simulated && c.ref.expected && !c.ref.vs && !c.ref.tolerance_abs && *c.ref.expected != 0) {
+        abs_err += std::abs(*c.simulated - *c.ref.expected) / std::abs(*c.ref.expected);
+        ++nrel;
+      }
+    }
+    if (!n) continue;
+    out += fmt::format("{}: {} references, {} passed{}{}\n", set, n, pass,
+                       nrel ? fmt::format(", mean |error| {:.1f}% over {} with a relative tolerance", 100 * abs_err / nrel, nrel) : "",
+                       std::string(set) == kSetTrain ? " (fitted on: no evidence of validity)" : "");
+  }
   return out;
 }
 

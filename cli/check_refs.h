@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <toml++/toml.h>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,18 @@ namespace nicsim {
 struct RefFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// The field readers of the reference-file parser, shared with other TOML inputs of the CLI (the
+/// calibration file, cli/calibration_file.h). Each throws RefFileError
+/// "FILE:LINE:COL: key 'K': what" (fail_at), the message naming the expected type or the valid keys
+/// with the nearest one (unknown_key: "unknown key in WHERE (did you mean 'x'?)").
+[[noreturn]] void fail_at(const std::filesystem::path& file, const toml::source_region& where, const std::string& key,
+                          const std::string& what);
+std::string node_type(const toml::node& n);  ///< "a string", "an integer", ...
+double number_or_fail(const std::filesystem::path& file, const toml::node& n, const std::string& key);
+std::string string_or_fail(const std::filesystem::path& file, const toml::node& n, const std::string& key);  ///< non-empty
+void unknown_key(const std::filesystem::path& file, const toml::key& k, const std::string& full,
+                 const std::vector<std::string>& valid, const std::string& where);
 
 struct Reference {
   std::string metric;
@@ -109,8 +122,15 @@ const char* verdict_name(Verdict v);         ///< "pass", "FAIL", "ERROR", "MISS
 /// True for the verdicts that let `nicsim check` exit 0: Pass and KnownMiss.
 bool verdict_ok(Verdict v);
 
+/// The set a checked reference belongs to: one a calibration was fitted on (train), one its run
+/// used a calibration for but was not fitted on (validate), or one whose run used no calibration.
+inline constexpr const char* kSetTrain = "train";
+inline constexpr const char* kSetValidate = "validate";
+inline constexpr const char* kSetUncalibrated = "uncalibrated";
+
 /// One reference checked against one run.
 struct RefCheck {
+  std::string set = kSetUncalibrated;  ///< kSetTrain, kSetValidate or kSetUncalibrated
   std::string scenario;             ///< display name (path as given)
   Reference ref;
   Verdict verdict = Verdict::Error;
@@ -151,10 +171,16 @@ RefCheck run_failed_reference(const Reference& ref, int exit_code, const std::st
 /// "not run: <why>", never "run failed (exit 0)".
 RefCheck not_run_reference(const Reference& ref, const std::string& why);
 
-/// The text table: scenario, metric, expected, simulated, error, result, source; then one line per
-/// non-passing reference and per passing known_miss, then a count line. Result is "pass", "FAIL",
+/// The text table: set, scenario, metric, expected, simulated, error, result, source; then one line
+/// per non-passing reference and per passing known_miss, the per-set summaries (set_summaries), then
+/// a count line. Result is "pass", "FAIL",
 /// "ERROR", "MISS (known)", or "pass (known_miss can be removed)".
 std::string format_table(const std::vector<RefCheck>& checks);
+
+/// One line per set (train, validate, uncalibrated) that has references: count, passed and the mean
+/// |error| of those with a relative tolerance; "" when no reference is calibrated (the count line
+/// says it all). A training reference's pass is labelled as no evidence of validity.
+std::string set_summaries(const std::vector<RefCheck>& checks);
 
 /// JUnit XML: <testsuites> with one <testsuite> per scenario and one <testcase> per reference;
 /// <failure> for out-of-tolerance (message with the numbers), <error> for a failed run,

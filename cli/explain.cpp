@@ -168,6 +168,7 @@ int explain_main(int argc, char** argv) {
       "out", po::value<std::string>(&out), "with --what-if: the sweep directory (default whatif-<scenario stem>)")(
       "quiet", "no progress line on stderr (shown only when stderr is a terminal)");
   add_fidelity_option(opts);
+  add_calibration_option(opts);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -183,6 +184,7 @@ int explain_main(int argc, char** argv) {
   }
   // Both runs of a comparison (and every what-if point) run at the same fidelity.
   if (auto why = apply_fidelity_option(vm, sets); !why.empty()) return UsageError{"explain"}(why);
+  if (auto why = apply_calibration_option(vm, sets); !why.empty()) return UsageError{"explain"}(why);
   if (vm.count("what-if")) {
     const UsageError usage{"explain --what-if"};
     if (!scenario.empty()) return usage("give the scenario once: --what-if SCENARIO");

@@ -34,4 +34,23 @@ inline std::string apply_fidelity_option(const boost::program_options::variables
   return "";
 }
 
+/// Adds "--calibration NAME" to `opts` (docs/calibration.md).
+inline void add_calibration_option(boost::program_options::options_description& opts) {
+  opts.add_options()("calibration", boost::program_options::value<std::string>(),
+                     "NAME: use the fit calibrations/NAME.fit.toml (found beside the scenario, above it or in the current "
+                     "directory): its values become the platform's, a --set still wins (same as --set calibration=NAME)");
+}
+
+/// When --calibration was given: appends "calibration=\"NAME\"" to `sets` and returns "", or returns
+/// why NAME cannot name a calibration.
+inline std::string apply_calibration_option(const boost::program_options::variables_map& vm,
+                                            std::vector<std::string>& sets) {
+  if (!vm.count("calibration")) return "";
+  const std::string v = vm["calibration"].as<std::string>();
+  if (v.empty() || v.find_first_of("/\\\"") != std::string::npos)
+    return "--calibration takes NAME, the stem of calibrations/NAME.toml, not '" + v + "'";
+  sets.push_back("calibration=\"" + v + "\"");
+  return "";
+}
+
 }  // namespace nicsim

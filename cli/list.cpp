@@ -1,6 +1,7 @@
 // `nicsim list [platforms|devices|drivers|workloads|links] [--verbose]`: what this binary contains,
 // answered from the registries (never a hand-kept list).
 #include "cli/verbs.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/costs.h"
 #include "drivers-sim/kernel/driver_costs.h"
 #include "drivers-sim/kernel/profiles.h"
@@ -48,6 +49,8 @@ std::string spec_line(const ParamSpec& p) {
   return s;
 }
 
+std::string calib_lines(const ParamSpec& p, const std::string& indent);
+
 void print_params(const ParamSchema& params) {
   if (params.empty()) {
     say("      (no parameters)\n");
@@ -57,7 +60,36 @@ void print_params(const ParamSchema& params) {
     say("      {}: {}\n", p.name, spec_line(p));
     if (!p.doc.empty() || !p.source.empty())
       say("          {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
+    if (calib_bounds(p)) say("{}", calib_lines(p, "          "));
   }
+}
+
+/// The calibration bounds of `p` (ParamSpec::calib), as `list --verbose` and `list calibratable`
+/// print them.
+std::string calib_lines(const ParamSpec& p, const std::string& indent) {
+  const CalibBounds& c = *calib_bounds(p);
+  return fmt::format("{0}calibratable: bounds [{1}, {2}] {3}; sets: {4}\n{0}  lo {1}: {5}\n{0}  hi {2}: {6}\n",
+                     indent, num_text(c.lo, p.kind), num_text(c.hi, p.kind), p.unit, c.mechanism, c.lo_why, c.hi_why);
+}
+
+/// `nicsim list calibratable`: every estimate a calibration may fit, by the `--set` path a
+/// calibration file names it with.
+void print_calibratable() {
+  say("calibratable (estimates a calibration may fit, docs/calibration.md):\n");
+  size_t n = 0;
+  auto show = [&](const std::string& owner, const std::string& path_prefix, const ParamSchema& params) {
+    for (auto& p : params)
+      if (calib_bounds(p)) {
+        say("  {}{}  ({}; default {})\n", path_prefix, p.name, owner, param_value_text(p.def));
+        say("      {}{}\n", p.doc, p.source.empty() ? "" : fmt::format("  [source: {}]", p.source));
+        say("{}", calib_lines(p, "      "));
+        ++n;
+      }
+  };
+  for (auto& [name, e] : Registry<PlatformEntry>::instance().all()) show("platform " + name, "hosts.*.", e.params);
+  for (auto& [name, e] : Registry<DeviceEntry>::instance().all()) show("device " + name, "hosts.*.nics.*.", e.params);
+  for (auto& [name, e] : Registry<DriverEntry>::instance().all()) show("driver " + name, "hosts.*.nics.*.", e.params);
+  if (!n) say("  (none in this build)\n");
 }
 
 std::string join_names(const std::vector<std::string>& v) {
@@ -83,12 +115,15 @@ void print_category(const char* title, bool verbose, Details details) {
   }
 }
 
-const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links", "kernels", "cpus"};
+const std::vector<std::string> kCategories = {"platforms", "devices", "drivers", "workloads", "links", "kernels", "cpus",
+                                              "calibratable"};
 
 const char* kListUsage =
-    "usage: nicsim list [platforms|devices|drivers|workloads|links|kernels|cpus] [--verbose]\n\n"
+    "usage: nicsim list [platforms|devices|drivers|workloads|links|kernels|cpus|calibratable] [--verbose]\n\n"
     "List what this binary can simulate, from its registries. With --verbose, every parameter a\n"
-    "scenario may set: name, type, default, range, unit, meaning and source.";
+    "scenario may set: name, type, default, range, unit, meaning and source, and for an estimate a\n"
+    "calibration may fit, its bounds with their arguments. `calibratable` lists only those, by the\n"
+    "--set path a calibration file names them with (docs/calibration.md).";
 
 int list_main(int argc, char** argv) {
   po::options_description opts("options");
@@ -158,6 +193,10 @@ int list_main(int argc, char** argv) {
       say("      qdisc {}, txqueuelen {}, IRQs {}\n      copy: {}\n      checksum: {}\n          [source: {}]\n", k.qdisc,
           k.tx_queue_len, irq_policy_name(k.irq_policy), k.copy_routine, k.csum_routine, k.source);
     });
+  }
+  if (what == "calibratable") {
+    print_calibratable();
+    return kExitOk;
   }
   if (want("cpus")) {
     sep();

@@ -1,4 +1,6 @@
 #include "cli/report.h"
+#include "cli/fidelity_option.h"
+#include "platforms/calibration_fit.h"
 #include "cli/progress.h"
 #include "cli/svg_plot.h"
 #include "cli/verbs.h"
@@ -198,7 +200,7 @@ std::string platform_trees(const ReportGroup& g) {
 
 std::string refs_table(const ReportGroup& g) {
   std::string h =
-      "<table class=\"refs\"><thead><tr><th>scenario</th><th>metric</th><th>reference</th><th>model</th>"
+      "<table class=\"refs\"><thead><tr><th>set</th><th>scenario</th><th>metric</th><th>reference</th><th>model</th>"
       "<th>error</th><th>verdict</th><th>source and explanation</th></tr></thead><tbody>\n";
   for (auto& s : g.scenarios)
     for (auto& c : s.checks) {
@@ -209,9 +211,9 @@ std::string refs_table(const ReportGroup& g) {
       if (c.verdict == Verdict::Pass && c.ref.known_miss)
         expl += "<br><span class=\"explain\">(passes now: the known_miss can be removed)</span>";
       h += fmt::format(
-          "<tr class=\"{}\"><td>{}</td><td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-          "<td class=\"num\">{}</td><td class=\"verdict\">{}</td><td class=\"small\">{}</td></tr>\n",
-          verdict_class(c.verdict), esc(stem_of(s.scenario)), esc(c.ref.metric), esc(expected_text(c.ref)),
+          "<tr class=\"{}\"><td class=\"small\">{}</td><td>{}</td><td class=\"metric\">{}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"verdict\">{}</td><td class=\"small\">{}</td></tr>\n",
+          verdict_class(c.verdict), esc(c.set), esc(stem_of(s.scenario)), esc(c.ref.metric), esc(expected_text(c.ref)),
           c.simulated ? report_num(*c.simulated) : "-", esc(c.error_text), esc(verdict_name(c.verdict)), expl);
     }
   h += "</tbody></table>\n";
@@ -389,6 +391,46 @@ details.describe pre{font-size:.8em;background:#f7f7f7;padding:.5em;overflow-x:a
 
 }  // namespace
 
+namespace {
+
+/// One calibration of the page: its fitted values against nominal and bounds, and its per-set
+/// errors as the fit file records them.
+std::string calibration_section(const ReportCalibration& c) {
+  const FitFile& f = c.fit;
+  std::string h = fmt::format("<h3 id=\"calibration-{}\">{}</h3>\n<p>Platform {}{}{}; fit {} ({}), objective {:.5f} "
+                              "(nominal values {:.5f}), {} evaluations; file <code>{}</code>.</p>\n",
+                              id_of(f.name), esc(f.name), esc(f.platform),
+                              f.kernel_profile.empty() ? "" : ", kernel profile " + esc(f.kernel_profile),
+                              f.cpu_profile.empty() ? "" : ", CPU profile " + esc(f.cpu_profile),
+                              f.ok ? "ok" : "<b>FAILED</b>", esc(f.ok ? "no value at a bound" : f.failure), f.objective,
+                              f.nominal_objective, f.evaluations, esc(c.fit_file));
+  h += "<table><thead><tr><th>parameter</th><th>fitted</th><th>nominal</th><th>bounds</th><th>declared bounds</th>"
+       "<th>unit</th><th>mechanism</th></tr></thead><tbody>\n";
+  for (auto& p : f.params)
+    h += fmt::format("<tr{}><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">"
+                     "[{}, {}]</td><td class=\"num\">[{}, {}]</td><td>{}</td><td class=\"small\">{}</td></tr>\n",
+                     p.at_bound ? " class=\"fail\"" : "", esc(p.set), calibration_value_text(p.fitted, p.integer),
+                     calibration_value_text(p.nominal, p.integer), calibration_value_text(p.lo, p.integer),
+                     calibration_value_text(p.hi, p.integer), calibration_value_text(p.declared_lo, p.integer),
+                     calibration_value_text(p.declared_hi, p.integer), esc(p.unit), esc(p.mechanism));
+  h += "</tbody></table>\n<table><thead><tr><th>set</th><th>references</th><th>within tolerance</th><th>mean |error|</th>"
+       "<th>mean error</th><th>worst</th></tr></thead><tbody>\n";
+  auto row = [&](const char* name, const FitSummary& s) {
+    h += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td>"
+                     "<td class=\"num\">{:+.1f}%</td><td class=\"small\">{:+.1f}% {}</td></tr>\n",
+                     name, s.count, s.within, 100 * s.mean_abs, 100 * s.mean_signed, 100 * s.worst, esc(s.worst_ref));
+  };
+  row("train", f.train);
+  row("validate", f.validate);
+  h += "</tbody></table>\n";
+  h += f.cv_mean_abs ? fmt::format("<p>Leave one group out: mean |error| {:.1f}% on the held-out groups ({} groups).</p>\n",
+                                   100 * *f.cv_mean_abs, f.cv.size())
+                     : "<p>Leave one group out: " + esc(f.cv_note) + ".</p>\n";
+  return h;
+}
+
+}  // namespace
+
 std::string report_html(const ReportPage& page) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -447,7 +489,29 @@ std::string report_html(const ReportPage& page) {
       "<p class=\"overall\">In all: {} references pass, {} are known misses, {} fail, {} could not be checked; "
       "fidelity guard: {} scenarios within tolerance of their baseline, {} drifted, {} not compared.</p>\n",
       total.pass, total.miss, total.fail, total.error, fid_ok, fid_drift, fid_none);
+  if (!page.calibrations.empty()) {
+    std::map<std::string, std::pair<size_t, size_t>> by_set;  // set -> (references, passes)
+    for (auto& g : page.groups)
+      for (auto& sc : g.scenarios)
+        for (auto& r : sc.checks) {
+          auto& [n, pass] = by_set[r.set];
+          ++n;
+          pass += r.verdict == Verdict::Pass;
+        }
+    std::vector<std::string> parts;
+    for (const char* set : {kSetTrain, kSetValidate, kSetUncalibrated})
+      if (by_set.count(set))
+        parts.push_back(fmt::format("{} {} references, {} pass", set, by_set[set].first, by_set[set].second));
+    h += "<p class=\"overall\">By set: " + esc(fmt::format("{}", fmt::join(parts, "; "))) +
+         ". A training reference's pass is no evidence: the calibration was fitted on it.</p>\n";
+  }
   h += "</section>\n";
+  if (!page.calibrations.empty()) {
+    h += "<section id=\"calibrations\">\n<h2>Calibrations</h2>\n<p>Estimates fitted to training references "
+         "(docs/calibration.md); validation references are ones the fit never saw.</p>\n";
+    for (auto& c : page.calibrations) h += calibration_section(c);
+    h += "</section>\n";
+  }
 
   for (auto& g : page.groups) {
     h += fmt::format("<section class=\"seed\" id=\"seed-{}\">\n<h2>{}</h2>\n", id_of(g.dir), esc(g.dir));
@@ -586,6 +650,20 @@ int run_report(const ReportOptions& o, const Runner& runner) {
   }
   page.generated = generated_line();
   page.sets = o.sets;
+  // Each calibration a run used, once, in file order.
+  std::set<std::string> fit_files;
+  for (auto& g : page.groups)
+    for (auto& sc : g.scenarios)
+      if (sc.result.is_object() && sc.result.contains("params") && sc.result["params"].contains("calibration"))
+        fit_files.insert(sc.result["params"]["calibration"].value("fit_file", ""));
+  for (auto& ff : fit_files) {
+    if (ff.empty()) continue;
+    try {
+      page.calibrations.push_back({ff, read_fit_file(ff)});
+    } catch (const std::exception& e) {
+      fmt::print(o.log, "nicsim report: {}\n", e.what());
+    }
+  }
   try {
     write_file_atomic(o.out / "index.html", report_html(page));
   } catch (const std::exception& e) {
@@ -625,6 +703,7 @@ int report_main(int argc, char** argv) {
       ("reuse", po::value<std::vector<std::string>>()->composing(), "take finished results from DIR (repeatable)")
       ("set", po::value<std::vector<std::string>>()->composing(), "KEY=VALUE applied to every run (repeatable)")
       ("fast", "only reference files with `fast = true`");
+  add_calibration_option(opts);
   po::variables_map vm;
   std::vector<std::string> paths;
   if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &paths)) return *rc;
@@ -642,6 +721,7 @@ int report_main(int argc, char** argv) {
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   for (auto& s : o.sets)
     if (s.find('=') == std::string::npos) return usage("--set '" + s + "': write KEY=VALUE");
+  if (auto w = apply_calibration_option(vm, o.sets); !w.empty()) return usage(w);
   o.fast = vm.count("fast") != 0;
   std::string why;
   auto jobs = parse_jobs_arg(vm["jobs"].as<std::string>(), &why);

@@ -17,6 +17,7 @@
 #pragma once
 #include "cli/check.h"
 #include "cli/check_refs.h"
+#include "platforms/calibration_fit.h"
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -42,8 +43,15 @@ struct ReportGroup {
   std::vector<ReportScenario> scenarios;  ///< sorted by path
 };
 
+/// A calibration some run of the page used (result.json params.calibration).
+struct ReportCalibration {
+  std::string fit_file;
+  FitFile fit;
+};
+
 struct ReportPage {
   std::vector<ReportGroup> groups;
+  std::vector<ReportCalibration> calibrations;  ///< shown in their own section when not empty
   std::string generated;  ///< the timestamp line's text ("generated 2026-12-02 19:00:00 UTC by nicsim 0.1.0")
   std::vector<std::string> sets;  ///< --set applied to every run (shown on the page)
 };

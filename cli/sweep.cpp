@@ -384,6 +384,7 @@ static int sweep_main(int argc, char** argv) {
       ("no-plot", "do not draw plots")
       ("dry-run", "list the points (and which are finished) without running anything");
   add_fidelity_option(opts);
+  add_calibration_option(opts);
   po::variables_map vm;
   std::vector<std::string> scen;
   if (auto rc = parse_verb_args_listing(argc, argv, "", opts, vm, &scen)) return *rc;
@@ -420,6 +421,7 @@ static int sweep_main(int argc, char** argv) {
     for (auto& s : o.plan.sets)
       if (s.find('=') == std::string::npos) return usage_error(fmt::format("--set '{}': write KEY=VALUE", s));
     if (auto why = apply_fidelity_option(vm, o.plan.sets); !why.empty()) return usage_error(why);
+    if (auto why = apply_calibration_option(vm, o.plan.sets); !why.empty()) return usage_error(why);
     if (vm.count("vary"))
       for (auto& v : vm["vary"].as<std::vector<std::string>>()) o.plan.axes.push_back(parse_vary(v));
     if (o.plan.axes.empty()) return usage_error("give at least one --vary KEY=VALUES");

@@ -17,6 +17,7 @@
 // reading (M66EN clear, the GMAC's clock and RXDMA_BLANK unit halve), internal_pci_bits = 64 a
 // what-if.
 #include "platforms/powermac_g4.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/kernel.h"
 #include "models/bus/pci_timing.h"
 #include "models/chipset/uninorth.h"
@@ -45,12 +46,21 @@ ParamSchema powermac_g4_param_schema() {
                 "estimate, argued in platforms/powermac_g4.cpp (research §1.1 [GAP])"),
       int_param("internal_pci_bits", 32, 32, 64, "bits", "width of UniNorth's internal PCI bus (32 or 64)",
                 "estimate: the earlier UniNorth's PCI bus was 32-bit (Apple Sawtooth developer note, Jun 2000)"),
-      int_param("uninorth_mr_fetch_bytes", 32, 32, 4096, "bytes",
-                "what a UniNorth PCI host bridge reads from SDRAM for one Memory Read (the GMAC's read command)",
-                "estimate: the rest of one 32-byte line, as Apple's earlier host bridges read (Bandit: MR 8 B, "
-                "MRL/MRM one 32 B line then disconnect, Apple 'Designing PCI Cards and Drivers for Power Macintosh', "
-                "Bursting from PCI to PowerPC; MPC106 PCMRB 32 B to the end of the line, PCIB/MC UM 8.1.3.1); no "
-                "UniNorth figure found (models/chipset/uninorth.cpp)"),
+      calibratable(
+          int_param("uninorth_mr_fetch_bytes", 32, 32, 4096, "bytes",
+                    "what a UniNorth PCI host bridge reads from SDRAM for one Memory Read (the GMAC's read command)",
+                    "estimate: the rest of one 32-byte line, as Apple's earlier host bridges read (Bandit: MR 8 B, "
+                    "MRL/MRM one 32 B line then disconnect, Apple 'Designing PCI Cards and Drivers for Power Macintosh', "
+                    "Bursting from PCI to PowerPC; MPC106 PCMRB 32 B to the end of the line, PCIB/MC UM 8.1.3.1); no "
+                    "UniNorth figure found (models/chipset/uninorth.cpp)"),
+          32,
+          "one 32-byte line: the PC133 SDRAM burst of four 64-bit beats and the MPX bus's line, the least "
+          "UniNorth's memory controller reads",
+          512,
+          "the Memory Read Multiple prefetch (uninorth_mrm_prefetch_bytes, 512 B): by PCI 2.2 §3.1.1's command "
+          "usage a bridge reads no more for a Memory Read than for the command that exists to ask for more",
+          "how much a UniNorth PCI host bridge fetches for one Memory Read: how many retried delayed reads the "
+          "GMAC's transmit DMA (Memory Read only) pays per frame"),
       string_param("uninorth_pci_reads", "delayed", {"delayed", "wait-states"},
                    "how a UniNorth PCI host bridge answers a device's memory read: delayed = Retry at once, the "
                    "request latched and fetched (a delayed transaction); wait-states = holds the master up to "

@@ -1,6 +1,7 @@
 // Scenario loader: TOML (toml++) -> --set overrides -> validation against the registries ->
 // Scenario. Schema and error classes: docs/scenarios.md.
 #include "platforms/scenario.h"
+#include "platforms/calibration_fit.h"
 #include "platforms/testbed.h"
 #include "platforms/toml_input.h"
 #include "models/ether/frame.h"
@@ -157,6 +158,17 @@ nlohmann::json Scenario::to_json() const {
     j["faults"] = fs;
   }
   j["workload"] = {{"type", workload.type}, {"params", workload.params.to_json()}};
+  if (calibration) {
+    json applied = json::object();
+    for (size_t i = 0; i < calibration->applied.size(); ++i) {
+      const auto& [k, v] = calibration->applied[i];
+      if (calibration->integer[i]) applied[k] = static_cast<int64_t>(std::llround(v));
+      else applied[k] = v;
+    }
+    j["calibration"] = {{"name", calibration->name}, {"fit_file", calibration->fit_file},
+                        {"calibration_hash", calibration->calibration_hash}, {"applied", applied},
+                        {"given", calibration->given}};
+  }
   return j;
 }
 
@@ -305,6 +317,62 @@ class Loader {
   SourceLoc loc(const std::string& key, const toml::node& n) const {
     if (from_set(key)) return {"--set", 0, 0};
     return {file_, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
+  }
+
+  // -- calibration ----------------------------------------------------------------------------
+  /// `calibration = "NAME"`: read calibrations/NAME.fit.toml (platforms/calibration_fit.h), refuse a
+  /// failed fit or one whose calibrations/NAME.toml changed since, and write the fitted values into
+  /// the tree where neither the file nor a --set gives them (they are platform values).
+  void apply_calibration(Scenario& s, toml::table& root, const std::string& name, const toml::node& at) {
+    auto fail_here = [&](const std::string& why) { fail("calibration", at.source(), why); };
+    if (name.empty() || name.find_first_of("/\\") != std::string::npos)
+      fail_here("a calibration is named by NAME, the stem of calibrations/NAME.toml");
+    auto fit_path = find_fit_file(name, file_);
+    if (!fit_path)
+      fail_here(fmt::format("no calibrations/{0}.fit.toml beside the scenario, in a directory above it or in the "
+                            "current directory (run `nicsim calibrate calibrations/{0}.toml` first)", name));
+    FitFile fit;
+    try {
+      fit = read_fit_file(*fit_path);
+    } catch (const std::exception& e) {
+      fail_here(e.what());
+    }
+    const std::filesystem::path cal = fit_path->parent_path() / (name + ".toml");
+    std::string hash;
+    try {
+      hash = file_hash(cal);
+    } catch (const std::exception&) {
+      fail_here(fmt::format("{} is gone, but its fit {} names it: refit or revert", cal.string(), fit_path->string()));
+    }
+    if (hash != fit.calibration_hash)
+      fail_here(fmt::format("{} changed since its fit {} was made ({} then, {} now): refit or revert", cal.string(),
+                            fit_path->string(), fit.calibration_hash, hash));
+    if (!fit.ok)
+      fail_here(fmt::format("the fit {} failed, its values are not to be used: {}", fit_path->string(), fit.failure));
+    ScenarioCalibration c;
+    c.name = name;
+    c.fit_file = fit_path->string();
+    c.calibration_hash = hash;
+    size_t matched = 0;
+    auto targets = calibration_targets(root, fit.platform, fit.kernel_profile, fit.cpu_profile, fit.params, &c.given,
+                                       &matched);
+    if (!matched)
+      fail_here(fmt::format("calibration {} is for platform {}{}{}, and no host of the scenario is", name, fit.platform,
+                            fit.kernel_profile.empty() ? "" : " with kernel profile " + fit.kernel_profile,
+                            fit.cpu_profile.empty() ? "" : " and CPU profile " + fit.cpu_profile));
+    for (auto& t : targets) {
+      toml::table* tab = &root;
+      std::istringstream is(t.key);
+      std::vector<std::string> segs;
+      for (std::string seg; std::getline(is, seg, '.');) segs.push_back(seg);
+      for (size_t i = 0; i + 1 < segs.size() && tab; ++i) tab = (*tab)[segs[i]].as_table();
+      if (!tab) continue;
+      if (t.integer) tab->insert_or_assign(segs.back(), static_cast<int64_t>(std::llround(t.value)));
+      else tab->insert_or_assign(segs.back(), t.value);
+      c.applied.emplace_back(t.key, t.value);
+      c.integer.push_back(t.integer);
+    }
+    s.calibration = std::move(c);
   }
 
   // -- --set ----------------------------------------------------------------------------------
@@ -658,6 +726,7 @@ Scenario Loader::load(toml::table& root, const std::vector<std::string>& sets, s
     s.fidelity = *v;
   }
   if (seed_override) s.seed = *seed_override;
+  if (auto* cd = root.get("calibration")) apply_calibration(s, root, need_string(*cd, "calibration"), *cd);
 
   const toml::node* hosts = root.get("hosts");
   if (!hosts) fail("hosts", root.source(), "missing (at least one [hosts.NAME] table)");

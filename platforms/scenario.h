@@ -88,6 +88,17 @@ struct WorkloadConfig {
   SourceLoc loc;
 };
 
+/// The calibration a scenario names (`calibration = "NAME"`, platforms/calibration_fit.h) and what it
+/// applied.
+struct ScenarioCalibration {
+  std::string name;
+  std::string fit_file;          ///< the calibrations/NAME.fit.toml read
+  std::string calibration_hash;  ///< of calibrations/NAME.toml (equal to the fit's)
+  std::vector<std::pair<std::string, double>> applied;  ///< full key, fitted value
+  std::vector<bool> integer;     ///< per applied value
+  std::vector<std::string> given;  ///< keys the scenario or a --set gives itself (left alone)
+};
+
 /// A validated scenario: every registry name exists, every parameter has a value of its schema's
 /// type within range, every slot/device/driver/link combination is possible.
 struct Scenario {
@@ -100,6 +111,8 @@ struct Scenario {
   std::vector<FaultConfig> faults;  ///< `[[faults]]`, in file order
   WorkloadConfig workload;
   std::vector<std::string> overrides;  ///< the --set arguments applied, in order
+  /// Top-level `calibration = "NAME"` (or --set calibration=NAME): the fit and the values applied.
+  std::optional<ScenarioCalibration> calibration;
 
   /// Every value actually used, defaults included:
   /// {"path","name","description","seed","fidelity","overrides","hosts":{NAME:{"platform","params",

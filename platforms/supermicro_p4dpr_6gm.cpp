@@ -1,4 +1,5 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/kernel.h"
 #include "models/scsi/aic7899.h"
 #include <fmt/format.h>
@@ -16,15 +17,33 @@ ParamSchema p4dpr_param_schema() {
                  "coreboot e7501 raminit: tCL 2.0/2.5, 1.5 on E7500 only [S7] research §1"),
       int_param("pci_cache_line_bytes", 64, 32, 128, "bytes", "PCI Cache Line Size register value used by MRL/MRM/MWI",
                 "Linux 2.4.20 expects 16 DW on this board, BIOS wrote 32 B [S10]; 128 B after the 2003 patch [S41]"),
-      int_param("p64h2_mr_fetch_bytes", 8, 8, 4096, "bytes",
-                "what the P64H2 reads from memory for one inbound Memory Read in PCI mode (delayed transaction), "
-                "up to the next multiple of this size",
-                "estimate: one QWORD (MR not prefetchable, PCI 2.2 command semantics); the 82870P2 datasheet's "
-                "prefetch rules were not found. Analog bridges prefetch an upstream MR (Intel 21150/21152 and "
-                "Pericom PI7C8150 read-prefetching tables: upstream MR prefetched, to the cache-line boundary; "
-                "Intel 413808 ATU: host memory prefetchable): what-if 64 (scenarios/seed002/*-mrline.full.toml)"),
-      real_param("hub_crossing_ns", 100.0, 50.0, 150.0, "ns", "Hub Interface 2.0 one-way latency per crossing",
-                 "estimate: research §1: 50–150 ns; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)"),
+      calibratable(
+          int_param("p64h2_mr_fetch_bytes", 8, 8, 4096, "bytes",
+                    "what the P64H2 reads from memory for one inbound Memory Read in PCI mode (delayed transaction), "
+                    "up to the next multiple of this size",
+                    "estimate: one QWORD (MR not prefetchable, PCI 2.2 command semantics); the 82870P2 datasheet's "
+                    "prefetch rules were not found. Analog bridges prefetch an upstream MR (Intel 21150/21152 and "
+                    "Pericom PI7C8150 read-prefetching tables: upstream MR prefetched, to the cache-line boundary; "
+                    "Intel 413808 ATU: host memory prefetchable): what-if 64 (scenarios/seed002/*-mrline.full.toml)"),
+          8, "one QWORD, a data phase of the 64-bit bus: a delayed read fetches at least the data it completes",
+          128,
+          "the largest PCI Cache Line Size the kernels program on this board (128 B, research e7500-p64h2-pcix.md "
+          "[S41]): the analog bridges prefetch an upstream Memory Read only to the cache-line boundary (Intel "
+          "21150/21152, Pericom PI7C8150); reading further is what Memory Read Line/Multiple exist to ask for",
+          "the P64H2's upstream prefetch for a PCI Memory Read: how many delayed-transaction round trips a device "
+          "that reads with MR (eepro100/e100 descriptors and frames) needs per byte"),
+      calibratable(
+          real_param("hub_crossing_ns", 100.0, 50.0, 150.0, "ns", "Hub Interface 2.0 one-way latency per crossing",
+                     "estimate: research §1: 50–150 ns; calibrated once vs CPU MMIO read 0.7–0.9 µs (§4)"),
+          50.0,
+          "research e7500-p64h2-pcix.md §1's lower end: a request packet (8-16 B header) takes 8-16 ns on the "
+          "~1 GB/s link, and each chip's 66 MHz core adds clock-domain synchronisers of a few 15 ns clocks",
+          150.0,
+          "research §1's upper end: a CPU MMIO read crosses twice and measured 0.7-0.9 µs in all (§4); at more than "
+          "150 ns per crossing the link alone would take over a third of it, leaving too little for the PCI-X "
+          "read and the FSB",
+          "the one-way latency of a Hub Interface 2.0 crossing between the MCH and the P64H2: every MMIO read, "
+          "delayed or split read completion and posted write pays it"),
       bool_param("hub_shared_pipe", true, "HI 2.0 directions share one pipe (half duplex)",
                  "estimate: research §1: same data wires [S2]; S32 985 MB/s read+write cap fits"),
       bool_param("onboard_scsi", true, "the onboard AIC-7899 SCSI controller is fitted (it forces segment A to PCI mode)",

@@ -1,4 +1,5 @@
 #include "models/nic/i8255x/i8255x.h"
+#include "core/calib.h"
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
@@ -24,6 +25,23 @@ ParamSchema I8255xParams::schema() {
                    "time from an SCB command write until the part accepts it (the command byte reads 0)", "estimate"),
         real_param("mdi_cycle_ns", to_ns(d.mdi_cycle), 0.0, 1e6, "ns", "one MDI read or write frame",
                    "IEEE 802.3 §22.2.2.11 MDC ≤ 2.5 MHz, 64-bit management frame (32 preamble + 32)"),
+        // The tick is the one unsourced number between the driver's IntDelay and the interrupt's
+        // time (cpusaver.h); its bounds bracket FreeBSD's conversion by a factor of two each way.
+        calibratable(
+            real_param("cpusaver_ticks_per_us", d.cpusaver_ticks_per_us, 0.1, 25.0, "ticks/µs",
+                       "rate of the CPU-Saver microcode's dead-man timer (IntDelay counts these ticks)",
+                       "estimate: FreeBSD if_fxp.c fxp_load_ucode converts int_delay_us * 1.5 (research "
+                       "intel-8254x-e1000-e100.md §3); no Intel document states the tick"),
+            0.75,
+            "half FreeBSD's 1.5: Intel's default IntDelay 0x600 would be 2.0 ms, twice the ~1 ms FreeBSD's default "
+            "1000 µs stands for, and Intel's recommended 0x200-0x1000 would span 0.7-5.5 ms, beyond the 300-3000 µs "
+            "FreeBSD's sysctl maps onto it",
+            3.0,
+            "twice FreeBSD's 1.5: 0x600 would be 0.5 ms and Intel's smallest recommended 0x200 170 µs, below "
+            "FreeBSD's 300 µs floor; a tick faster than 3 MHz is also an eighth of the part's 25 MHz crystal, the "
+            "only clock the microcode counts",
+            "the CPU-Saver dead-man timer: how long a bundled received frame waits for its interrupt "
+            "(IntDelay ticks / rate)"),
       },
       d.latency_schema("estimate"),
       {
@@ -46,6 +64,7 @@ I8255xParams I8255xParams::from(const ParamValues& v) {
   p.read_timing(v);
   p.scb_accept = ns(v.r("scb_accept_ns"));
   p.mdi_cycle = ns(v.r("mdi_cycle_ns"));
+  p.cpusaver_ticks_per_us = v.r("cpusaver_ticks_per_us");
   p.dma_burst_bytes = unsigned(v.i("dma_burst_bytes"));
   p.cache_line_bytes = unsigned(v.i("cache_line_bytes"));
   p.mwi_enable = v.b("mwi_enable");
@@ -142,7 +161,7 @@ I8255x::I8255x(sc_core::sc_module_name name, const Variant& v, const I8255xParam
       p_(p),
       info_(device_info(v)),
       clk_(std::string(this->name()) + ".clk", 25e6, p.clock_ppm),
-      tick_clk_(std::string(this->name()) + ".cpusaver_tick", kCpuSaverTicksPerUs * 1e6, p.clock_ppm),
+      tick_clk_(std::string(this->name()) + ".cpusaver_tick", p.cpusaver_ticks_per_us * 1e6, p.clock_ppm),
       space_(DmaTags::space_of(p.dma_space.empty() ? std::string(this->name()) : p.dma_space)) {
   if (p_.dma_burst_bytes < 4 || p_.cache_line_bytes < 16)
     throw std::invalid_argument(std::string(this->name()) + ": dma_burst_bytes must be >= 4, cache line >= 16 B");

@@ -103,6 +103,7 @@ struct I8255xParams : NicTimingParams {
   sc_time scb_accept = ns(300);   ///< estimate: SCB command accepted (command byte reads 0) after the write
   sc_time mdi_cycle = us(25.6);   ///< one MDI frame: 64 MDC cycles at 2.5 MHz (IEEE 802.3 §22.2.2.11, §22.2.4.5)
   sc_time selftest_time = us(10); ///< estimate: PORT self-test until the result is written
+  double cpusaver_ticks_per_us = kCpuSaverTicksPerUs;  ///< CPU-Saver dead-man timer rate (estimate, cpusaver.h)
   unsigned dma_burst_bytes = 64;     ///< estimate: largest DMA burst (configure bytes 4/5 DMA counts not modelled)
   unsigned cache_line_bytes = 64;    ///< PCI cache line size register (2.4 on P4: 64 B, research e7500-p64h2-pcix.md [S10])
   bool mwi_enable = false;           ///< PCI command register MWI enable (BIOS/driver)
