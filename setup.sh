@@ -42,7 +42,8 @@ if ((${#missing[@]})); then
 fi
 [[ $mode == deps ]] && exit 0
 
-cmake -S . -B build -G Ninja
+# Unity batches as in the README's build command, so that command reuses this configuration.
+cmake -S . -B build -G Ninja -DCMAKE_UNITY_BUILD=ON
 cmake --build build --target nicsim
 [[ $mode == build ]] && exit 0
 

@@ -16,7 +16,7 @@ namespace {
 const std::vector<std::string> kTop = {"description", "platform", "kernel_profile", "cpu_profile", "seeds",
                                        "parameter",   "train",    "validate"};
 const std::vector<std::string> kParamKeys = {"set", "bounds"};
-const std::vector<std::string> kRefKeys = {"ref", "metrics", "group"};
+const std::vector<std::string> kSelectionKeys = {"ref", "metrics", "group"};
 
 template <typename Entry>
 std::vector<std::string> names_of() {
@@ -89,8 +89,8 @@ CalibrationRefs read_refs(const fs::path& file, const toml::table& t, const std:
   CalibrationRefs r;
   r.line = static_cast<int>(t.source().begin.line);
   for (auto&& [k, v] : t)
-    if (std::find(kRefKeys.begin(), kRefKeys.end(), k.str()) == kRefKeys.end())
-      unknown_key(file, k, base + "." + std::string(k.str()), kRefKeys, "a reference selection");
+    if (std::find(kSelectionKeys.begin(), kSelectionKeys.end(), k.str()) == kSelectionKeys.end())
+      unknown_key(file, k, base + "." + std::string(k.str()), kSelectionKeys, "a reference selection");
   const toml::node* ref = t.get("ref");
   if (!ref) fail_at(file, t.source(), base + ".ref", "missing (the .ref.toml file, relative to this file)");
   r.ref_text = string_or_fail(file, *ref, base + ".ref");

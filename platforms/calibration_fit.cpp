@@ -52,8 +52,10 @@ std::optional<fs::path> find_fit_file(const std::string& name, const fs::path& s
   const std::string leaf = name + ".fit.toml";
   std::error_code ec;
   fs::path dir = fs::absolute(scenario_file, ec).parent_path();
-  while (!ec && !dir.empty()) {
+  if (ec) dir.clear();
+  while (!dir.empty()) {
     fs::path p = dir / "calibrations" / leaf;
+    // A directory without the file sets ec (ENOENT): that ends nothing, the walk goes on upwards.
     if (fs::is_regular_file(p, ec)) return p;
     if (dir == dir.root_path()) break;
     dir = dir.parent_path();

@@ -11,6 +11,9 @@
 #include <map>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace accounting_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -85,3 +88,5 @@ TEST_CASE("accounting: every shipped scenario ends with every frame accounted fo
   CHECK(scenarios >= 7);
   CHECK(with_links >= 5);
 }
+
+}  // namespace accounting_test

@@ -8,6 +8,8 @@
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace calibrate_synthetic_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -52,7 +54,7 @@ TEST_CASE("calibrate recovers a hub crossing latency from references the model m
   write_text(sc, kScenario);
   // The references: the model's own figures at the true value (both hosts are on the platform).
   const std::string v = fmt::format("{}", kTrueCrossingNs);
-  const nlohmann::json r = run_json(shell_quote(sc.string()) + " --set hosts.alpha.hub_crossing_ns=" + v +
+  const nlohmann::json r = run_json("run " + shell_quote(sc.string()) + " --set hosts.alpha.hub_crossing_ns=" + v +
                                     " --set hosts.beta.hub_crossing_ns=" + v);
   std::string refs;
   size_t n = 0;
@@ -84,3 +86,5 @@ TEST_CASE("calibrate recovers a hub crossing latency from references the model m
   CHECK(fit.train.count == n);
   CHECK(fit.objective < fit.nominal_objective);
 }
+
+}  // namespace calibrate_synthetic_test

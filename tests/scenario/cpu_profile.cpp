@@ -9,6 +9,9 @@
 #include <set>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_profile_test {
+
 namespace {
 namespace fs = std::filesystem;
 const std::string kStream = fs::absolute("scenarios/seed000/82546eb-pcix100-stream.toml").string();
@@ -49,3 +52,5 @@ TEST_CASE("explain --cpu: the seed-000 TCP stream's CPU profile balances and nam
   CHECK(text.find("beta.cpu0") != std::string::npos);
   CHECK(text.find("Flat profile") != std::string::npos);
 }
+
+}  // namespace cpu_profile_test

@@ -8,6 +8,9 @@
 #include <regex>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace determinism_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -78,3 +81,5 @@ TEST_CASE("determinism: different seeds give different runs") {
   }
   REQUIRE(a != b);
 }
+
+}  // namespace determinism_test

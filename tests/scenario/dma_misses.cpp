@@ -6,7 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace dma_misses_test {
 using namespace nicsim::test;
+
 
 TEST_CASE("dma misses: a ping-pong host misses on 2 sectors per received segment and 1 per sent one",
           "[scenario][seed000][dma]") {
@@ -48,3 +51,5 @@ TEST_CASE("dma misses: a ping-pong host misses on 2 sectors per received segment
     }
   CHECK(found);
 }
+
+}  // namespace dma_misses_test

@@ -34,6 +34,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace fastmode_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -210,3 +213,5 @@ TEST_CASE("fast mode: every shipped scenario exact vs fast, headline deviations 
   }
   CHECK(std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.scenario == kBulkTcpScenario; }));
 }
+
+}  // namespace fastmode_test

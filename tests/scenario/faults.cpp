@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace faults_test {
 using namespace nicsim::test;
 
 namespace {
@@ -121,3 +123,5 @@ TEST_CASE("faults: a frame error rate drops frames into CRCERRS and the same see
     if (d["dropped"].contains("bad FCS (CRCERRS)")) crc_reason = d["dropped"]["bad FCS (CRCERRS)"] == corrupted;
   CHECK(crc_reason);
 }
+
+}  // namespace faults_test

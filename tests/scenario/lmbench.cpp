@@ -9,8 +9,11 @@
 #include <sstream>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace lmbench_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("lmbench UP: each program prints its lmbench line and the metrics match them", "[scenario][lmbench]") {
   std::string cmd = std::string("'") + NICSIM_BIN +
@@ -46,3 +49,5 @@ TEST_CASE("lmbench UP: nicsim check passes the lmbench references", "[scenario][
   CHECK(out.find("rc=0") != std::string::npos);
   CHECK(out.find("5 references: 5 passed, 0 known misses, 0 failed") != std::string::npos);
 }
+
+}  // namespace lmbench_test

@@ -13,6 +13,9 @@
 #include <pcap/pcap.h>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace pcap_capture_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -107,3 +110,5 @@ TEST_CASE("pcap: nicsim run --pcap writes every link direction's frames, times a
   }
   fs::remove_all(dir);
 }
+
+}  // namespace pcap_capture_test

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace seed000_test {
 using namespace nicsim::test;
 
 namespace {
@@ -101,3 +103,5 @@ TEST_CASE("seed000: large messages reach about the same bandwidth on both NICs",
   CHECK(std::fabs(a - b) / std::max(a, b) < 0.10);
   CHECK(a > 600);
 }
+
+}  // namespace seed000_test

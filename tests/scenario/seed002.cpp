@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace seed002_test {
 using namespace nicsim::test;
+
 
 TEST_CASE("seed002 e1000 TCP_RR: netperf blocks for every size and the RDTR-bound RTT of the seed at 384-1024 B",
           "[scenario][seed002]") {
@@ -163,3 +166,5 @@ TEST_CASE("seed002 8255x: the 32-bit 33 MHz card drops P64H2 segment B to PCI 33
   CHECK(j["hardware"]["alpha"]["segments"]["segB"] == "PCI 33 MHz");
   CHECK(j["hardware"]["alpha"]["segments"]["segA"] == "PCI 66 MHz");  // the onboard 82544GC's segment, untouched
 }
+
+}  // namespace seed002_test

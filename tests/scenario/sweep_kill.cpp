@@ -22,12 +22,15 @@
 #include <unistd.h>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace sweep_kill_test {
+using namespace std::chrono_literals;
+
 namespace {
 
 namespace fs = std::filesystem;
 using nicsim::test::read_text;
 using nicsim::test::TempDir;
-using namespace std::chrono_literals;
 
 const std::string kKillScenario = fs::absolute("scenarios/default.toml").string();
 
@@ -223,3 +226,5 @@ TEST_CASE("sweep lock: an unsharded sweep excludes everything, shards of one swe
   }
   SweepDirLock again(t.path, S{});  // every lock was released
 }
+
+}  // namespace sweep_kill_test

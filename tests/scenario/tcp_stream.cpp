@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_stream_test {
 using namespace nicsim::test;
+
 
 TEST_CASE("tcp_stream: 82546EB PCI-X bulk transfer runs near GbE line rate", "[scenario][tcp_stream]") {
   // Goodput ceiling of 1000BASE-T with MTU 1500 and TCP timestamps: per full segment the MSS
@@ -138,3 +141,5 @@ TEST_CASE("tcp_stream: crystals 200 ppm apart make the throughput repeat with th
     CHECK(at_period < mismatch(lag));
   }
 }
+
+}  // namespace tcp_stream_test

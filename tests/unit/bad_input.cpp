@@ -17,6 +17,8 @@
 #include <thread>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bad_input_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -514,3 +516,5 @@ TEST_CASE("bad input message: explain --vs across workloads is refused, and a --
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::StartsWith("nicsim explain: " + kSeed000 + ": no traced message of kind 'nosuch'"));
 }
+
+}  // namespace bad_input_test

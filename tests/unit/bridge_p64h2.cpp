@@ -5,8 +5,11 @@
 #include "e7500_test_bench.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bridge_p64h2_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 static PciDmaMaster::Job write_job(uint64_t addr, uint32_t bytes, unsigned count = 1) {
   return dma_job(true, addr, bytes, count, std::nullopt, 8 << 20);
@@ -248,3 +251,5 @@ TEST_CASE("segment busy_ns counts each tenure's clocks - 195 for a 1518-byte pos
   CHECK(sim().counters.at(seg.counter_prefix() + ".busy_ns") == 195 * 15);
   CHECK(to_ns(seg.bus().busy_total()) == Approx(195 * 15));
 }
+
+}  // namespace bridge_p64h2_test

@@ -5,7 +5,10 @@
 #include <array>
 #include <memory>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_dma_done_test {
 using namespace nicsim;
+
 
 TEST_CASE("DmaDone: empty, inline and heap callables, moves, mutable captures", "[bus][dma]") {
   DmaRequest req;
@@ -60,3 +63,5 @@ TEST_CASE("DmaDone: empty, inline and heap callables, moves, mutable captures", 
   outer(req);
   CHECK(seen == 8);
 }
+
+}  // namespace bus_dma_done_test

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_dma_fast_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -271,3 +273,5 @@ TEST_CASE("DMA engine: completed requests kept for reuse stay bounded when a dev
   }
   CHECK(reused == kKept);
 }
+
+}  // namespace bus_dma_fast_test

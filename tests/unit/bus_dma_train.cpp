@@ -15,7 +15,10 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_dma_train_test {
 using namespace nicsim;
+
 
 TEST_CASE("posted pieces are cut at each 128-byte ADB and reach the buffer after their data phases", "[bus][pci][speed]") {
   // 256 B aligned, 64-bit: two ADB pieces, in after 16 and 32 data phases of 8 bytes.
@@ -224,3 +227,5 @@ TEST_CASE("a posted train through hub link and MCH into DRAM equals its pieces s
   CHECK(a == b);
   CHECK(a[0] == 255);
 }
+
+}  // namespace bus_dma_train_test

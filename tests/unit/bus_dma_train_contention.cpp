@@ -11,6 +11,9 @@
 #include <fstream>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_dma_train_contention_test {
+
 using nlohmann::json;
 namespace fid = nicsim::fidelity;
 
@@ -96,3 +99,5 @@ TEST_CASE("posted trains vs piece by piece - both ports of an 82546EB receiving 
   CHECK(count(c, "alpha.eth1.GPRC") > 100);
   CHECK(count(c, "alpha.eth1:1.GPRC") > 100);
 }
+
+}  // namespace bus_dma_train_contention_test

@@ -6,7 +6,10 @@
 #include <cstring>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_dram_test {
 using namespace nicsim;
+
 
 TEST_CASE("DRAM latency follows tRP/tRCD/tCL + MCH read delay - one line = 2 clocks", "[mem]") {
   DramParams p;
@@ -63,3 +66,5 @@ TEST_CASE("DRAM backing store holds real bytes sparsely", "[mem]") {
   CHECK_THROWS_AS(d.read(p.size_bytes - 4, z, 8), std::out_of_range);
   CHECK_THROWS_AS(d.write(p.size_bytes, z, 1), std::out_of_range);
 }
+
+}  // namespace bus_dram_test

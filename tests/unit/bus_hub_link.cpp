@@ -4,7 +4,10 @@
 #include <cmath>
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_hub_link_test {
 using namespace nicsim;
+
 
 TEST_CASE("HI 2.0 wire time: 16 bits × 66.67 MHz × 8 with a header per ≤64-byte packet", "[bus][hub]") {
   HubLinkParams p;
@@ -64,3 +67,5 @@ TEST_CASE("HI busy counters: the shared pipe's busy_ns sums both directions - a 
   CHECK(c.at("hubbusy_duplex.down_busy_ns") == uint64_t(std::llround(to_ns(b.wire_time(64)))));
   CHECK(c.at("hubbusy_shared.busy_ns") == uint64_t(std::llround(to_ns(a.pipe(HubLink::Dir::Up).busy_total()))));
 }
+
+}  // namespace bus_hub_link_test

@@ -6,6 +6,8 @@
 #include "models/nic/i8255x/i8255x.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_io_space_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -142,3 +144,5 @@ TEST_CASE("an OUT is not posted - it holds the CPU for the round trip like an IN
   CHECK(t_out <= floor + seg.clocks(12));  // one PCI tenure: address, DEVSEL, a data phase, turnaround (+ alignment)
   CHECK(t_out > 5 * t_mmio_w);
 }
+
+}  // namespace bus_io_space_test

@@ -2,7 +2,10 @@
 #include "models/bus/pci_timing.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace bus_pci_timing_test {
 using namespace nicsim;
+
 
 static PciBurstSpec posted_write(uint32_t bytes, unsigned dev_width = 64) {
   PciBurstSpec s;
@@ -133,3 +136,5 @@ TEST_CASE("segment mode: one conventional PCI device drops the segment to PCI at
   CHECK(pci_peak_mb_per_s(64, 100) == Approx(800.0));
   CHECK(pci_peak_mb_per_s(64, 133) == Approx(1066.67).epsilon(1e-3));
 }
+
+}  // namespace bus_pci_timing_test

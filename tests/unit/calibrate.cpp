@@ -13,6 +13,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace calibrate_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -375,3 +377,5 @@ TEST_CASE("check tags references train validate or uncalibrated and summarizes e
   for (auto& c : checks) CHECK(c.set == "uncalibrated");
   CHECK(set_summaries(checks).empty());
 }
+
+}  // namespace calibrate_test

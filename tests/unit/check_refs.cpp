@@ -3,6 +3,8 @@
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace check_refs_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -396,3 +398,5 @@ TEST_CASE("check: a metric expression nested 20000 deep is a clear error, not a 
   CHECK_NOTHROW(parse_metric_expr(m256 + "a"));
   CHECK_THROWS_AS(parse_metric_expr(std::string(257, '(') + "a" + std::string(257, ')')), std::invalid_argument);
 }
+
+}  // namespace check_refs_test

@@ -3,6 +3,8 @@
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace check_run_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -239,3 +241,5 @@ source = "test: the wrong sign"
   CHECK(logged.find("slwo.toml'") != std::string::npos);
   std::fclose(log);
 }
+
+}  // namespace check_run_test

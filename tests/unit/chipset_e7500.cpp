@@ -3,8 +3,11 @@
 #include "e7500_test_bench.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace chipset_e7500_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("CPU MMIO read behind the P64H2: 0.6–1.0 µs on PCI-X - 0.1–0.2 µs more on PCI 66", "[chipset]") {
   Bench b(p4dpr());
@@ -129,3 +132,5 @@ TEST_CASE("a level-triggered line that stays asserted is not lost: EOI re-sends 
   CHECK(b.cpu->irqs[2].second == t_eoi3 + L);
   CHECK(sim().counters.get("h.p64h2.ioxapicB.asserts_while_in_service") == 1);
 }
+
+}  // namespace chipset_e7500_test

@@ -6,6 +6,8 @@
 #include "e7500_test_bench.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace chipset_e7500_line_fill_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -78,3 +80,5 @@ TEST_CASE("the MCH reports every inbound (device) write to DRAM to the snoop obs
   CHECK(hi == 0x200000 + 1518);
   CHECK(total == 1518);
 }
+
+}  // namespace chipset_e7500_line_fill_test

@@ -10,6 +10,8 @@
 #include "platforms/dell_pe2650.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace chipset_gcle_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -139,3 +141,5 @@ TEST_CASE("GC-LE one I/OxAPIC per CIOB-X2 serves both segments with distinct inp
   CHECK(sim().counters.get("g.ciob0.ioxapic.messages") == 2);
   REQUIRE(g.cpu->irqs.size() == 2);
 }
+
+}  // namespace chipset_gcle_test

@@ -17,7 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cli_test {
 using namespace nicsim;
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -237,3 +240,5 @@ TEST_CASE("cli: list --verbose and describe answer from the registries", "[cli]"
   CHECK(out == "test board at 2400 MHz\n");
   CHECK(verb({"describe", "test-p4dpr-6gm"}, out) == 2);  // stderr: did you mean 'test-p4dpr-6gm+'
 }
+
+}  // namespace cli_test

@@ -12,7 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cli_explain_transfer_test {
 using namespace nicsim;
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
@@ -165,3 +168,5 @@ TEST_CASE("explain --transfer --vs: bonded balance-rr against one link says in p
   CHECK(words.find("reorder") == std::string::npos);
   CHECK(words.find("sending: A:") == std::string::npos);
 }
+
+}  // namespace cli_explain_transfer_test

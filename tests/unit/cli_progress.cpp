@@ -10,8 +10,11 @@
 #include <thread>
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cli_progress_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("progress line: simulated time against the workload's length, rate and ETA", "[cli][progress]") {
   CHECK(sim_progress_line(12.4, 61.0, 10.0) == "simulated 12.40/61.00 s (20%), 1.24 sim-s/s, ETA 39s");
@@ -72,3 +75,5 @@ TEST_CASE("cli: run shows no progress when stderr is not a terminal, --quiet and
   CHECK(r.code == 0);
   CHECK(r.err.find("simulated") == std::string::npos);
 }
+
+}  // namespace cli_progress_test

@@ -1,6 +1,8 @@
 #include "core/breakdown.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_breakdown_test {
 using namespace nicsim;
 
 namespace {
@@ -86,3 +88,5 @@ TEST_CASE("explain tables: a stage name longer than the column keeps every numbe
   same.where_b.clear();
   CHECK(same.where("A", "B") == "alpha.eth0");
 }
+
+}  // namespace core_breakdown_test

@@ -1,7 +1,10 @@
 #include "core/interval_resource.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_interval_resource_test {
 using namespace nicsim;
+
 
 TEST_CASE("IntervalResource fills gaps and never overlaps", "[core]") {
   IntervalResource r("bus");
@@ -111,3 +114,5 @@ TEST_CASE("IntervalResource in-order reservations equal a brute-force first fit"
   CHECK(r.wait_total() == waited);
   CHECK(r.grants() == 3000);
 }
+
+}  // namespace core_interval_resource_test

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_journey_test {
 using namespace nicsim;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("journey log: finished() without kept marks is refused, with them it h
   CHECK(log.finished()[0].marks.size() == 3 * JourneyLog::kWindow + 1);
   CHECK(log.held_marks() == 0);
 }
+
+}  // namespace core_journey_test

@@ -2,7 +2,10 @@
 #include "core/params.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_params_test {
 using namespace nicsim;
+
 
 TEST_CASE("edit_distance is Levenshtein distance, case-insensitive", "[core][params]") {
   CHECK(edit_distance("kitten", "sitting") == 3);  // k->s, e->i, +g
@@ -72,3 +75,5 @@ TEST_CASE("int_set_param: an integer accepted only in a set of intervals", "[cor
   CHECK(accepted_text(r).empty());
   CHECK_THROWS_AS(int_set_param("x", 0, {}, "", ""), std::logic_error);
 }
+
+}  // namespace core_params_test

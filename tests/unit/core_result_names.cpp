@@ -2,6 +2,9 @@
 #include "core/result_names.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_result_names_test {
+
 using nicsim::ResultNames;
 
 TEST_CASE("ResultNames: NIC ports and CPUs under scenario names, longest declaration first", "[core]") {
@@ -25,3 +28,5 @@ TEST_CASE("ResultNames: NIC ports and CPUs under scenario names, longest declara
   n.clear();
   CHECK(n("alpha_cpus.cpu0") == "alpha_cpus.cpu0");
 }
+
+}  // namespace core_result_names_test

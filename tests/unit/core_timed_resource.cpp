@@ -2,7 +2,10 @@
 #include "core/timed_resource.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_timed_resource_test {
 using namespace nicsim;
+
 
 TEST_CASE("TimedResource serves first come first served and counts the wait", "[core]") {
   TimedResource r("bus");
@@ -26,3 +29,5 @@ TEST_CASE("ClockDomain ppm arithmetic", "[core]") {
   CHECK(to_us(fast.scale(ms(40))) < 40000.0);
   CHECK(fast.cycles_in(fast.cycles(1000)) == 1000);
 }
+
+}  // namespace core_timed_resource_test

@@ -1,7 +1,10 @@
 #include "core/units.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace core_units_test {
 using namespace nicsim;
+
 
 // ns()/us()/ms()/sec() skip sc_time's per-call simcontext lookup; they must round exactly as
 // sc_time(double, sc_time_unit) does (v * scale + 0.5, truncated; SystemC 2.3 sc_time.cpp).
@@ -23,3 +26,5 @@ TEST_CASE("time helpers round exactly like sc_time(double, unit)", "[core]") {
     REQUIRE(sec(v * 1e-9) == sc_time(v * 1e-9, sc_core::SC_SEC));
   }
 }
+
+}  // namespace core_units_test

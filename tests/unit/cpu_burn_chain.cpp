@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_burn_chain_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -173,3 +175,5 @@ TEST_CASE("cpu burn chain: same times, marks, profile and counters as one burn p
   CHECK(ra1 > 0);
   CHECK(ra2 == 0);
 }
+
+}  // namespace cpu_burn_chain_test

@@ -9,6 +9,8 @@
 #include "drivers-sim/kernel/profiles.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_hyperthreading_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -152,3 +154,5 @@ TEST_CASE("hyper-threading: the kernel refuses threads_per_core and smt_shared_s
   CHECK(cpu_profile("xeon-prestonia-ht").smt_shared_speed < 1);
   CHECK(cpu_profile("xeon-prestonia").threads_per_core == 1);
 }
+
+}  // namespace cpu_hyperthreading_test

@@ -4,6 +4,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_preemption_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -184,3 +186,5 @@ TEST_CASE("cpu: HZ tick accounting (timer + LOC) on an idle CPU", "[cpu]") {
   CHECK(cpu.idle_time() == end - 100 * (hard + soft));
   CHECK(k.context_switches(0) == 0);
 }
+
+}  // namespace cpu_preemption_test

@@ -13,6 +13,8 @@
 #include <map>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_profile_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -277,3 +279,5 @@ TEST_CASE("cpu summary: two runs with the same profile and interrupts say there 
   CHECK(format_cpu_gap_summary(cpu_gap_summary(nlohmann::json::object(), nlohmann::json::object())).find("no host") !=
         std::string::npos);
 }
+
+}  // namespace cpu_profile_test

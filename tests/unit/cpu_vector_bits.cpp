@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace cpu_vector_bits_test {
 using namespace nicsim;
+
 
 TEST_CASE("VectorBits: set, clear, highest and for_each across the four words", "[cpu][apic]") {
   VectorBits b;
@@ -27,3 +30,5 @@ TEST_CASE("VectorBits: set, clear, highest and for_each across the four words", 
   CHECK_FALSE(b[63]);
   CHECK_FALSE(b[65]);
 }
+
+}  // namespace cpu_vector_bits_test

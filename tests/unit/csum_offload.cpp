@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace csum_offload_test {
 using namespace nicsim;
+
 
 TEST_CASE("checksum offload: a segment is CHECKSUM_HW only through a device that checksums TCP/IPv4",
           "[net][csum]") {
@@ -61,3 +64,5 @@ TEST_CASE("checksum offload: CHECKSUM_HW on receive is credited as LH@2.4.16 ip_
   CHECK_FALSE(rx_tcp_hw_csum_unnecessary(fcs.data(), fcs.size(), seg));
   CHECK_FALSE(rx_tcp_hw_csum_unnecessary(p.data(), 10, seg));  // shorter than an IP header
 }
+
+}  // namespace csum_offload_test

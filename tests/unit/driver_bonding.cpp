@@ -9,6 +9,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_bonding_test {
 using namespace nicsim;
 using namespace nicsim::test;
 using namespace nicsim::bonding;
@@ -337,3 +339,5 @@ TEST_CASE("bonding active-backup downdelay and updelay: counted in miimon ticks 
   CHECK(t.b.sent_ids == std::vector<int>{2, 3, 4, 5});
   CHECK(at("first frame on the new path") > down);
 }
+
+}  // namespace driver_bonding_test

@@ -4,6 +4,8 @@
 #include "drivers-sim/kernel/driver_costs.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_costs_test {
 using namespace nicsim;
 
 namespace {
@@ -71,3 +73,5 @@ TEST_CASE("driver costs: e1000 declares every one of its paths for the shipped p
   CHECK(c[e1000drv::Path::e1000_intr].cycles_per_call == 150);
   CHECK(c[e1000drv::Path::e1000_watchdog].cycles_per_call == 800);
 }
+
+}  // namespace driver_costs_test

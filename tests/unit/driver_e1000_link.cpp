@@ -9,6 +9,8 @@
 #include "models/ether/link_faults.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_link_test {
 using namespace drvtest;
 using namespace nicsim::e1000drv;
 
@@ -122,3 +124,5 @@ TEST_CASE("e1000 5.6.10.1 link loss: the watchdog resets the controller and free
   CHECK(LinkFaults::lost(h.cable, 0) == 0);
   CHECK(h.a->carrier_ok());  // e1000_up, then the link back after the replug
 }
+
+}  // namespace driver_e1000_link_test

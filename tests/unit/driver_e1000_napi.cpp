@@ -6,6 +6,8 @@
 #include "driver_e1000_harness.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_napi_test {
 using namespace drvtest;
 using namespace nicsim::e1000drv;
 
@@ -174,3 +176,5 @@ TEST_CASE("e1000 6.2.15 prefetch=0 (the prefetch calls commented out): no prefet
   CHECK(sim().counters.get("alpha.cpu0.dma_line_misses") + sim().counters.get("alpha.cpu0.adjacent_line_fills") == 45);
   CHECK(sim().counters.get("alpha.cpu0.adjacent_line_fills") >= 20);
 }
+
+}  // namespace driver_e1000_napi_test

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_open_test {
 using namespace drvtest;
 using namespace nicsim::e1000drv;
 
@@ -257,3 +259,5 @@ TEST_CASE("e1000 4.2.8-k1 open on an 82544GC: RDTR 64 and TIDV 64, no RADV or IT
 TEST_CASE("e1000 4.2.8-k1 open on an 82540EM: RDTR 64 and RADV 128 and ITR 488 and TIDV 64, no TADV", "[e1000drv]") {
   check_428_open("82540EM");
 }
+
+}  // namespace driver_e1000_open_test

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_params_test {
 using namespace nicsim;
 using namespace nicsim::e1000drv;
+
 
 TEST_CASE("e1000 ITR arithmetic: fixed rate and the 5.x dynamic rule", "[e1000drv]") {
   // research §2: 1e9 / (8000 × 256) = 488 (124.9 µs); SDM p=305 example: 500 -> 7813 ints/s.
@@ -208,3 +211,5 @@ TEST_CASE("e1000 4.2.8-k1 module parameters: RxIntDelay is RDTR 64 on the 82544 
     if (s.name == "RxIntDelay") CHECK(std::get<int64_t>(s.def) == kOptionUnset);
   }
 }
+
+}  // namespace driver_e1000_params_test

@@ -4,6 +4,8 @@
 #include "driver_e1000_harness.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_traffic_test {
 using namespace drvtest;
 using namespace nicsim::e1000drv;
 
@@ -308,3 +310,5 @@ TEST_CASE("e1000 4.2.8-k1 cleans TX only on a TXDW interrupt: an RXT0-only pass 
 TEST_CASE("e1000 4.4.12-k1 cleans TX on every interrupt pass, an RXT0-only one included", "[e1000drv]") {
   CHECK(next_to_clean_after_rx_interrupt("e1000-4.4.12-k1") == 1);
 }
+
+}  // namespace driver_e1000_traffic_test

@@ -3,8 +3,11 @@
 #include "driver_e1000_harness.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e1000_watchdog_test {
 using namespace drvtest;
 using namespace nicsim::e1000drv;
+
 
 TEST_CASE("e1000 watchdog: ICS = RXDMT0 every 200 jiffies from the first tick after open and each one an interrupt",
           "[e1000drv]") {
@@ -50,3 +53,5 @@ TEST_CASE("e1000 watchdog: ICS = RXDMT0 every 200 jiffies from the first tick af
   CHECK(hw.accesses(bar + E1000_GPRC, false).size() == 4 + 1);
   CHECK(a->carrier_ok());
 }
+
+}  // namespace driver_e1000_watchdog_test

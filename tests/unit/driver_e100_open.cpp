@@ -3,6 +3,8 @@
 #include "driver_e100_harness.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e100_open_test {
 using namespace e100test;
 using namespace nicsim::e100drv;
 
@@ -104,3 +106,5 @@ TEST_CASE("e100 check_options: out-of-range values fall back to the defaults, uc
   CHECK(o.tx_descriptors == 64);
   CHECK(o.bundle_max == 6);
 }
+
+}  // namespace driver_e100_open_test

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_e100_traffic_test {
 using namespace e100test;
 using namespace nicsim::e100drv;
 
@@ -172,3 +174,5 @@ TEST_CASE("e100 CPU-Saver with IntDelay=0x300: a 130-byte frame waits about half
   CHECK(w > us(0x300 / 1.5));
   CHECK(w < us(0x300 / 1.5 + 100));
 }
+
+}  // namespace driver_e100_traffic_test

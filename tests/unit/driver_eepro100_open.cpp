@@ -3,8 +3,11 @@
 #include "driver_eepro100_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_eepro100_open_test {
 using namespace drvtest;
 using namespace nicsim::eepro100drv;
+
 
 TEST_CASE("eepro100 probe reads the station address from the EEPROM over I/O space and open links 64 RxFDs, starts "
           "the RU at RxFD 0 and the CU at the IA Setup with CX FR CNA RNR enabled",
@@ -89,3 +92,5 @@ TEST_CASE("eepro100 module parameters have the Linux names and defaults and ring
     CHECK(((tx_cmd_status(e) & CmdIntr) != 0) == (e % 16 == 0));
   }
 }
+
+}  // namespace driver_eepro100_open_test

@@ -4,6 +4,8 @@
 #include "driver_eepro100_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_eepro100_traffic_test {
 using namespace drvtest;
 using namespace nicsim::eepro100drv;
 
@@ -158,3 +160,5 @@ TEST_CASE("eepro100 rx_copybreak 1518 copies every frame", "[eepro100drv]") {
   CHECK(h.counter("rx_copied") == 2);
   CHECK(h.counter("rx_passed_up") == 0);
 }
+
+}  // namespace driver_eepro100_traffic_test

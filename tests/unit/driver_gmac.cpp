@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_gmac_test {
 using namespace gmactest;
 using namespace nicsim::gmacdrv;
 
@@ -404,3 +406,5 @@ TEST_CASE("gmac RX_BLANK what-if: rx_blank_pkts 10 and rx_blank_time 255 in GM_R
   CHECK(c.get("alpha_eth0.rx_done.IPKTS") == 2u);
   CHECK(c.get("alpha.eth0.driver.intr") == 3u);
 }
+
+}  // namespace driver_gmac_test

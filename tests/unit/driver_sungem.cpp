@@ -9,8 +9,11 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_sungem_test {
 using namespace nicsim;
 using namespace nicsim::sungemdrv;
+
 using drvtest::Peer;
 using drvtest::TestHost;
 
@@ -423,3 +426,5 @@ TEST_CASE("sungem-0.96 RX_BLANK what-if: rx_blank_pkts 2 takes an RX_DONE per tw
   CHECK(o.intr == 1 + (kN - 1) / 2 + 1);
   CHECK(o.stat_with_rxdone == o.intr);
 }
+
+}  // namespace driver_sungem_test

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace driver_tg3_test {
 using namespace tg3test;
 using namespace nicsim::tg3drv;
 
@@ -243,3 +245,5 @@ TEST_CASE("tg3 tg3_setup_flow_control: the 802.3 pause resolution of tg3 1.0", "
   CHECK(resolve_flow_control(ADVERTISE_PAUSE_ASYM, LPA_PAUSE_CAP) == 0);
   CHECK(resolve_flow_control(0, LPA_PAUSE_CAP | LPA_PAUSE_ASYM) == 0);
 }
+
+}  // namespace driver_tg3_test

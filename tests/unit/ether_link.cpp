@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_link_test {
 using namespace nicsim;
+
 
 TEST_CASE("Wire bytes: minimum frame 84 byte times, 1514-byte frame 1538", "[ether]") {
   // 60 B + 4 FCS = 64 (minimum), + 8 preamble/SFD + 12 IFG.
@@ -84,3 +87,5 @@ TEST_CASE("Link rejects a speed other than 10/100/1000", "[ether]") {
   Port a("a"), b("b");
   CHECK_THROWS_AS(EthLink("bad", 2500, 1.0, a, b), std::invalid_argument);
 }
+
+}  // namespace ether_link_test

@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_link_faults_test {
 using namespace nicsim;
 
 namespace {
@@ -183,3 +185,5 @@ TEST_CASE("Frame error rate: refused toward a port that does not check the FCS",
                     Catch::Contains("does not model FCS checking"));
   CHECK_NOTHROW(LinkFaults(link).add_error_window(1, SC_ZERO_TIME, ms(1), 0.5));
 }
+
+}  // namespace ether_link_faults_test

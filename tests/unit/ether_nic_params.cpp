@@ -8,6 +8,8 @@
 #include "models/nic/tg3/tg3.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_nic_params_test {
 using namespace nicsim;
 
 namespace {
@@ -125,3 +127,5 @@ TEST_CASE("Every NIC entry refuses a multicast mac_address and a cache line that
           "DWORDs: 16..256 bytes)");
   }
 }
+
+}  // namespace ether_nic_params_test

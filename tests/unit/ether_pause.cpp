@@ -7,7 +7,10 @@
 #include "tests/unit/nic_e1000_bench.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_pause_test {
 using namespace nicsim;
+
 
 TEST_CASE("PAUSE frame bytes per 802.3 Annex 31B and their recognition", "[ether][flow]") {
   const std::array<uint8_t, 6> sa = {0x00, 0x10, 0x18, 0x01, 0x02, 0x03};
@@ -104,3 +107,5 @@ TEST_CASE("MacTxQueue: a pause does not cut the frame on the wire, the next one 
   CHECK(peer.rx[0].t == pipe + serialization_time(1514, 1000));
   CHECK(peer.rx[1].t == us(2) + ns(40 * 512) + serialization_time(1514, 1000));
 }
+
+}  // namespace ether_pause_test

@@ -13,6 +13,8 @@
 #include <memory>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_switch_test {
 using namespace nicsim;
 
 namespace {
@@ -333,3 +335,5 @@ TEST_CASE("Switch: a tester's train through the fast path arrives exactly as fra
   CHECK(l2.delivered(0) + l2.delivered(1) == 1000);
   CHECK(sw.cells_used() == 0);
 }
+
+}  // namespace ether_switch_test

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_traffic_gen_test {
 using namespace nicsim;
 
 namespace {
@@ -68,3 +70,5 @@ TEST_CASE("TesterPort refuses a load outside 0..1 (0 excluded), a zero batch, a 
   EthLink l("l", 1000, 1.0, g, s);
   CHECK_THROWS_AS(g.start(std::vector<uint8_t>(13, 0)), std::invalid_argument);
 }
+
+}  // namespace ether_traffic_gen_test

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace ether_train_hold_test {
 using namespace nicsim;
 
 namespace {
@@ -165,3 +167,5 @@ TEST_CASE("EthLink: retract_train takes back the frames that have not started", 
   sc_core::sc_start(us(5));
   CHECK(sink.at.size() == 9);
 }
+
+}  // namespace ether_train_hold_test

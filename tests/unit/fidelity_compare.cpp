@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace fidelity_compare_test {
+
 using nlohmann::json;
 namespace fid = nicsim::fidelity;
 
@@ -77,3 +80,5 @@ TEST_CASE("fidelity compare: busbench MB/s 1%, configuration exact") {
   other["metrics"]["busbench"]["dma"][0]["op"] = "read";
   CHECK_FALSE(fid::compare(bb(772.83, 64), other, rules).ok());
 }
+
+}  // namespace fidelity_compare_test

@@ -3,7 +3,10 @@
 #include "core/forwarding_report.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace forwarding_report_test {
 using namespace nicsim;
+
 using json = nlohmann::json;
 
 namespace {
@@ -86,3 +89,5 @@ TEST_CASE("forwarding resources: nothing forwarded - no table", "[report][forwar
   CHECK(forwarding_resources(r).empty());
   CHECK(format_forwarding_resources({}).empty());
 }
+
+}  // namespace forwarding_report_test

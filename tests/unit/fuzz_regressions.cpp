@@ -12,7 +12,10 @@
 #include <filesystem>
 #include <sys/wait.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace fuzz_regressions_test {
 using namespace nicsim;
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -146,3 +149,5 @@ TEST_CASE("cli: an empty --out or --trace name is a usage error, not \"no output
   CHECK(code("run scenarios/default.toml --set \"$(printf 'name=\\377')\" --out " + (tmp / "bad-name").string()) == 2);
   CHECK_FALSE(fs::exists(tmp / "bad-name"));
 }
+
+}  // namespace fuzz_regressions_test

@@ -13,7 +13,10 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace inet_wait_race_test {
 using namespace nicsim;
+
 
 TEST_CASE("sockets: a wakeup during add_wait_queue's locked operations is not lost (tcp_sendmsg, tcp_recvmsg)",
           "[inet][smp][regression]") {
@@ -37,3 +40,5 @@ TEST_CASE("sockets: a wakeup during add_wait_queue's locked operations is not lo
       CHECK(sock["send"]["sndbuf_limited"].get<uint64_t>() < 100'000'000ull);  // ns
     }
 }
+
+}  // namespace inet_wait_race_test

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace input_validation_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -830,3 +832,5 @@ TEST_CASE("cli: --plot-interval-ms below 1 µs or above 1e6 ms is a usage error 
     CHECK(r.out.empty());  // nothing ran
   }
 }
+
+}  // namespace input_validation_test

@@ -10,6 +10,8 @@
 #include <array>
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_byteorder_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -173,3 +175,5 @@ TEST_CASE("byteorder: io.h — out_le32/writel put the value on the bus as a lit
   CHECK(out_le16(R, 0x1234).bytes == 2u);
   CHECK(out_8(R, 0x12).bytes == 1u);
 }
+
+}  // namespace kernel_byteorder_test

@@ -10,6 +10,8 @@
 #include "drivers-sim/kernel/costs.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_costs_test {
 using namespace nicsim;
 
 namespace {
@@ -91,3 +93,5 @@ TEST_CASE("cost table: copy rates lie in research §5's ranges and a 1 KB read f
   CHECK(composed <= read_cycles - 200);
   CHECK(composed >= 0.6 * read_cycles);  // the copy and the syscall are most of it
 }
+
+}  // namespace kernel_costs_test

@@ -7,6 +7,8 @@
 #include "drivers-sim/kernel/driver_costs.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_costs_2_6_test {
 using namespace nicsim;
 
 namespace {
@@ -82,3 +84,5 @@ TEST_CASE("e1000 2.6 entries: the profile's driver self times less the DMA'd-lin
   CHECK(d[4].cycles_per_call == d24[4].cycles_per_call);
   for (size_t i = 0; i < d.size(); ++i) CHECK(std::string(d[i].source).size() > 0);
 }
+
+}  // namespace kernel_costs_2_6_test

@@ -12,6 +12,8 @@
 #include <iostream>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_costs_ppc7450_test {
 using namespace nicsim;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("powermac-g4: a host on linux-2.4.16-ppc / ppc7450 loads and runs lmbe
                       4 * (g4_cyc(CostId::pipe_rw) + g4_cyc(CostId::copy_user_cached, 1));
   CHECK(m["lmbench.lat_pipe_us"].get<double>() == Approx(usec(pipe)).epsilon(0.10));
 }
+
+}  // namespace kernel_costs_ppc7450_test

@@ -7,6 +7,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_dma_lines_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -207,3 +209,5 @@ TEST_CASE("kernel: read_sector_bytes must be 0 or a power of two from the line s
   kp.read_sector_bytes = 32;  // below the 64-byte line
   CHECK_THROWS_WITH(Kernel(hw, kp), Catch::Contains("read_sector_bytes"));
 }
+
+}  // namespace kernel_dma_lines_test

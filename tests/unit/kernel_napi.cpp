@@ -5,6 +5,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_napi_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -223,3 +225,5 @@ TEST_CASE("napi: netif_rx_schedule needs a NAPI kernel profile and a weight", "[
   CHECK(err.find("no NAPI") != std::string::npos);
   CHECK(err.find("linux-2.4.20-i386") != std::string::npos);
 }
+
+}  // namespace kernel_napi_test

@@ -2,6 +2,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_net_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -356,3 +358,5 @@ TEST_CASE("kernel: a new testbed's skbs hold none of the bytes an earlier testbe
   for (uint8_t b : t->buf) poisoned += b != 0;
   CHECK(poisoned == 0);
 }
+
+}  // namespace kernel_net_test

@@ -7,6 +7,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_pipe_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -170,3 +172,5 @@ TEST_CASE("loopback: a TCP exchange to 127.0.0.1 goes through lo and is received
   CHECK(sim().counters.get("alpha.softnet.CPU1.total") == lo.stats.rx_packets);
   CHECK(sim().counters.get("alpha.softnet.CPU0.total") == 0);
 }
+
+}  // namespace kernel_pipe_test

@@ -3,7 +3,10 @@
 #include "drivers-sim/kernel/kernel.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_profiles_test {
 using namespace nicsim;
+
 
 TEST_CASE("profiles: linux-2.4.20-i386 on xeon-prestonia gives the KernelParams defaults (the former constants)",
           "[kernel][profiles]") {
@@ -142,3 +145,5 @@ TEST_CASE("profiles: linux-2.4.16-ppc is Linux 2.4.16 on PowerPC as its tree has
                "1 jiffy limit, pfifo_fast txqueuelen 100, IRQs single_cpu)") != std::string::npos);
   CHECK(d.find("cost table linux-2.4-ppc7450") != std::string::npos);
 }
+
+}  // namespace kernel_profiles_test

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_profiles_2_6_test {
 using namespace nicsim;
+
 
 TEST_CASE("profiles: linux-2.6.11-i386 is HZ 1000 NAPI with budget = netdev_max_backlog 300, txqueuelen 1000",
           "[kernel][profiles]") {
@@ -59,3 +62,5 @@ TEST_CASE("costs: linux-2.6-p4xeon is registered, takes its forwarding path from
   CHECK(c26.at(CostId::ip_rcv).smp_locked_ops < c24.at(CostId::ip_rcv).smp_locked_ops);
   CHECK_THROWS_AS(cost_profile("linux-2.6-p4xeonn"), std::invalid_argument);
 }
+
+}  // namespace kernel_profiles_2_6_test

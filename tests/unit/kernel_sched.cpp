@@ -3,6 +3,8 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_sched_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -254,3 +256,5 @@ TEST_CASE("kernel: coroutines nest with values, exceptions and zero-time calls",
   CHECK(n == 1000);
   CHECK(end == C(k, CostId::context_switch) + k.cpu(0).cycles(2 * 100 + 10));
 }
+
+}  // namespace kernel_sched_test

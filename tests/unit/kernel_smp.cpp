@@ -8,8 +8,11 @@
 #include "drivers-sim/kernel/pipe.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_smp_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("kernel smp: a line written on CPU0 and read on CPU1 costs one transfer, read twice still one",
           "[kernel][smp]") {
@@ -257,3 +260,5 @@ TEST_CASE("kernel smp: a plain wakeup sends the wakee to its idle last CPU with 
   CHECK(b.run(false) == 1);
   CHECK(b.k.irq_count(1, RESCHEDULE_VECTOR) == 1);
 }
+
+}  // namespace kernel_smp_test

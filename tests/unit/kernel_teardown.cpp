@@ -5,8 +5,11 @@
 #include "kernel_fake_host.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace kernel_teardown_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("kernel: teardown in any order leaves no link to a destroyed process, queue or kernel", "[kernel]") {
   FakeHost hw;
@@ -63,3 +66,5 @@ TEST_CASE("kernel: teardown in any order leaves no link to a destroyed process, 
   CHECK_FALSE(outer_timer.pending());
   // outer's and outer_timer's destructors now run against nothing of the dead kernel.
 }
+
+}  // namespace kernel_teardown_test

@@ -4,7 +4,10 @@
 #include "drivers-sim/apps/lmbench_logic.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace lmbench_logic_test {
 using namespace nicsim;
+
 
 TEST_CASE("lmbench: micro() lines as lmbench 2.0 prints them, and they parse back", "[lmbench]") {
   // micro(s, n): fprintf("%s: %.4f microseconds\n", s, usecs / n)
@@ -50,3 +53,5 @@ TEST_CASE("lmbench: program names round-trip, unknown ones are refused", "[lmben
   }
   CHECK_FALSE(lmbench_test_of("lat_tpc"));
 }
+
+}  // namespace lmbench_logic_test

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace net_udp_test {
 using namespace nicsim;
 
 namespace {
@@ -180,3 +182,5 @@ TEST_CASE("UDP: netstat -s prints the Udp section from the counters", "[net][udp
   CHECK(s.find("Udp:\n    12 packets received\n    3 packets to unknown port received.\n"
                "    1 packet receive errors\n    14 packets sent\n") != std::string::npos);
 }
+
+}  // namespace net_udp_test

@@ -3,7 +3,10 @@
 #include "drivers-sim/apps/netperf_rr_logic.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace netperf_rr_logic_test {
 using namespace nicsim;
+
 
 TEST_CASE("netperf -r parsing follows break_args: one value sets both, a lone comma side sets one", "[netperf_rr]") {
   auto both = parse_rr_sizes("64");
@@ -73,3 +76,5 @@ TEST_CASE("netperf RR rate is transactions over elapsed and the seed's RTT is 1e
   CHECK(rr_round_trip_us(1e6 / 177.138) == Approx(177.138));
   CHECK(rr_round_trip_us(0.0) == 0.0);
 }
+
+}  // namespace netperf_rr_logic_test

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace netpipe_logic_test {
 using namespace nicsim;
 
 namespace {
@@ -266,3 +268,5 @@ TEST_CASE("NetPIPE -l 65536 -u 65536: the group 65533, 65536, 65539 numbered 0..
   CHECK(netpipe_progress_line(1, 65536, n1, netpipe_mbps(65536, 0.000657), 0.000657) ==
         "  1:     65536 bytes  190 times -->  761.04 Mbps in 0.000657 sec\n");
 }
+
+}  // namespace netpipe_logic_test

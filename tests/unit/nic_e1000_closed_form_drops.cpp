@@ -15,6 +15,9 @@
 #include <cmath>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace nic_e1000_closed_form_drops_test {
+
 using nlohmann::json;
 
 TEST_CASE("e1000 closed-form RX drops: the flood bench's counters and metrics equal the per-frame path's",
@@ -51,3 +54,5 @@ TEST_CASE("e1000 closed-form RX drops: the flood bench's counters and metrics eq
   CHECK(fast["accounting"]["balanced"] == true);
   CHECK(fast["accounting"] == slow["accounting"]);
 }
+
+}  // namespace nic_e1000_closed_form_drops_test

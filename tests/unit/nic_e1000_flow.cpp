@@ -2,7 +2,8 @@
 // side sends XOFF/XON at the FCRTH/FCRTL packet-buffer thresholds (CTRL.TFCE).
 #include "nic_e1000_bench.h"
 
-namespace bench {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench::nic_e1000_flow_test {
 
 namespace {
 constexpr uint64_t kRing = 0x20000, kBufs = 0x200000, kRxRing = 0x10000, kRxBufs = 0x100000;
@@ -109,4 +110,4 @@ TEST_CASE("RX FIFO above FCRTH sends XOFF (FCTTV), below FCRTL sends XON (CTRL.T
   CHECK(b.nic->peek(0, GPTC) == 0);  // flow-control frames are not good data packets
 }
 
-}  // namespace bench
+}  // namespace bench::nic_e1000_flow_test

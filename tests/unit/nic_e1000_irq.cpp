@@ -2,7 +2,8 @@
 // the dual-port 82546EB.
 #include "nic_e1000_bench.h"
 
-namespace bench {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench::nic_e1000_irq_test {
 
 TEST_CASE("ITR on the pin: causes merged, interval from the last assertion, ICR clear-on-read", "[e1000][irq]") {
   Bench b("82546EB");
@@ -167,4 +168,4 @@ TEST_CASE("ITR=488 with RDTR=0 (e1000 4.4.12 on 82540+): the second packet waits
   CHECK(irq_at == a[1]);
 }
 
-}  // namespace bench
+}  // namespace bench::nic_e1000_irq_test

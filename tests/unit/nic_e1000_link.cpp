@@ -6,6 +6,8 @@
 #include "nic_e1000_bench.h"
 #include "models/ether/link_faults.h"
 
+// This file's own names, apart from the other files of a unity batch.
+namespace nic_e1000_link_test {
 using namespace bench;
 
 namespace {
@@ -134,3 +136,5 @@ TEST_CASE("8254x bad FCS: dropped and counted in CRCERRS when the address matche
   CHECK(crc == 5);
   CHECK_FALSE((b.rx_desc(kRxRing, 0).status & rxsta::DD));
 }
+
+}  // namespace nic_e1000_link_test

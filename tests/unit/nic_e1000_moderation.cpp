@@ -4,6 +4,8 @@
 #include "models/nic/e1000/regs.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace nic_e1000_moderation_test {
 using namespace nicsim;
 using namespace nicsim::e1000;
 
@@ -227,3 +229,5 @@ TEST_CASE("Timers tick from the NIC clock: a +100 ppm crystal shortens RDTR by 1
   REQUIRE(m.next_deadline());
   CHECK(to_us(*m.next_deadline()) == Approx(1024.0 / 1.0001).epsilon(1e-9));
 }
+
+}  // namespace nic_e1000_moderation_test

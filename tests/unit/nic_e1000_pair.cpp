@@ -3,7 +3,8 @@
 #include "nic_e1000_bench.h"
 #include "platforms/testbed.h"
 
-namespace bench {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench::nic_e1000_pair_test {
 
 namespace {
 constexpr uint64_t kPairTxRing = 0x20000, kPairTxBufs = 0x200000, kPairRxRing = 0x10000, kPairRxBufs = 0x100000;
@@ -145,4 +146,4 @@ TEST_CASE("Device registry: the five 8254x variants with their bus facts and par
   CHECK(std::abs(p2) <= 100.0);
 }
 
-}  // namespace bench
+}  // namespace bench::nic_e1000_pair_test

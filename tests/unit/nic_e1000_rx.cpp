@@ -2,7 +2,8 @@
 // from the SDM rule plus the bench's DMA arithmetic, ring handling, overrun accounting.
 #include "nic_e1000_bench.h"
 
-namespace bench {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench::nic_e1000_rx_test {
 
 namespace {
 constexpr uint64_t kRxRing0 = 0x10000, kRxBufs0 = 0x100000;
@@ -380,4 +381,4 @@ TEST_CASE("Frames not addressed to the station are filtered, broadcast needs BAM
   CHECK(sim().counters.all().count("nic.port0.RNBC") == 1);
 }
 
-}  // namespace bench
+}  // namespace bench::nic_e1000_rx_test

@@ -2,7 +2,8 @@
 // ring wrap, TX packet-buffer limit, MAC/PHY latency to the wire.
 #include "nic_e1000_bench.h"
 
-namespace bench {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench::nic_e1000_tx_test {
 
 namespace {
 constexpr uint64_t kTxRing0 = 0x20000, kTxBufs0 = 0x200000;
@@ -239,4 +240,4 @@ TEST_CASE("TXDCTL PTHRESH=0: no prefetch, the next fetch waits for the on-chip c
   CHECK(fetch[1]->start > wb[0]->start);  // fetched only when the second descriptor left the cache
 }
 
-}  // namespace bench
+}  // namespace bench::nic_e1000_tx_test

@@ -5,7 +5,8 @@
 #include "tests/unit/nic_gem_bench.h"
 #include "models/ether/pause.h"
 
-namespace benchgem {
+// This file's own names, apart from the other files of a unity batch.
+namespace benchgem::nic_gem_dma_test {
 
 namespace {
 const std::array<uint8_t, 6> kGemDmaPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
@@ -357,4 +358,4 @@ TEST_CASE("gem stats: MAC_RFCTR counts received frames and is writable (the driv
   }, us(50));
 }
 
-}  // namespace benchgem
+}  // namespace benchgem::nic_gem_dma_test

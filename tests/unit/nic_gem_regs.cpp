@@ -4,7 +4,8 @@
 // 8/16-bit accesses gmac's GM_OUT/GM_IN make, the M66EN readings, and the descriptor byte order.
 #include "tests/unit/nic_gem_bench.h"
 
-namespace benchgem {
+// This file's own names, apart from the other files of a unity batch.
+namespace benchgem::nic_gem_regs_test {
 
 namespace {
 const std::array<uint8_t, 6> kGemRegsPeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
@@ -173,4 +174,4 @@ TEST_CASE("gem csum16_be: the ones-complement sum of big-endian words, odd byte 
   CHECK(csum16_be(z, 4) == 0xffff);
 }
 
-}  // namespace benchgem
+}  // namespace benchgem::nic_gem_regs_test

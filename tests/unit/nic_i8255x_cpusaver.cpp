@@ -2,7 +2,8 @@
 // (models/nic/i8255x/cpusaver.h; tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-namespace bench8255x {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench8255x::nic_i8255x_cpusaver_test {
 
 namespace {
 constexpr uint64_t kRfa = 0x10000, kRfdStride = 0x800;
@@ -164,4 +165,4 @@ TEST_CASE("i8255x without microcode: one FR interrupt per frame", "[i8255x][cpus
   CHECK_FALSE(b.nic->cpusaver());
 }
 
-}  // namespace bench8255x
+}  // namespace bench8255x::nic_i8255x_cpusaver_test

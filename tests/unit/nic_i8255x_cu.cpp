@@ -1,7 +1,8 @@
 // Command unit over a command block list and transmit at 100 Mb/s (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-namespace bench8255x {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench8255x::nic_i8255x_cu_test {
 
 namespace {
 std::vector<uint8_t> cu_frame_bytes(const std::array<uint8_t, 6>& dst, unsigned len, uint8_t seed) {
@@ -125,4 +126,4 @@ TEST_CASE("i8255x CU: with configure read align the 82559 reads data with MRL", 
   CHECK(mrl == 3);      // a burst up to one cache line with read align: MRL
 }
 
-}  // namespace bench8255x
+}  // namespace bench8255x::nic_i8255x_cu_test

@@ -2,7 +2,8 @@
 // statistical counter dump (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-namespace bench8255x {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench8255x::nic_i8255x_ru_test {
 
 namespace {
 constexpr uint64_t kRuRfa = 0x10000, kRuRfdStride = 0x800;
@@ -96,4 +97,4 @@ TEST_CASE("i8255x RU: S suspends, RU Resume continues at the linked RFD, filter 
   CHECK(b.nic->stat(RcvResourceErrors) == 0);
 }
 
-}  // namespace bench8255x
+}  // namespace bench8255x::nic_i8255x_ru_test

@@ -1,7 +1,8 @@
 // SCB semantics, EEPROM, MDI and the I/O window of the 8255x (tests/unit/nic_i8255x_bench.h).
 #include "tests/unit/nic_i8255x_bench.h"
 
-namespace bench8255x {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench8255x::nic_i8255x_scb_test {
 
 namespace {
 /// eepro100.c-style bit-banged EEPROM command through the EEPROM control register: `cmd` shifted
@@ -144,4 +145,4 @@ TEST_CASE("i8255x SCB: specific interrupt masks on the 82559, PORT software rese
   }, us(100));
 }
 
-}  // namespace bench8255x
+}  // namespace bench8255x::nic_i8255x_scb_test

@@ -5,7 +5,8 @@
 // and no INTA is raised then.
 #include "tests/unit/nic_tg3_bench.h"
 
-namespace bench5701 {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench5701::nic_tg3_coalescing_test {
 
 TEST_CASE("tg3 coalescing: a tick timer expires at reload + k periods, the first at or after the frame", "[tg3][hostcc]") {
   const sc_time T = us(1);
@@ -184,4 +185,4 @@ TEST_CASE("tg3 MISC_HOST_CTRL_MASK_PCI_INT masks INTA, GRC_LCLCTRL_SETINT forces
   CHECK(b.irq.assertions().size() == 2);
 }
 
-}  // namespace bench5701
+}  // namespace bench5701::nic_tg3_coalescing_test

@@ -6,7 +6,8 @@
 #include "tests/unit/nic_tg3_bench.h"
 #include "models/ether/pause.h"
 
-namespace bench5701 {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench5701::nic_tg3_pause_test {
 
 namespace {
 const std::array<uint8_t, 6> kTg3PausePeerMac = {0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
@@ -166,4 +167,4 @@ TEST_CASE("tg3 PAUSE: without TX_MODE_FLOW_CTRL_ENABLE a full pool sends nothing
   CHECK(sim().counters.get("nic.rx_discards") == 1);  // 44 x 1518 > 65536: the last one finds no room
 }
 
-}  // namespace bench5701
+}  // namespace bench5701::nic_tg3_pause_test

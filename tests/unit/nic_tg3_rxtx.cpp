@@ -3,7 +3,8 @@
 // bench bus rule (60 ns + 3.75 ns/B per transaction) and the model's documented steps.
 #include "tests/unit/nic_tg3_bench.h"
 
-namespace bench5701 {
+// This file's own names, apart from the other files of a unity batch.
+namespace bench5701::nic_tg3_rxtx_test {
 
 TEST_CASE("tg3 TX: a send BD written into NIC SRAM and the mailbox put the frame on the wire", "[tg3][tx]") {
   Tg3Params p;
@@ -191,4 +192,4 @@ TEST_CASE("tg3 PHY: MAC_MI_COM reads BMSR with link up after one MI frame", "[tg
   CHECK(b.r(TG3PCI_MISC_HOST_CTRL) >> MISC_HOST_CTRL_CHIPREV_SHIFT == CHIPREV_ID_5701_B5);
 }
 
-}  // namespace bench5701
+}  // namespace bench5701::nic_tg3_rxtx_test

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platform_busbench_scenarios_test {
 using namespace nicsim;
 
 namespace {
@@ -63,3 +65,5 @@ TEST_CASE("scenario busbench/segB-pcix100 runs and stays within PCI-X 100 and hu
   CHECK(rd >= 600.0);
   CHECK(rd <= 1000.0);
 }
+
+}  // namespace platform_busbench_scenarios_test

@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platform_p4dpr_test {
 using namespace nicsim;
+
 
 TEST_CASE("P4DPR-6GM+ is registered with its parameters - slots and topology", "[platform]") {
   auto* e = Registry<PlatformEntry>::instance().find("supermicro-p4dpr-6gm+");
@@ -144,3 +147,5 @@ TEST_CASE("the seed-000 NICs sit in their P4DPR-6GM+ slots and answer CPU MMIO t
   CHECK(to_us(r1) >= 0.6);
   CHECK(to_us(r1) <= 1.0);
 }
+
+}  // namespace platform_p4dpr_test

@@ -9,6 +9,8 @@
 #include "platforms/supermicro_p4dpr_6gm.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platform_p4dpr_io_test {
 using namespace nicsim;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("P4DPR-6GM+ p64h2_mr_fetch_bytes sets what the P64H2 fetches for one i
   pv.set("p64h2_mr_fetch_bytes", int64_t(64));
   CHECK(p4dpr_board(pv).bridge.mr_fetch_bytes == 64);
 }
+
+}  // namespace platform_p4dpr_io_test

@@ -13,6 +13,8 @@
 #include <iostream>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platform_pe2650_test {
 using namespace nicsim;
 
 namespace {
@@ -189,3 +191,5 @@ TEST_CASE("seed004 load checks: tg3 coalescing that never reports, tg3-1.0 witho
     CHECK(p.doc.find("DEFAULT_") == std::string::npos);
   }
 }
+
+}  // namespace platform_pe2650_test

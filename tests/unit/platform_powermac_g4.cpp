@@ -15,6 +15,8 @@
 #include "tests/unit/nic_e1000_bench.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platform_powermac_g4_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -374,3 +376,5 @@ TEST_CASE("powermac-g4: uninorth_pci_reads: delayed retries at once, wait-states
   const PciSegment& seg = a.host->bridge(0).segment(0);
   CHECK(lat_d >= seg.clocks(8.0 * (1 + 8)));  // at least an address and 8 data phases per line
 }
+
+}  // namespace platform_powermac_g4_test

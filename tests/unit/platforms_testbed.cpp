@@ -5,6 +5,8 @@
 #include "tests/unit/fake_entries.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace platforms_testbed_test {
 using namespace nicsim;
 
 namespace {
@@ -102,3 +104,5 @@ TEST_CASE("Testbed destroys its hardware newest first: links, then hosts from th
   CHECK(testing::destroy_log() == std::vector<std::string>{"link:link0", "nic:beta_eth1", "host:beta", "nic:alpha_eth1",
                                                   "nic:alpha_eth0", "host:alpha"});
 }
+
+}  // namespace platforms_testbed_test

@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace report_page_test {
 using namespace nicsim;
+
 using nlohmann::json;
 
 namespace {
@@ -193,3 +196,5 @@ TEST_CASE("svg tornado: one row per knob in the given order, a bar per alternati
   CHECK(count_in_page(s, "<line class=\"base\"") == 1);
   CHECK(s == svg_tornado(c));
 }
+
+}  // namespace report_page_test

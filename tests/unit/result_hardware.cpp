@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace result_hardware_test {
 using namespace nicsim;
+
 
 TEST_CASE("result hardware: the kernel parameters the run used, not the placeholders of the echo",
           "[platform][results]") {
@@ -25,3 +28,5 @@ TEST_CASE("result hardware: the kernel parameters the run used, not the placehol
   CHECK(result["hardware"]["beta"]["hz"] == 1000);  // a scenario value wins over the profile
   CHECK(result["hardware"]["beta"]["tick_phase_us"].get<double>() < 1e3);
 }
+
+}  // namespace result_hardware_test

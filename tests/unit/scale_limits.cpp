@@ -9,8 +9,11 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace scale_limits_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("run: a plot interval that would sample a workload of known length more than the cap is refused before "
           "the run (bug: 1 µs over a 0.4 s run took more than 120 s)",
@@ -53,3 +56,5 @@ TEST_CASE("sweep: the check of every combination before the first point says wha
   CHECK_THAT(r.err, Catch::Contains("checking that each of the 10000 combinations of --vary values loads"));
   CHECK_THAT(r.err, Catch::Contains("checked 10000 of 10000 combinations (100%)"));
 }
+
+}  // namespace scale_limits_test

@@ -7,6 +7,8 @@
 #include "scenario_run.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace scenario_bonds_test {
 using namespace nicsim;
 
 namespace {
@@ -240,3 +242,5 @@ TEST_CASE("scenario bonds: active-backup with miimon 100 over e1000 fails over f
   CHECK(c["alpha.bond0.tx_no_slave"].get<uint64_t>() == 0);
   CHECK(sc_core::sc_time_stamp() < sc_core::sc_time(5, sc_core::SC_SEC));  // finished, not stopped by the limit
 }
+
+}  // namespace scenario_bonds_test

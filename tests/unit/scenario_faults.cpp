@@ -3,6 +3,8 @@
 #include "platforms/scenario.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace scenario_faults_test {
 using namespace nicsim;
 
 namespace {
@@ -14,12 +16,20 @@ platform = "supermicro-p4dpr-6gm+"
 device = "82546EB"
 slot = "pcix"
 driver = "e1000-4.4.12-k1"
+[hosts.alpha.bonds.bond0]
+mode = "active-backup"
+miimon = 100
+slaves = ["eth1", "eth1:1"]
 [hosts.beta]
 platform = "supermicro-p4dpr-6gm+"
 [hosts.beta.nics.eth1]
 device = "82546EB"
 slot = "pcix"
 driver = "e1000-4.4.12-k1"
+[hosts.beta.bonds.bond0]
+mode = "active-backup"
+miimon = 100
+slaves = ["eth1", "eth1:1"]
 [[links]]
 a = "alpha.eth1"
 b = "beta.eth1"
@@ -46,8 +56,8 @@ at_s = 1
 port = "alpha.eth1:1"
 [workload]
 type = "tcp_stream"
-transmitter = "alpha.eth1"
-receiver = "beta.eth1"
+transmitter = "alpha.bond0"
+receiver = "beta.bond0"
 )";
 
 std::string edit(const std::string& from, const std::string& to, std::string text = kBase) {
@@ -81,7 +91,7 @@ TEST_CASE("scenario faults: each type with its keys and the link found from a po
   CHECK(s.faults[2].rate == 1e-5);
   CHECK(s.faults[2].until_s == 4.0);
   CHECK(s.faults[3].silent_ms == 1250.0);  // break_link_timer default
-  CHECK(s.faults[2].loc.line == 28);
+  CHECK(s.faults[2].loc.line == 36);
   auto j = s.to_json();
   REQUIRE(j["faults"].size() == 4);
   CHECK(j["faults"][2]["rate"] == 1e-5);
@@ -101,10 +111,10 @@ TEST_CASE("scenario faults: --set reaches the entries so a sweep can vary them",
 
 TEST_CASE("scenario faults: mistakes name file line and key with a suggestion", "[scenario][faults]") {
   CHECK_THAT(error_of(edit("type = \"cable_pull\"", "type = \"cable_pul\"")),
-             Catch::StartsWith("f.toml:21:") && Catch::Contains("key 'faults.0.type'") &&
+             Catch::StartsWith("f.toml:29:") && Catch::Contains("key 'faults.0.type'") &&
                  Catch::Contains("unknown fault type 'cable_pul'") && Catch::Contains("did you mean 'cable_pull'?"));
   CHECK_THAT(error_of(edit("at_s = 2\nlink = 0", "at_s = 2\nlnk = 0")),
-             Catch::Contains("f.toml:23:") && Catch::Contains("key 'faults.0.lnk'") &&
+             Catch::Contains("f.toml:31:") && Catch::Contains("key 'faults.0.lnk'") &&
                  Catch::Contains("did you mean 'link'?"));
   CHECK_THAT(error_of(edit("at_s = 2\nlink = 0", "at_s = 2\nlink = 2")),
              Catch::Contains("key 'faults.0.link'") && Catch::Contains("above the maximum 1"));
@@ -123,3 +133,5 @@ TEST_CASE("scenario faults: mistakes name file line and key with a suggestion", 
   CHECK_THAT(error_of(edit("[workload]", "[faultz]\n[workload]")),
              Catch::Contains("unknown top-level key") && Catch::Contains("did you mean 'faults'?"));
 }
+
+}  // namespace scenario_faults_test

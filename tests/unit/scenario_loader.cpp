@@ -8,6 +8,8 @@
 #include <fstream>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace scenario_loader_test {
 using namespace nicsim;
 
 namespace {
@@ -330,3 +332,5 @@ TEST_CASE("scenario: parse_endpoint", "[scenario]") {
   CHECK_FALSE(parse_endpoint(".eth1"));
   CHECK_FALSE(parse_endpoint("a.b.c"));
 }
+
+}  // namespace scenario_loader_test

@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace sweep_plan_test {
 using namespace nicsim;
+
 using V = std::vector<std::string>;
 
 TEST_CASE("sweep: integer ranges include STOP and follow the step sign", "[sweep]") {
@@ -208,3 +211,5 @@ TEST_CASE("sweep: tails and durations for messages", "[sweep]") {
   CHECK(format_duration(187) == "3m07s");
   CHECK(format_duration(7500) == "2h05m");
 }
+
+}  // namespace sweep_plan_test

@@ -8,8 +8,11 @@
 #include <fmt/format.h>
 #include <thread>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace sweep_process_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("sweep: the process runner passes the arguments and reports exit codes and stderr", "[sweep]") {
   TempDir tmp;
@@ -113,3 +116,5 @@ TEST_CASE("sweep: plots are SVG files drawn by gnuplot, or skipped with a messag
   for (auto& e : fs::directory_iterator(tmp / "plots"))
     CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
 }
+
+}  // namespace sweep_process_test

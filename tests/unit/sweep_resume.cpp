@@ -3,6 +3,8 @@
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace sweep_resume_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -235,3 +237,5 @@ TEST_CASE("sweep: a directory of another sweep, or incompatible merges, are refu
   CHECK_THROWS_WITH(merge_dirs({tmp / "a", tmp / "b"}, tmp / "m", nullptr), Catch::Contains("--vary x values"));
   CHECK_THROWS_WITH(merge_dirs({tmp / "nothing"}, tmp / "m", nullptr), Catch::Contains("not a sweep directory"));
 }
+
+}  // namespace sweep_resume_test

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_netstat_test {
 using namespace nicsim;
 
 namespace {
@@ -95,3 +97,5 @@ TEST_CASE("MIB counters export under Linux names", "[net][netstat]") {
   CHECK(c.get("alpha.netstat.Ip.DefaultTTL") == 64);
   CHECK(std::string(mib_name(TcpExtMib::TCPHPHitsToUser)) == "TCPHPHitsToUser");
 }
+
+}  // namespace tcp_netstat_test

@@ -9,6 +9,8 @@
 #include "tests/unit/tcp_harness.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_reordering_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -174,3 +176,5 @@ TEST_CASE("tcp reordering: a connection that kept tp->reordering at the sysctl l
   CHECK((t.p.a.sock(sa2).tp.sack_ok & 2) == 2);  // FACK stays on
   (void)sb2;
 }
+
+}  // namespace tcp_reordering_test

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_socket_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -587,3 +589,5 @@ TEST_CASE("A socket owned by the user takes softirq input on the backlog until r
   REQUIRE(p.wire.size() == before + 1);
   CHECK(p.wire.back().pure_ack());
 }
+
+}  // namespace tcp_socket_test

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_stream_interim_test {
+
 using nicsim::interim_mbps;
 
 TEST_CASE("interim_mbps: whole bins are bytes x 8 / width in 10^6 bits/s", "[tcp_stream][interim]") {
@@ -44,3 +47,5 @@ TEST_CASE("interim_mbps: a non-positive interval is rejected", "[tcp_stream][int
   CHECK_THROWS_AS(interim_mbps({1}, 0.0, 1.0), std::invalid_argument);
   CHECK_THROWS_AS(interim_mbps({1}, -0.1, 1.0), std::invalid_argument);
 }
+
+}  // namespace tcp_stream_interim_test

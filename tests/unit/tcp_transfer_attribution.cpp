@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_transfer_attribution_test {
 using namespace nicsim;
 using namespace nicsim::test;
 
@@ -185,3 +187,5 @@ TEST_CASE("transfer attribution: the time-sequence record has every segment and 
   CHECK(cwnd > 2);           // slow start grew the window
   CHECK(b.p.b.seq_events().empty());
 }
+
+}  // namespace tcp_transfer_attribution_test

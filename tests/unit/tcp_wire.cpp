@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace tcp_wire_test {
 using namespace nicsim;
+
 
 TEST_CASE("IPv4 header checksum matches the RFC 1071 arithmetic on a known header", "[net][wire]") {
   // 45 00 00 73 00 00 40 00 40 11 [b8 61] c0 a8 00 01 c0 a8 00 c7: a UDP packet whose header
@@ -183,3 +186,5 @@ TEST_CASE("csum_partial gives the word-by-word 32-bit sum for every length, offs
   std::vector<uint8_t> ones(8 * 8192 * 2 + 6, 0xff);
   CHECK(csum_partial(ones.data(), ones.size(), 0xffffffffu) == reference(ones.data(), ones.size(), 0xffffffffu));
 }
+
+}  // namespace tcp_wire_test

@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <unistd.h>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace transfer_report_test {
 using namespace nicsim;
+
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -174,3 +177,5 @@ TEST_CASE("transfer report: reordering told apart from loss in plain words, from
                                 "TCPLossUndo 0)"));
   CHECK(w.find("recoveries undone") == std::string::npos);
 }
+
+}  // namespace transfer_report_test

@@ -5,8 +5,11 @@
 #include "tests/support/sweep_check.h"
 #include <catch2/catch.hpp>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace whatif_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 using nlohmann::json;
 
 namespace {
@@ -221,3 +224,5 @@ TEST_CASE("what-if run: --knob keeps the matching knobs, and a later what-if in 
   std::fclose(o.log);
   CHECK(none.calls == 0);
 }
+
+}  // namespace whatif_test

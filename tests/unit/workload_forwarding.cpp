@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace workload_forwarding_test {
 using namespace nicsim;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("forwarding: the rate counts the frames forwarded during the burst, th
   REQUIRE(m["drops.qdisc.router.eth0"].get<double>() + m["drops.qdisc.router.eth0:1"].get<double>() == 0);
   CHECK(in_burst + after == Approx(double(sim().counters.get("router.netstat.Ip.ForwDatagrams"))).margin(1.5));
 }
+
+}  // namespace workload_forwarding_test

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace workload_netperf_rr_checks_test {
 using namespace nicsim;
 
 namespace {
@@ -121,3 +123,5 @@ TEST_CASE("netperf_rr: UDP_RR sizes whose fragments no receive buffer can queue 
   // TCP_RR streams a big message in segments: no such limit.
   CHECK(load_error({"workload.sizes=\"64,60000\""}).empty());
 }
+
+}  // namespace workload_netperf_rr_checks_test

@@ -10,8 +10,11 @@
 #include <regex>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace workload_nuttcp_test {
 using namespace nicsim;
 using namespace nicsim::test;
+
 
 TEST_CASE("nuttcp: prusage's %P and line from tick-charged times, with nuttcp's integer truncation", "[nuttcp]") {
   NuttcpUsage a, b;
@@ -117,3 +120,5 @@ TEST_CASE("nuttcp: a short -T run on seed 000's 82546EB pair: both sides' lines,
   // An i386 kernel: no /proc/interrupts text (its IRQ numbers are not the model's vectors).
   CHECK_FALSE(result.contains("files"));
 }
+
+}  // namespace workload_nuttcp_test

@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+// This file's own names, apart from the other files of a unity batch.
+namespace workload_rx_flood_test {
 using namespace nicsim;
 
 namespace {
@@ -187,3 +189,5 @@ TEST_CASE("rx_flood through a switch that ignores 802.3x: PAUSE frames are consu
   }
   CHECK(r["accounting"]["balanced"] == true);
 }
+
+}  // namespace workload_rx_flood_test
