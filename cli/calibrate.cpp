@@ -284,12 +284,15 @@ std::string sensitivity_table(const CalibrationFile& cf, const std::vector<Figur
                               const std::vector<std::vector<double>>& m) {
   size_t w = 6;
   for (size_t f : which) w = std::max(w, figs[f].label.size());
+  // Each parameter's column as wide as its name (at least 8), so the header is never cut.
+  std::vector<size_t> cw;
+  for (auto& p : cf.params) cw.push_back(std::max<size_t>(8, p.spec.name.size()));
   std::string s = fmt::format("{:<{}}", "figure", w);
-  for (auto& p : cf.params) s += fmt::format("  {:>14}", p.spec.name.substr(0, 14));
+  for (size_t p = 0; p < cf.params.size(); ++p) s += fmt::format("  {:>{}}", cf.params[p].spec.name, cw[p]);
   s += "\n";
   for (size_t k = 0; k < which.size(); ++k) {
     s += fmt::format("{:<{}}", figs[which[k]].label, w);
-    for (size_t p = 0; p < m.size(); ++p) s += fmt::format("  {:>14}", pct(m[p][k]));
+    for (size_t p = 0; p < m.size(); ++p) s += fmt::format("  {:>{}}", pct(m[p][k]), cw[p]);
     s += "\n";
   }
   return s;

@@ -1,6 +1,8 @@
 #include "platforms/calibration_fit.h"
 #include "platforms/testbed.h"
 #include "platforms/toml_input.h"
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
@@ -169,31 +171,24 @@ struct Reader {
     if (!n) bad(path, key(k), "missing");
     return *n;
   }
+  /// Key `k` as a T, or an error "must be ..." naming it.
+  template <class T>
+  T typed(const char* k, const char* must_be) const {
+    auto v = need(k).template value<T>();
+    if (!v) bad(path, key(k), must_be);
+    return *v;
+  }
   std::string str(const char* k, bool required = true) const {
     if (!t.get(k) && !required) return "";
-    auto v = need(k).value<std::string>();
-    if (!v) bad(path, key(k), "must be a string");
-    return *v;
+    return typed<std::string>(k, "must be a string");
   }
-  double num(const char* k) const {
-    auto v = need(k).value<double>();
-    if (!v) bad(path, key(k), "must be a number");
-    return *v;
-  }
+  double num(const char* k) const { return typed<double>(k, "must be a number"); }
   std::optional<double> opt_num(const char* k) const {
     if (!t.get(k)) return std::nullopt;
     return num(k);
   }
-  int64_t integer(const char* k) const {
-    auto v = need(k).value<int64_t>();
-    if (!v) bad(path, key(k), "must be an integer");
-    return *v;
-  }
-  bool boolean(const char* k) const {
-    auto v = need(k).value<bool>();
-    if (!v) bad(path, key(k), "must be a boolean");
-    return *v;
-  }
+  int64_t integer(const char* k) const { return typed<int64_t>(k, "must be an integer"); }
+  bool boolean(const char* k) const { return typed<bool>(k, "must be a boolean"); }
   std::vector<double> nums(const char* k) const {
     const toml::array* a = need(k).as_array();
     if (!a) bad(path, key(k), "must be an array of numbers");
@@ -233,6 +228,88 @@ FitSummary read_summary(const Reader& r) {
   s.worst = r.num("worst_error");
   s.worst_ref = r.str("worst_reference");
   return s;
+}
+
+}  // namespace
+
+namespace {
+
+std::string fit_toml_string(std::string_view v);
+
+/// TOML text of `t`, written here rather than by toml++'s formatter: toml++ 3.3's column estimate
+/// for an inline array casts log10 of a float below 1 to size_t (toml_formatter.inl,
+/// toml_formatter_count_inline_columns), undefined behaviour the sanitizer job stops on, and a fit
+/// file's errors and sensitivities are such floats. Plain values and inline arrays first, then
+/// sub-tables, then arrays of tables, as toml++ orders them; toml::parse reads it back.
+std::string fit_toml_key(std::string_view k) {
+  const bool bare = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  return bare ? std::string(k) : fit_toml_string(k);
+}
+
+std::string fit_toml_string(std::string_view v) {
+  std::string out = "\"";
+  for (char c : v) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\u{:04X}", static_cast<unsigned>(c));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string fit_toml_inline(const toml::node& n) {
+  if (auto v = n.as_string()) return fit_toml_string(v->get());
+  if (auto v = n.as_integer()) return fmt::format("{}", v->get());
+  if (auto v = n.as_floating_point()) return calibration_value_text(v->get(), false);
+  if (auto v = n.as_boolean()) return v->get() ? "true" : "false";
+  std::string out;
+  if (auto a = n.as_array()) {
+    out = "[";
+    for (size_t i = 0; i < a->size(); ++i) out += (i ? ", " : "") + fit_toml_inline(*a->get(i));
+    return out + "]";
+  }
+  if (auto t = n.as_table()) {
+    out = "{";
+    bool first = true;
+    for (auto&& [k, v] : *t) {
+      out += (first ? " " : ", ") + fit_toml_key(k.str()) + " = " + fit_toml_inline(v);
+      first = false;
+    }
+    return out + (first ? "}" : " }");
+  }
+  throw std::logic_error("fit file: a TOML value of a kind the writer does not know");
+}
+
+bool fit_array_of_tables(const toml::node& n) {
+  const toml::array* a = n.as_array();
+  return a && !a->empty() && a->is_array_of_tables();
+}
+
+void fit_toml_table_text(std::string& out, const toml::table& t, const std::string& path) {
+  for (auto&& [k, v] : t)
+    if (!v.is_table() && !fit_array_of_tables(v)) out += fit_toml_key(k.str()) + " = " + fit_toml_inline(v) + "\n";
+  for (auto&& [k, v] : t)
+    if (v.is_table()) {
+      const std::string p = path.empty() ? fit_toml_key(k.str()) : path + "." + fit_toml_key(k.str());
+      out += "\n[" + p + "]\n";
+      fit_toml_table_text(out, *v.as_table(), p);
+    }
+  for (auto&& [k, v] : t)
+    if (fit_array_of_tables(v)) {
+      const std::string p = path.empty() ? fit_toml_key(k.str()) : path + "." + fit_toml_key(k.str());
+      for (auto&& e : *v.as_array()) {
+        out += "\n[[" + p + "]]\n";
+        fit_toml_table_text(out, *e.as_table(), p);
+      }
+    }
 }
 
 }  // namespace
@@ -296,8 +373,10 @@ std::string fit_file_text(const FitFile& f) {
   ss << "# Written by `nicsim calibrate " << f.calibration_file
      << "` (docs/calibration.md): the fit, its errors\n# on the training and validation references, and the "
         "sensitivities. Do not edit: a scenario naming\n# calibration = \""
-     << f.name << "\" uses the fitted values only while " << f.calibration_file << " is unchanged.\n\n"
-     << t << "\n";
+     << f.name << "\" uses the fitted values only while " << f.calibration_file << " is unchanged.\n\n";
+  std::string body;
+  fit_toml_table_text(body, t, "");
+  ss << body;
   return ss.str();
 }
 

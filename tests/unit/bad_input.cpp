@@ -47,8 +47,13 @@ const std::string kGmac = "scenarios/seed001/gmac.toml";
 const std::string kTg3 = "scenarios/bcm5701/p4dpr-pcix100-netpipe.toml";
 /// Makes seed 000's NetPIPE run one size (a few seconds instead of half a minute).
 const std::string kShort = "workload.upper=1";
-/// Seed 000's scenario text with NetPIPE stopping at 1 byte.
-std::string short_seed000() { return with(read_text(kSeed000), "upper = 24 ", "upper = 1 "); }
+/// ... and two 2 ms trials per size instead of the scenario's (a tenth of a second, not seconds;
+/// the sanitizer job runs these tests too).
+const std::string kFewTrials[2] = {"workload.trials=2", "workload.runtm_s=0.002"};
+/// Seed 000's scenario text with NetPIPE stopping at 1 byte, two 2 ms trials per size.
+std::string short_seed000() {
+  return with(read_text(kSeed000), "upper = 24 ", "upper = 1\ntrials = 2\nruntm_s = 0.002 ");
+}
 
 }  // namespace
 
@@ -139,7 +144,7 @@ TEST_CASE("bad input: a run that cannot write its files leaves no stale ok resul
   // the side file fails after the simulation.
   write_text(out / "result.json", R"({"status": "ok", "metrics": {"latency_us": 1}})");
   write_text(out / "NetPIPE.out" / "x", "in the way\n");
-  auto r = nicsim_bin(tmp, {"run", kSeed000, "--set", kShort, "--out", out.string()});
+  auto r = nicsim_bin(tmp, {"run", kSeed000, "--set", kShort, "--set", kFewTrials[0], "--set", kFewTrials[1], "--out", out.string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains("NetPIPE.out"));
   CHECK_FALSE(fs::exists(out / "result.json"));
@@ -148,7 +153,7 @@ TEST_CASE("bad input: a run that cannot write its files leaves no stale ok resul
 TEST_CASE("bad input: a reused --out loses the previous run's side files", "[bad_input][validation]") {
   TempDir tmp;
   const fs::path out = tmp / "out";
-  auto r = nicsim_bin(tmp, {"run", kSeed000, "--set", kShort, "--out", out.string()});
+  auto r = nicsim_bin(tmp, {"run", kSeed000, "--set", kShort, "--set", kFewTrials[0], "--set", kFewTrials[1], "--out", out.string()});
   REQUIRE(r.code == 0);
   REQUIRE(fs::exists(out / "NetPIPE.out"));
   REQUIRE(fs::exists(out / "netstat-s.alpha.txt"));
@@ -211,7 +216,8 @@ TEST_CASE("bad input: Ctrl-C to a real sweep's process group at many timings nev
       int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 1);
       ::dup2(null, 2);
-      ::execl(nicsim_bin_path(), nicsim_bin_path(), "sweep", kSeed000.c_str(), "--set", kShort.c_str(), "--vary",
+      ::execl(nicsim_bin_path(), nicsim_bin_path(), "sweep", kSeed000.c_str(), "--set", kShort.c_str(), "--set", kFewTrials[0].c_str(), "--set",
+              kFewTrials[1].c_str(), "--vary",
               "seed=1:6:1", "--metric", "latency_us", "--jobs", "2", "--no-plot", "--out", out.c_str(),
               static_cast<char*>(nullptr));
       ::_exit(127);
@@ -512,7 +518,7 @@ TEST_CASE("bad input message: explain --vs across workloads is refused, and a --
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("runs workload netpipe and B (scenarios/seed002/e1000-82544gc-pci66.toml) runs "
                                     "workload netperf_rr"));
-  r = nicsim_bin(tmp, {"explain", kSeed000, "--set", kShort, "--kind", "nosuch"});
+  r = nicsim_bin(tmp, {"explain", kSeed000, "--set", kShort, "--set", kFewTrials[0], "--set", kFewTrials[1], "--kind", "nosuch"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::StartsWith("nicsim explain: " + kSeed000 + ": no traced message of kind 'nosuch'"));
 }

@@ -58,20 +58,20 @@ TEST_CASE("cli: run shows no progress when stderr is not a terminal, --quiet and
           "[cli][progress]") {
   TempDir tmp;
   const std::string sc = "scenarios/seed000/82544gc-pci66.toml";
-  auto r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1"});
+  auto r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1", "--set", "workload.trials=1", "--set", "workload.runtm_s=0.002"});
   CHECK(r.code == 0);
   CHECK(r.err.find("simulated") == std::string::npos);  // stderr is a file here
   CHECK(r.err.find("\033[K") == std::string::npos);
-  r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1", "--quiet"});
+  r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1", "--set", "workload.trials=1", "--set", "workload.runtm_s=0.002", "--quiet"});
   CHECK(r.code == 0);
   CHECK(r.err.find("simulated") == std::string::npos);
   // explain's children write their line to a file; the run ends by clearing it.
   const std::string pf = (tmp / "p.progress").string();
-  r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1", "--progress-file", pf});
+  r = run_nicsim_bin(tmp.path, {"run", sc, "--set", "workload.upper=1", "--set", "workload.trials=1", "--set", "workload.runtm_s=0.002", "--progress-file", pf});
   CHECK(r.code == 0);
   CHECK(fs::exists(pf));
   CHECK(read_text(pf).empty());
-  r = run_nicsim_bin(tmp.path, {"explain", sc, "--set", "workload.upper=1", "--quiet"});
+  r = run_nicsim_bin(tmp.path, {"explain", sc, "--set", "workload.upper=1", "--set", "workload.trials=1", "--set", "workload.runtm_s=0.002", "--quiet"});
   CHECK(r.code == 0);
   CHECK(r.err.find("simulated") == std::string::npos);
 }
