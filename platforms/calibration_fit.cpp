@@ -230,23 +230,10 @@ FitSummary read_summary(const Reader& r) {
   return s;
 }
 
-}  // namespace
-
-namespace {
-
-std::string fit_toml_string(std::string_view v);
-
-/// TOML text of `t`, written here rather than by toml++'s formatter: toml++ 3.3's column estimate
-/// for an inline array casts log10 of a float below 1 to size_t (toml_formatter.inl,
-/// toml_formatter_count_inline_columns), undefined behaviour the sanitizer job stops on, and a fit
-/// file's errors and sensitivities are such floats. Plain values and inline arrays first, then
-/// sub-tables, then arrays of tables, as toml++ orders them; toml::parse reads it back.
-std::string fit_toml_key(std::string_view k) {
-  const bool bare = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
-  return bare ? std::string(k) : fit_toml_string(k);
-}
+// A fit file's TOML text (fit_toml_table_text), written here rather than by toml++'s formatter:
+// toml++ 3.3's column estimate for an inline array casts log10 of a float below 1 to size_t
+// (toml_formatter.inl, toml_formatter_count_inline_columns), undefined behaviour the sanitizer job
+// stops on, and a fit file's errors and sensitivities are such floats.
 
 std::string fit_toml_string(std::string_view v) {
   std::string out = "\"";
@@ -263,6 +250,13 @@ std::string fit_toml_string(std::string_view v) {
     }
   }
   return out + "\"";
+}
+
+std::string fit_toml_key(std::string_view k) {
+  const bool bare = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  return bare ? std::string(k) : fit_toml_string(k);
 }
 
 std::string fit_toml_inline(const toml::node& n) {
@@ -293,23 +287,23 @@ bool fit_array_of_tables(const toml::node& n) {
   return a && !a->empty() && a->is_array_of_tables();
 }
 
+/// Appends table `t` (at `path`) to `out`: plain values and inline arrays first, then sub-tables,
+/// then arrays of tables, as toml++ orders them; toml::parse reads it back.
 void fit_toml_table_text(std::string& out, const toml::table& t, const std::string& path) {
+  auto child = [&](const toml::key& k) { return (path.empty() ? "" : path + ".") + fit_toml_key(k.str()); };
   for (auto&& [k, v] : t)
     if (!v.is_table() && !fit_array_of_tables(v)) out += fit_toml_key(k.str()) + " = " + fit_toml_inline(v) + "\n";
   for (auto&& [k, v] : t)
     if (v.is_table()) {
-      const std::string p = path.empty() ? fit_toml_key(k.str()) : path + "." + fit_toml_key(k.str());
-      out += "\n[" + p + "]\n";
-      fit_toml_table_text(out, *v.as_table(), p);
+      out += "\n[" + child(k) + "]\n";
+      fit_toml_table_text(out, *v.as_table(), child(k));
     }
   for (auto&& [k, v] : t)
-    if (fit_array_of_tables(v)) {
-      const std::string p = path.empty() ? fit_toml_key(k.str()) : path + "." + fit_toml_key(k.str());
+    if (fit_array_of_tables(v))
       for (auto&& e : *v.as_array()) {
-        out += "\n[[" + p + "]]\n";
-        fit_toml_table_text(out, *e.as_table(), p);
+        out += "\n[[" + child(k) + "]]\n";
+        fit_toml_table_text(out, *e.as_table(), child(k));
       }
-    }
 }
 
 }  // namespace

@@ -216,10 +216,9 @@ TEST_CASE("bad input: Ctrl-C to a real sweep's process group at many timings nev
       int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 1);
       ::dup2(null, 2);
-      ::execl(nicsim_bin_path(), nicsim_bin_path(), "sweep", kSeed000.c_str(), "--set", kShort.c_str(), "--set", kFewTrials[0].c_str(), "--set",
-              kFewTrials[1].c_str(), "--vary",
-              "seed=1:6:1", "--metric", "latency_us", "--jobs", "2", "--no-plot", "--out", out.c_str(),
-              static_cast<char*>(nullptr));
+      ::execl(nicsim_bin_path(), nicsim_bin_path(), "sweep", kSeed000.c_str(), "--set", kShort.c_str(), "--set",
+              kFewTrials[0].c_str(), "--set", kFewTrials[1].c_str(), "--vary", "seed=1:6:1", "--metric", "latency_us",
+              "--jobs", "2", "--no-plot", "--out", out.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
     ::setpgid(pid, pid);
