@@ -44,9 +44,10 @@ struct Figure {
   std::string id;        ///< the reference's identity: normal path + index
 };
 
-/// The signed error of `sim` against `r`, and whether it is within the reference's tolerance.
-/// Relative for a reference with a relative tolerance or a range (the distance outside it over the
-/// nearer end); in tolerances for a difference (`vs`) or an absolute tolerance.
+/// The signed error of `sim` against `r`: relative for a reference with a relative tolerance or a
+/// range (the distance outside it over the nearer end), in tolerances for a difference (`vs`) or an
+/// absolute tolerance; and whether it is within the reference's tolerance (check's rule,
+/// reference_within).
 struct RefError {
   double error = 0;
   bool in_tolerances = false;
@@ -55,16 +56,14 @@ struct RefError {
 
 RefError ref_error(const Reference& r, double sim) {
   RefError e;
-  constexpr double kRound = 1e-9;
+  e.within = reference_within(r, sim);
   if (r.range) {
     const auto [lo, hi] = *r.range;
-    e.within = sim >= lo - kRound * std::abs(lo) && sim <= hi + kRound * std::abs(hi);
     if (!e.within) e.error = sim < lo ? (sim - lo) / std::max(std::abs(lo), 1e-300) : (sim - hi) / std::max(std::abs(hi), 1e-300);
     return e;
   }
   const double exp = *r.expected;
   const double tol = r.tolerance_abs ? *r.tolerance_abs : *r.tolerance * std::abs(exp);
-  e.within = std::abs(sim - exp) <= tol * (1 + kRound) + kRound * std::abs(exp);
   if (r.vs || r.tolerance_abs) {
     e.in_tolerances = true;
     e.error = tol > 0 ? (sim - exp) / tol : (sim == exp ? 0.0 : 1e3);

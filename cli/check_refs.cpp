@@ -526,6 +526,17 @@ std::string metric_text(const Reference& ref) {
   return ref.vs ? fmt::format("{} - [{}]", ref.metric, ref.vs->stem().string()) : ref.metric;
 }
 
+bool reference_within(const Reference& ref, double sim) {
+  if (ref.range) {
+    auto [lo, hi] = *ref.range;
+    const double slack = 1e-9 * std::max(std::fabs(lo), std::fabs(hi));
+    return !(sim < lo - slack) && !(sim > hi + slack);
+  }
+  const double exp = *ref.expected;
+  const double bound = ref.tolerance ? *ref.tolerance * std::fabs(exp) : *ref.tolerance_abs;
+  return std::fabs(sim - exp) <= bound + 1e-9 * std::max(std::fabs(exp), bound);
+}
+
 RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics, const nlohmann::json& counters,
                             const nlohmann::json* vs_metrics, const nlohmann::json* vs_counters) {
   RefCheck c;
@@ -553,11 +564,10 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
   c.simulated = sim;
   if (ref.range) {
     auto [lo, hi] = *ref.range;
-    double slack = 1e-9 * std::max(std::fabs(lo), std::fabs(hi));
-    if (sim < lo - slack) c.error_text = fmt::format("{} below", num(lo - sim));
-    else if (sim > hi + slack) c.error_text = fmt::format("{} above", num(sim - hi));
-    else c.error_text = "in range";
-    bool ok = c.error_text == "in range";
+    const bool ok = reference_within(ref, sim);
+    if (ok) c.error_text = "in range";
+    else if (sim < lo) c.error_text = fmt::format("{} below", num(lo - sim));
+    else c.error_text = fmt::format("{} above", num(sim - hi));
     c.verdict = ok ? Verdict::Pass : Verdict::Fail;
     if (!ok)
       c.message = fmt::format("{}: simulated {} is outside the range [{}, {}] ({})", metric_text(ref), fmt::format("{:.6g}", sim),
@@ -566,7 +576,7 @@ RefCheck evaluate_reference(const Reference& ref, const nlohmann::json& metrics,
   }
   double exp = *ref.expected, diff = sim - exp;
   double bound = ref.tolerance ? *ref.tolerance * std::fabs(exp) : *ref.tolerance_abs;
-  bool ok = std::fabs(diff) <= bound + 1e-9 * std::max(std::fabs(exp), bound);
+  const bool ok = reference_within(ref, sim);
   // diff / |exp| first: 100 * diff overflows to -inf for an expected value near DBL_MAX.
   if (ref.tolerance) c.error_text = fmt::format("{:+.1f}%", exp != 0 ? 100.0 * (diff / std::fabs(exp)) : 0.0);
   else c.error_text = fmt::format("{:+.4g}", diff);

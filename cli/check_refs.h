@@ -144,6 +144,11 @@ struct RefCheck {
 /// How `ref` is written in the table: "28 ±15%", "28 ±3", "[60, 130]".
 std::string expected_text(const Reference& ref);
 
+/// Whether `sim` meets `ref`: |sim - expected| <= tolerance*|expected| (or <= tolerance_abs), or
+/// lo <= sim <= hi, each with a 1e-9 relative allowance for rounding. The one rule for check's
+/// verdicts and calibrate's "within tolerance".
+bool reference_within(const Reference& ref, double sim);
+
 /// Compare `ref` with a result.json "metrics" object (and its "counters" object: a name not among
 /// the metrics is looked up there). A missing or non-numeric metric fails with a message naming the
 /// nearest existing metric; an expression whose value is undefined (a divisor of 0) fails too. Pass when |sim - expected| <= tolerance*|expected|
