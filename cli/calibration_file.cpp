@@ -16,7 +16,7 @@ namespace {
 const std::vector<std::string> kTop = {"description", "platform", "kernel_profile", "cpu_profile", "seeds",
                                        "parameter",   "train",    "validate"};
 const std::vector<std::string> kParamKeys = {"set", "bounds"};
-const std::vector<std::string> kSelectionKeys = {"ref", "metrics", "group"};
+const std::vector<std::string> kSelectionKeys = {"ref", "metrics", "group", "scenario"};
 
 template <typename Entry>
 std::vector<std::string> names_of() {
@@ -124,6 +124,14 @@ CalibrationRefs read_refs(const fs::path& file, const toml::table& t, const std:
     r.selected.assign(chosen.begin(), chosen.end());
   } else {
     for (size_t j = 0; j < r.file.refs.size(); ++j) r.selected.push_back(j);
+  }
+  if (const toml::node* sc = t.get("scenario")) {  // a shorter variant of the reference file's scenario
+    const std::string text = string_or_fail(file, *sc, base + ".scenario");
+    const fs::path p = (file.parent_path() / text).lexically_normal();
+    if (!fs::is_regular_file(p))
+      fail_at(file, sc->source(), base + ".scenario",
+              fmt::format("no such file {} (paths are relative to the calibration file's directory)", p.string()));
+    r.file.scenario = p;
   }
   if (const toml::node* g = t.get("group")) r.group = string_or_fail(file, *g, base + ".group");
   else r.group = r.ref_file.parent_path().filename().string();

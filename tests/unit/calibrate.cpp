@@ -170,6 +170,15 @@ TEST_CASE("a calibration file's errors name file, line and key with a suggestion
   CHECK(cf.train.at(0).selected.size() == 2);
   CHECK(cf.train.at(0).group == "sc");
   CHECK(cf.params.at(0).lo == 50);
+  CHECK(cf.train.at(0).file.scenario == tmp / "sc" / "lin.toml");  // X.ref.toml -> X.toml
+  // `scenario` runs another variant for the file's figures; a missing one is an error at its key.
+  write_text(tmp / "sc" / "lin-short.toml", scenario_text("lin-short"));
+  write_text(file, head + kHub + train + "scenario = \"../sc/lin-short.toml\"\n");
+  CHECK(load_calibration_file(file).train.at(0).file.scenario == tmp / "sc" / "lin-short.toml");
+  write_text(file, head + kHub + train + "scenario = \"../sc/lin-shrt.toml\"\n");
+  CHECK_THAT(load_error(file), Catch::Contains("x.toml:6:12: key 'train[0].scenario'") && Catch::Contains("no such file"));
+  write_text(file, head + kHub + train + "scenaro = \"../sc/lin-short.toml\"\n");
+  CHECK_THAT(load_error(file), Catch::Contains("did you mean 'scenario'"));
 }
 
 TEST_CASE("calibrate refuses before running: a reference in both sets, too many parameters", "[calibrate]") {
