@@ -13,8 +13,8 @@
 //   ref = "../scenarios/busbench/x.ref.toml" # relative to this file's directory
 //   metrics = ["mmio_read_us"]               # optional: only these of the file's references
 //   group = "busbench"                       # optional: default the reference file's directory name
-//   scenario = "../scenarios/busbench/x.toml" # optional: run this variant (e.g. the short one of an
-//                                             # X.full.ref.toml) for the figures; default X.toml
+//   short = true                             # optional: run the short variant NAME.toml of each
+//                                            # NAME.full.toml the figures run (their own and `vs`)
 //   [[validate]]
 //   ref = "..."
 #pragma once
@@ -42,7 +42,7 @@ struct CalibrationParam {
 struct CalibrationRefs {
   std::filesystem::path ref_file;  ///< as resolved (relative to the calibration file's directory)
   std::string ref_text;            ///< as written
-  RefFile file;                    ///< parsed; file.scenario is the `scenario` key's variant when given
+  RefFile file;                    ///< parsed; with `short`, its scenario and `vs` paths name the short variants
   std::vector<size_t> selected;    ///< indices into file.refs
   std::string group;
   int line = 0;
