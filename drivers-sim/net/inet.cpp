@@ -143,9 +143,9 @@ Task<void> InetHost::charge(const TcpEffects& fx) {
       case TcpPath::tcp_rcv_established_slow:
       case TcpPath::tcp_rcv_state_process:
       case TcpPath::tcp_conn_request: b[nb++] = k_->cost(CostId::tcp_ack); break;
-      case TcpPath::tcp_ack_clean_rtx:
-      case TcpPath::kfree_skb_rx:
-        b[nb++] = k_->cost(CostId::skb_free);
+      case TcpPath::tcp_ack_clean_rtx:  // the write queue's original: cloned, but it has no dst to release
+      case TcpPath::kfree_skb_rx:       // a received skb: its input route, never cloned
+        b[nb++] = k_->skb_free_cost(false);  // one LOCK-prefixed op fewer than a transmitted clone
         reps = st.n;
         break;
       case TcpPath::tcp_send_ack:
@@ -227,6 +227,11 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   skb->protocol = ETH_P_IP;
   skb->dev = &dev;
   skb->journey = p.journey;
+  // What IP gets is a clone of a write-queue skb for data, FIN and the active open's SYN
+  // (tcp_write_xmit, tcp_retransmit_skb, tcp_send_fin, tcp_connect: tcp_transmit_skb(sk,
+  // skb_clone(skb, ...))); ACKs, the SYN-ACK and resets are fresh skbs sent as they are.
+  skb->cloned = p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) ||
+                ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck));
   // The device finishes the TCP checksum when it says it can (route_caps = dev->features). The bytes
   // keep the full software checksum either way (TcpParams::hw_tx_csum): a NIC that inserts it writes
   // the same value. The CPU charge is the same too: tcp_sendmsg_copy is charged as a plain copy,
