@@ -9,6 +9,7 @@
 #include "platforms/testbed.h"
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -120,6 +121,74 @@ nlohmann::json fault_marks_json(const nlohmann::json& faults) {
     out.push_back({{"t_s", t}, {"label", label}, {"kind", kind}});
   }
   return out;
+}
+
+void attach_tcp_timeouts(nlohmann::json& transfer, const EventLog& log, const Scenario& s) {
+  // Each fault's span: [at_s, end) as fault_timeline_json windows it; a replug is an instant.
+  struct Span {
+    size_t i;
+    double from, to;
+  };
+  std::vector<Span> spans;
+  for (size_t i = 0; i < s.faults.size(); ++i) {
+    const FaultConfig& f = s.faults[i];
+    double end = std::numeric_limits<double>::infinity();
+    if (f.type == "cable_replug") {
+      end = f.at_s;
+    } else if (f.type == "frame_error_rate") {
+      if (f.until_s > 0) end = f.until_s;
+    } else {
+      for (const FaultConfig& g : s.faults)
+        if (g.link == f.link && g.at_s > f.at_s && g.type != "frame_error_rate") end = std::min(end, g.at_s);
+    }
+    spans.push_back({i, f.at_s, end});
+  }
+  for (auto& [host, h] : transfer.items()) {
+    if (!h.contains("sockets")) continue;
+    for (auto& sk : h["sockets"]) {
+      if (!sk.contains("id")) continue;
+      const std::string where = fmt::format("{}.tcp{}", host, sk["id"].get<size_t>());
+      nlohmann::json timeouts = nlohmann::json::array(), resumed = nlohmann::json::array();
+      double prev_next_ms = 0;
+      unsigned prev_backoff = 0;
+      for (const RunEvent& e : log.events()) {
+        if (e.where != where) continue;
+        const double t = to_s(e.at);
+        unsigned n = 0;
+        double next_ms = 0;
+        // The details InetHost writes (drivers-sim/net/inet.cpp): "backoff N, next RTO X ms" and
+        // "first ACK of new data after N timeout(s)".
+        if (e.what == "TCP new data acked" &&
+            std::sscanf(e.detail.c_str(), "first ACK of new data after %u", &n) == 1) {
+          resumed.push_back({{"t_s", t}, {"after_timeouts", n}});
+          prev_backoff = 0;
+          continue;
+        }
+        if (e.what != "TCP retransmission timeout" ||
+            std::sscanf(e.detail.c_str(), "backoff %u, next RTO %lf", &n, &next_ms) != 2)
+          continue;
+        const double rto_ms = (n == prev_backoff + 1 && n > 1) ? prev_next_ms : next_ms / 2;
+        const double armed = t - rto_ms * 1e-3;
+        nlohmann::json in = nlohmann::json::array();
+        for (const Span& sp : spans) {
+          const bool inside = sp.from == sp.to ? (sp.from >= armed && sp.from <= t) : (sp.from < t && sp.to > armed);
+          if (!inside) continue;
+          const FaultConfig& f = s.faults[sp.i];
+          in.push_back({{"fault", sp.i}, {"type", f.type}, {"at_s", f.at_s}, {"link", fmt::format("links.{}", f.link)}});
+        }
+        timeouts.push_back({{"t_s", t},
+                            {"rto_ms", rto_ms},
+                            {"armed_s", armed},
+                            {"backoff", n},
+                            {"next_rto_ms", next_ms},
+                            {"faults", in}});
+        prev_backoff = n;
+        prev_next_ms = next_ms;
+      }
+      if (!timeouts.empty()) sk["timeouts"] = timeouts;
+      if (!resumed.empty()) sk["resumed"] = resumed;
+    }
+  }
 }
 
 nlohmann::json host_views_json(TestbedSoftware& sw) {

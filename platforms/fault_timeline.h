@@ -29,6 +29,19 @@ void print_fault_timeline(std::ostream& out, const nlohmann::json& faults);
 /// instant share one mark, their labels joined.
 nlohmann::json fault_marks_json(const nlohmann::json& faults);
 
+/// Each socket of `transfer` (result.json "transfer", platforms/transfer_report.h) that had
+/// retransmission timeouts gets, from the run's event log (the events InetHost notes for
+/// "<host>.tcp<id>"):
+///   "timeouts": [{"t_s" (the timer fired), "rto_ms" (the timeout that expired: the RTO armed at
+///                 the episode's previous timeout, or half the next one at its first, 2.4's
+///                 tcp_retransmit_timer doubling it), "armed_s" (t_s - rto_ms), "backoff"
+///                 (tp->backoff after it), "next_rto_ms",
+///                 "faults": [{"fault", "type", "at_s", "link"}] (the scenario's faults in force
+///                 during the wait: a pull or a partner's loss from its time to the next fault
+///                 on its link, a frame error rate over its window, a replug when it fell inside)}],
+///   "resumed": [{"t_s", "after_timeouts"}] (the first ACK of new data after an episode).
+void attach_tcp_timeouts(nlohmann::json& transfer, const EventLog& log, const Scenario& s);
+
 struct TestbedSoftware;
 /// What a user of each host reads from its drivers now, in the era's formats (result.json
 /// "host_views": {host: {path or command: text}}):

@@ -82,6 +82,9 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     if (auto at = series->stopped_at_s()) result["series_stopped_at_s"] = *at;
     if (sim().trace.enabled()) series->to_trace();
   }
+  // Every retransmission timeout of each socket, named with its RTO and backoff and the faults
+  // its wait spanned (nicsim explain --transfer prints them).
+  if (result.contains("transfer")) attach_tcp_timeouts(result["transfer"], run_events(), scenario);
   result["accounting"] = tb.frame_accounting();
   // /proc/net/bondN/info, ethtool -S and the e1000 proc file as they read at the end of the run;
   // with --out each is also a file beside result.json.
