@@ -128,9 +128,15 @@ std::string timeouts_text(const json& s) {
   if (!s.contains("timeouts")) return "";
   std::string out = "  retransmission timeouts (tcp_retransmit_timer: the head segment resent, the RTO doubled):\n";
   for (auto& t : s.at("timeouts")) {
-    out += fmt::format("    {:.3f} s  RTO {:.0f} ms expired (armed {:.3f} s), backoff {}, next RTO {:.0f} ms",
-                       t.value("t_s", 0.0), t.value("rto_ms", 0.0), t.value("armed_s", 0.0),
-                       t.value("backoff", 0u), t.value("next_rto_ms", 0.0));
+    if (t.value("local_drop", false))
+      out += fmt::format("    {:.3f} s  RTO {:.0f} ms expired (armed {:.3f} s), the retransmission dropped by the "
+                         "full device queue (NET_XMIT_DROP): backoff {} kept, retry in {:.0f} ms",
+                         t.value("t_s", 0.0), t.value("rto_ms", 0.0), t.value("armed_s", 0.0), t.value("backoff", 0u),
+                         t.value("next_rto_ms", 0.0));
+    else
+      out += fmt::format("    {:.3f} s  RTO {:.0f} ms expired (armed {:.3f} s), backoff {}, next RTO {:.0f} ms",
+                         t.value("t_s", 0.0), t.value("rto_ms", 0.0), t.value("armed_s", 0.0),
+                         t.value("backoff", 0u), t.value("next_rto_ms", 0.0));
     std::string faults;
     for (auto& f : t.value("faults", json::array()))
       faults += fmt::format("{}fault {} {} {} at {:.3f} s", faults.empty() ? "" : ", ", f.value("fault", size_t(0)),

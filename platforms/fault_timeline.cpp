@@ -150,24 +150,28 @@ void attach_tcp_timeouts(nlohmann::json& transfer, const EventLog& log, const Sc
       const std::string where = fmt::format("{}.tcp{}", host, sk["id"].get<size_t>());
       nlohmann::json timeouts = nlohmann::json::array(), resumed = nlohmann::json::array();
       double prev_next_ms = 0;
-      unsigned prev_backoff = 0;
+      bool in_episode = false;  // a timeout since the last "new data acked"
       for (const RunEvent& e : log.events()) {
         if (e.where != where) continue;
         const double t = to_s(e.at);
         unsigned n = 0;
         double next_ms = 0;
-        // The details InetHost writes (drivers-sim/net/inet.cpp): "backoff N, next RTO X ms" and
-        // "first ACK of new data after N timeout(s)".
+        // The details InetHost writes (drivers-sim/net/inet.cpp): "backoff N, next RTO X ms",
+        // "local drop (NET_XMIT_DROP): backoff N kept, retry in X ms" and "first ACK of new data
+        // after N timeout(s)".
         if (e.what == "TCP new data acked" &&
             std::sscanf(e.detail.c_str(), "first ACK of new data after %u", &n) == 1) {
           resumed.push_back({{"t_s", t}, {"after_timeouts", n}});
-          prev_backoff = 0;
+          in_episode = false;
           continue;
         }
-        if (e.what != "TCP retransmission timeout" ||
-            std::sscanf(e.detail.c_str(), "backoff %u, next RTO %lf", &n, &next_ms) != 2)
-          continue;
-        const double rto_ms = (n == prev_backoff + 1 && n > 1) ? prev_next_ms : next_ms / 2;
+        if (e.what != "TCP retransmission timeout") continue;
+        const bool local = std::sscanf(e.detail.c_str(), "local drop (NET_XMIT_DROP): backoff %u kept, retry in %lf",
+                                       &n, &next_ms) == 2;
+        if (!local && std::sscanf(e.detail.c_str(), "backoff %u, next RTO %lf", &n, &next_ms) != 2) continue;
+        // The timer that expired: what the episode's previous timeout armed; at an episode's first,
+        // half the doubled RTO (a local drop keeps it: its retry, min(RTO, 500 ms), is the RTO on a LAN).
+        const double rto_ms = in_episode ? prev_next_ms : local ? next_ms : next_ms / 2;
         const double armed = t - rto_ms * 1e-3;
         nlohmann::json in = nlohmann::json::array();
         for (const Span& sp : spans) {
@@ -176,13 +180,11 @@ void attach_tcp_timeouts(nlohmann::json& transfer, const EventLog& log, const Sc
           const FaultConfig& f = s.faults[sp.i];
           in.push_back({{"fault", sp.i}, {"type", f.type}, {"at_s", f.at_s}, {"link", fmt::format("links.{}", f.link)}});
         }
-        timeouts.push_back({{"t_s", t},
-                            {"rto_ms", rto_ms},
-                            {"armed_s", armed},
-                            {"backoff", n},
-                            {"next_rto_ms", next_ms},
-                            {"faults", in}});
-        prev_backoff = n;
+        nlohmann::json tj = {{"t_s", t}, {"rto_ms", rto_ms}, {"armed_s", armed}, {"backoff", n},
+                             {"next_rto_ms", next_ms}, {"faults", in}};
+        if (local) tj["local_drop"] = true;
+        timeouts.push_back(tj);
+        in_episode = true;
         prev_next_ms = next_ms;
       }
       if (!timeouts.empty()) sk["timeouts"] = timeouts;

@@ -35,7 +35,9 @@ nlohmann::json fault_marks_json(const nlohmann::json& faults);
 ///   "timeouts": [{"t_s" (the timer fired), "rto_ms" (the timeout that expired: the RTO armed at
 ///                 the episode's previous timeout, or half the next one at its first, 2.4's
 ///                 tcp_retransmit_timer doubling it), "armed_s" (t_s - rto_ms), "backoff"
-///                 (tp->backoff after it), "next_rto_ms",
+///                 (tp->backoff after it), "next_rto_ms" (a local drop: the retry),
+///                 "local_drop": true when the retransmission met a full device queue (the RTO
+///                 and backoff kept, the timer re-armed at min(RTO, 500 ms)),
 ///                 "faults": [{"fault", "type", "at_s", "link"}] (the scenario's faults in force
 ///                 during the wait: a pull or a partner's loss from its time to the next fault
 ///                 on its link, a frame error rate over its window, a replug when it fell inside)}],
