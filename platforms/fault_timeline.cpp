@@ -16,21 +16,27 @@
 
 namespace nicsim {
 
+namespace {
+/// The end of fault `f`'s window: until the next fault on the same link that starts later (the
+/// events of a replug belong to the replug); a frame error rate's: its own window.
+double window_end(const Scenario& s, const FaultConfig& f) {
+  double end = std::numeric_limits<double>::infinity();
+  if (f.type == "frame_error_rate") {
+    if (f.until_s > 0) end = f.until_s;
+  } else {
+    for (const FaultConfig& g : s.faults)
+      if (g.link == f.link && g.at_s > f.at_s && g.type != "frame_error_rate") end = std::min(end, g.at_s);
+  }
+  return end;
+}
+}  // namespace
+
 nlohmann::json fault_timeline_json(const Scenario& s, const EventLog& log, Testbed* tb) {
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const FaultConfig& f = s.faults[i];
     const LinkConfig& l = s.links.at(f.link);
-    // The window: until the next fault on the same link that starts later (events of a replug
-    // belong to the replug).
-    // A frame error rate's events are those of its window (TCP's timeouts, mostly).
-    double end = std::numeric_limits<double>::infinity();
-    if (f.type == "frame_error_rate") {
-      if (f.until_s > 0) end = f.until_s;
-    } else {
-      for (const FaultConfig& g : s.faults)
-        if (g.link == f.link && g.at_s > f.at_s && g.type != "frame_error_rate") end = std::min(end, g.at_s);
-    }
+    const double end = window_end(s, f);
     nlohmann::json j = {{"fault", i}, {"type", f.type}, {"at_s", f.at_s}, {"link", fmt::format("links.{}", f.link)},
                         {"a", l.a}, {"b", l.b}};
     if (!f.port.empty()) j["port"] = f.port;
@@ -132,16 +138,7 @@ void attach_tcp_timeouts(nlohmann::json& transfer, const EventLog& log, const Sc
   std::vector<Span> spans;
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const FaultConfig& f = s.faults[i];
-    double end = std::numeric_limits<double>::infinity();
-    if (f.type == "cable_replug") {
-      end = f.at_s;
-    } else if (f.type == "frame_error_rate") {
-      if (f.until_s > 0) end = f.until_s;
-    } else {
-      for (const FaultConfig& g : s.faults)
-        if (g.link == f.link && g.at_s > f.at_s && g.type != "frame_error_rate") end = std::min(end, g.at_s);
-    }
-    spans.push_back({i, f.at_s, end});
+    spans.push_back({i, f.at_s, f.type == "cable_replug" ? f.at_s : window_end(s, f)});
   }
   for (auto& [host, h] : transfer.items()) {
     if (!h.contains("sockets")) continue;
