@@ -109,14 +109,14 @@ CalibrationRefs read_refs(const fs::path& file, const toml::table& t, const std:
     const toml::array& a = array_or_fail(file, *m, base + ".metrics");
     if (a.empty()) fail_at(file, m->source(), base + ".metrics", "is empty (leave it out to take every reference)");
     std::vector<std::string> have;
-    for (auto& ref_ : r.file.refs) have.push_back(ref_.metric);
+    for (auto& ref_ : r.file.refs) have.push_back(metric_text(ref_));  // "m", or "m - [other]" for a vs
     std::set<size_t> chosen;
     for (size_t i = 0; i < a.size(); ++i) {
       const std::string mk = fmt::format("{}.metrics[{}]", base, i);
       const std::string name = string_or_fail(file, *a.get(i), mk);
       bool any = false;
       for (size_t j = 0; j < r.file.refs.size(); ++j)
-        if (r.file.refs[j].metric == name) chosen.insert(j), any = true;
+        if (metric_text(r.file.refs[j]) == name) chosen.insert(j), any = true;
       if (!any)
         fail_at(file, a.get(i)->source(), mk,
                 fmt::format("{} has no reference on metric '{}'{}", r.ref_file.string(), name, did_you_mean(name, have)));

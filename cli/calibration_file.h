@@ -11,7 +11,8 @@
 //   bounds = [60.0, 140.0]                   # optional, inside the declared bounds
 //   [[train]]
 //   ref = "../scenarios/busbench/x.ref.toml" # relative to this file's directory
-//   metrics = ["mmio_read_us"]               # optional: only these of the file's references
+//   metrics = ["mmio_read_us"]               # optional: only these of the file's references, named
+//                                            # as check names them ("m", "m - [other]" for a vs)
 //   group = "busbench"                       # optional: default the reference file's directory name
 //   short = true                             # optional: run the short variant NAME.toml of each
 //                                            # NAME.full.toml the figures run (their own and `vs`)

@@ -181,6 +181,11 @@ TEST_CASE("a calibration file's errors name file, line and key with a suggestion
   const CalibrationFile sh = load_calibration_file(file);
   CHECK(sh.train.at(0).file.scenario == tmp / "sc" / "m.toml");
   CHECK(sh.train.at(0).file.refs.at(1).vs == tmp / "sc" / "n.toml");
+  // `metrics` names a difference as check does: "a" is the plain reference only.
+  write_text(file, head + kHub + shortsel + "metrics = [\"a\"]\n");
+  CHECK(load_calibration_file(file).train.at(0).selected == std::vector<size_t>{0});
+  write_text(file, head + kHub + shortsel + "metrics = [\"a - [n.full]\"]\n");
+  CHECK(load_calibration_file(file).train.at(0).selected == std::vector<size_t>{1});
   fs::remove(tmp / "sc" / "n.toml");
   CHECK_THAT(load_error(file), Catch::Contains("x.toml:6:9: key 'train[0].short'") && Catch::Contains("no short variant"));
   write_text(file, head + kHub + train + "short = true\n");  // lin.ref.toml's scenario is no .full
