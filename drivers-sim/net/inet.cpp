@@ -37,9 +37,21 @@ InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) 
     if (e.resumed)
       run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP new data acked",
                         fmt::format("first ACK of new data after {} timeout(s)", e.backoff));
+    else if (e.local_drop)
+      run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP retransmission timeout",
+                        fmt::format("local drop (NET_XMIT_DROP): backoff {} kept, retry in {:.0f} ms", e.backoff, rto_ms));
     else
       run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP retransmission timeout",
                         fmt::format("backoff {}, next RTO {:.0f} ms", e.backoff, rto_ms));
+  };
+  // dev_queue_xmit's answer to a packet toward `daddr` now: NET_XMIT_DROP when its device's
+  // pfifo_fast band for TCP's priority (sk->priority 0) already holds more than tx_queue_len; a
+  // device without a queue (txqueuelen 0: noqueue, a bond) never drops here.
+  stack_->local_xmit_drops = [this](uint32_t daddr) {
+    auto it = neigh_.find(daddr);
+    if (it == neigh_.end() || !it->second.dev) return false;
+    const NetDevice& d = *it->second.dev;
+    return d.tx_queue_len > 0 && d.qdisc_band_len(prio2band(0)) > d.tx_queue_len;
   };
   udp_ = std::make_unique<UdpStack>(ip, stack_->mib(), params, tags, k.host());
   k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice* dev) { return ip_rcv(std::move(skb), dev); });
