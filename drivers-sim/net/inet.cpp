@@ -242,8 +242,10 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   // What IP gets is a clone of a write-queue skb for data, FIN and the active open's SYN
   // (tcp_write_xmit, tcp_retransmit_skb, tcp_send_fin, tcp_connect: tcp_transmit_skb(sk,
   // skb_clone(skb, ...))); ACKs, the SYN-ACK and resets are fresh skbs sent as they are.
-  skb->cloned = p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) ||
-                ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck));
+  // A UDP datagram (udp_sendmsg's ip_build_xmit) is never cloned.
+  constexpr uint8_t kIpprotoTcp = 6;
+  skb->cloned = p.ip.size() > 9 && p.ip[9] == kIpprotoTcp &&
+                (p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) || ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck)));
   // The device finishes the TCP checksum when it says it can (route_caps = dev->features). The bytes
   // keep the full software checksum either way (TcpParams::hw_tx_csum): a NIC that inserts it writes
   // the same value. The CPU charge is the same too: tcp_sendmsg_copy is charged as a plain copy,
