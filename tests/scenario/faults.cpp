@@ -195,4 +195,21 @@ TEST_CASE("faults: PE2650 balance-rr over the BCM5701s stops using a pulled slav
   CHECK(lost > 0);
 }
 
+TEST_CASE("faults: a frame error rate toward a BCM5701 is dropped into rx_fcs_errors and accounted", "[scenario][faults]") {
+  // Refused before the 5701 checked the FCS; now its MAC drops and counts each bad frame.
+  auto j = run_json(std::string("run scenarios/faults/pe2650-rr-pull.toml --set faults.0.type=frame_error_rate "
+                                "--set faults.0.port=beta.eth1 --set faults.0.rate=0.01 --set faults.0.at_s=0"));
+  REQUIRE(j["status"] == "ok");
+  const uint64_t corrupted = j["faults"][0]["frames_corrupted"];
+  CHECK(corrupted > 0);
+  CHECK(j["counters"]["beta.eth1.rx_fcs_errors"] == corrupted);
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost == 0);
+  bool reason = false;
+  for (auto& d : j["accounting"]["directions"])
+    if (d["to"] == "beta.eth1") reason = d["dropped"]["bad FCS (rx_fcs_errors)"] == corrupted;
+  CHECK(reason);
+}
+
 }  // namespace faults_test
