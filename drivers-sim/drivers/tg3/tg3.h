@@ -286,6 +286,7 @@ class Tg3 : public NetDevice {
   uint64_t reg(uint32_t off) const { return bar_ + off; }
   Task<void> tw32(uint32_t off, uint32_t v);
   Task<void> udelay(double us);
+  Task<uint32_t> mi_frame(uint32_t frame);  ///< one MAC_MI_COM frame and its BUSY polling
   Task<uint32_t> readphy(unsigned r);
   Task<void> writephy(unsigned r, uint16_t v);
   /// tg3_setup_copper_phy as modelled (see the header): carrier on/off when the link changed.

@@ -55,36 +55,27 @@ Task<void> Tg3::udelay(double us) {
   co_await kernel().cost(e);
 }
 
-Task<uint32_t> Tg3::readphy(unsigned r) {
-  // tg3_readphy: MI_COM read frame, poll BUSY every 10 µs (PHY_BUSY_LOOPS 5000), 5 µs, read again.
-  co_await tw32(MAC_MI_COM, (PHY_ADDR << MI_COM_PHY_ADDR_SHIFT) | (r << MI_COM_REG_ADDR_SHIFT) | MI_COM_CMD_READ |
-                                MI_COM_START);
-  (void)co_await readl(reg(MAC_MI_COM));  // tw32_f: flush the posted write
-  for (int loops = 5000; loops > 0; --loops) {
-    co_await udelay(10);
-    uint32_t v = co_await readl(reg(MAC_MI_COM));
-    if (!(v & MI_COM_BUSY)) {
-      co_await udelay(5);
-      v = co_await readl(reg(MAC_MI_COM));
-      co_return v & 0xffff;
-    }
-  }
-  co_return 0xffffffffu;
-}
-
-Task<void> Tg3::writephy(unsigned r, uint16_t v) {
-  // tg3_writephy: MI_COM write frame, poll BUSY every 10 µs, 5 µs after it clears.
-  co_await tw32(MAC_MI_COM, (PHY_ADDR << MI_COM_PHY_ADDR_SHIFT) | (r << MI_COM_REG_ADDR_SHIFT) | v | MI_COM_CMD_WRITE |
-                                MI_COM_START);
+Task<uint32_t> Tg3::mi_frame(uint32_t frame) {
+  // tg3_readphy / tg3_writephy: the MI_COM frame, flushed (tw32_f), then poll BUSY every 10 µs
+  // (PHY_BUSY_LOOPS 5000) and read it again 5 µs after it clears; all ones when it never does.
+  co_await tw32(MAC_MI_COM, frame | MI_COM_START);
   (void)co_await readl(reg(MAC_MI_COM));
   for (int loops = 5000; loops > 0; --loops) {
     co_await udelay(10);
     if (!(co_await readl(reg(MAC_MI_COM)) & MI_COM_BUSY)) {
       co_await udelay(5);
-      (void)co_await readl(reg(MAC_MI_COM));
-      co_return;
+      co_return (co_await readl(reg(MAC_MI_COM))) & 0xffff;
     }
   }
+  co_return 0xffffffffu;
+}
+
+Task<uint32_t> Tg3::readphy(unsigned r) {
+  co_return co_await mi_frame((PHY_ADDR << MI_COM_PHY_ADDR_SHIFT) | (r << MI_COM_REG_ADDR_SHIFT) | MI_COM_CMD_READ);
+}
+
+Task<void> Tg3::writephy(unsigned r, uint16_t v) {
+  (void)co_await mi_frame((PHY_ADDR << MI_COM_PHY_ADDR_SHIFT) | (r << MI_COM_REG_ADDR_SHIFT) | v | MI_COM_CMD_WRITE);
 }
 
 uint32_t resolve_flow_control(uint32_t local_adv, uint32_t remote_adv) {
