@@ -16,7 +16,7 @@ namespace {
 const std::vector<std::string> kTop = {"description", "platform", "kernel_profile", "cpu_profile", "seeds",
                                        "parameter",   "train",    "validate"};
 const std::vector<std::string> kParamKeys = {"set", "bounds"};
-const std::vector<std::string> kSelectionKeys = {"ref", "metrics", "group"};
+const std::vector<std::string> kSelectionKeys = {"ref", "metrics", "group", "short"};
 
 template <typename Entry>
 std::vector<std::string> names_of() {
@@ -109,14 +109,14 @@ CalibrationRefs read_refs(const fs::path& file, const toml::table& t, const std:
     const toml::array& a = array_or_fail(file, *m, base + ".metrics");
     if (a.empty()) fail_at(file, m->source(), base + ".metrics", "is empty (leave it out to take every reference)");
     std::vector<std::string> have;
-    for (auto& ref_ : r.file.refs) have.push_back(ref_.metric);
+    for (auto& ref_ : r.file.refs) have.push_back(metric_text(ref_));  // "m", or "m - [other]" for a vs
     std::set<size_t> chosen;
     for (size_t i = 0; i < a.size(); ++i) {
       const std::string mk = fmt::format("{}.metrics[{}]", base, i);
       const std::string name = string_or_fail(file, *a.get(i), mk);
       bool any = false;
       for (size_t j = 0; j < r.file.refs.size(); ++j)
-        if (r.file.refs[j].metric == name) chosen.insert(j), any = true;
+        if (metric_text(r.file.refs[j]) == name) chosen.insert(j), any = true;
       if (!any)
         fail_at(file, a.get(i)->source(), mk,
                 fmt::format("{} has no reference on metric '{}'{}", r.ref_file.string(), name, did_you_mean(name, have)));
@@ -124,6 +124,29 @@ CalibrationRefs read_refs(const fs::path& file, const toml::table& t, const std:
     r.selected.assign(chosen.begin(), chosen.end());
   } else {
     for (size_t j = 0; j < r.file.refs.size(); ++j) r.selected.push_back(j);
+  }
+  if (const toml::node* sh = t.get("short")) {
+    // The seeds' convention: NAME.full.toml is the published method, NAME.toml beside it the short
+    // variant of the same set-up. Every scenario the figures run (their own, each `vs`) is replaced.
+    const auto* b = sh->as_boolean();
+    if (!b) fail_at(file, sh->source(), base + ".short", "expects true or false, not " + node_type(*sh));
+    if (b->get()) {
+      auto short_of = [&](const fs::path& full) {
+        const std::string name = full.filename().string();
+        const std::string tail = ".full.toml";
+        if (name.size() <= tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+          fail_at(file, sh->source(), base + ".short",
+                  fmt::format("{} is not a NAME.full.toml scenario, so it has no short variant", full.string()));
+        const fs::path s = full.parent_path() / (name.substr(0, name.size() - tail.size()) + ".toml");
+        if (!fs::is_regular_file(s))
+          fail_at(file, sh->source(), base + ".short",
+                  fmt::format("no short variant {} beside {}", s.string(), full.string()));
+        return s;
+      };
+      r.file.scenario = short_of(r.file.scenario);
+      for (size_t j : r.selected)
+        if (r.file.refs[j].vs) r.file.refs[j].vs = short_of(*r.file.refs[j].vs);
+    }
   }
   if (const toml::node* g = t.get("group")) r.group = string_or_fail(file, *g, base + ".group");
   else r.group = r.ref_file.parent_path().filename().string();

@@ -11,8 +11,11 @@
 //   bounds = [60.0, 140.0]                   # optional, inside the declared bounds
 //   [[train]]
 //   ref = "../scenarios/busbench/x.ref.toml" # relative to this file's directory
-//   metrics = ["mmio_read_us"]               # optional: only these of the file's references
+//   metrics = ["mmio_read_us"]               # optional: only these of the file's references, named
+//                                            # as check names them ("m", "m - [other]" for a vs)
 //   group = "busbench"                       # optional: default the reference file's directory name
+//   short = true                             # optional: run the short variant NAME.toml of each
+//                                            # NAME.full.toml the figures run (their own and `vs`)
 //   [[validate]]
 //   ref = "..."
 #pragma once
@@ -40,7 +43,7 @@ struct CalibrationParam {
 struct CalibrationRefs {
   std::filesystem::path ref_file;  ///< as resolved (relative to the calibration file's directory)
   std::string ref_text;            ///< as written
-  RefFile file;                    ///< parsed
+  RefFile file;                    ///< parsed; with `short`, its scenario and `vs` paths name the short variants
   std::vector<size_t> selected;    ///< indices into file.refs
   std::string group;
   int line = 0;

@@ -1,4 +1,5 @@
 #include "drivers-sim/kernel/costs.h"
+#include "drivers-sim/kernel/costs_linux_2_6.h"
 #include "drivers-sim/kernel/cpu_time.h"
 #include "core/registry.h"
 #include <stdexcept>
@@ -35,6 +36,27 @@ void CostProfile::set_smp_locked_ops(CostId id, unsigned n, const char* source) 
   CostEntry& e = entries[static_cast<size_t>(id)];
   e.smp_locked_ops = n;
   e.smp_locked_source = source;
+}
+
+CostEntry scaled_entry(CostEntry e, const std::vector<std::pair<std::string, double>>& scales) {
+  if (!e.group) return e;
+  for (const auto& [group, factor] : scales)
+    if (group == e.group) {
+      e.cycles_per_call *= factor;
+      e.cycles_per_byte *= factor;
+    }
+  return e;
+}
+
+void CostProfile::scale_group(const std::string& group, double factor) {
+  const std::vector<std::pair<std::string, double>> one{{group, factor}};
+  for (CostEntry& e : entries) e = scaled_entry(e, one);
+  group_scales.emplace_back(group, factor);
+}
+
+const std::vector<CostGroup>& cost_groups() {
+  static const std::vector<CostGroup> groups{linux26_profile_cost_group()};
+  return groups;
 }
 
 void set_what_tags(CostProfile& p) {

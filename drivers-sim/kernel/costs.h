@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nicsim {
@@ -77,8 +78,35 @@ struct CostEntry {
   /// with cpus > 1 and not at all on UP. 0: none, or not counted.
   unsigned smp_locked_ops = 0;
   const char* smp_locked_source = "";  ///< which 2.4.20 functions take them
-
+  /// The cost group the entry belongs to (CostGroup::name), or nullptr: entries converted from one
+  /// source by one unmeasured factor form a group a kernel parameter scales as one (cost_groups()).
+  const char* group = nullptr;
 };
+
+/// A named group of cost entries whose cycles come from one source through one unmeasured factor
+/// (e.g. a profile measured on another CPU), so that one kernel parameter, `param`, scales them
+/// together: cycles_per_call and cycles_per_byte of every entry tagged with the group, the kernel's
+/// and the drivers' alike (their LOCK-prefixed instructions, charged separately, are not scaled).
+/// The parameter is an estimate (default 1) a calibration may fit within [lo, hi]; each bound has
+/// its physical argument (core/calib.h).
+struct CostGroup {
+  const char* name;       ///< the tag the entries carry (CostEntry::group)
+  const char* param;      ///< the kernel parameter (scenario key) that scales them
+  const char* doc;        ///< what the factor is
+  const char* source;     ///< "estimate: ..." (why 1 is the nominal value)
+  double lo;              ///< hard lower bound of the factor
+  const char* lo_why;     ///< its physical argument
+  double hi;              ///< hard upper bound
+  const char* hi_why;     ///< its physical argument
+  const char* mechanism;  ///< what the factor sets in the model
+  /// The CPU profiles whose hosts may carry entries of the group (their kernel parameter schemas
+  /// declare `param`), e.g. {"xeon-prestonia", "xeon-prestonia-ht"}.
+  std::vector<const char*> cpu_profiles;
+};
+
+/// Every declared cost group (each declared in its cost table's file), in a fixed order. Safe to call
+/// during static initialisation (the platform schemas are built then).
+const std::vector<CostGroup>& cost_groups();
 
 struct CostProfile {
   std::string name;       ///< e.g. "linux-2.4.20-p4xeon"
@@ -100,7 +128,18 @@ struct CostProfile {
   /// A table's builder: an SMP kernel takes `n` LOCK-prefixed instructions on `id`'s path that a UP
   /// kernel does not, counted in the functions `source` names (CostEntry::smp_locked_ops).
   void set_smp_locked_ops(CostId id, unsigned n, const char* source);
+  /// A table's builder: entry `id` belongs to cost group `group` (CostEntry::group, cost_groups()).
+  void set_group(CostId id, const char* group) { entries[static_cast<size_t>(id)].group = group; }
+
+  /// Multiply the cycles of every entry in `group` by `factor` and remember it (group_scales), so
+  /// that a driver's entries resolved against this table are scaled alike (DriverCosts).
+  void scale_group(const std::string& group, double factor);
+  /// The factors applied by scale_group, in order.
+  std::vector<std::pair<std::string, double>> group_scales;
 };
+
+/// `e` with its cycles multiplied by the factor `scales` holds for its group (1 when none does).
+CostEntry scaled_entry(CostEntry e, const std::vector<std::pair<std::string, double>>& scales);
 
 /// The registered cost table named `name` (each table registers itself from its own file,
 /// costs_<kernel>_<cpu>.cpp, with a static Registrar<CostProfile>). Throws std::invalid_argument

@@ -38,4 +38,10 @@ const Desler2004Ticks& desler2004_ticks();
 /// ticks x kDesler2004CyclesPerTick.
 double desler2004_cycles(double ticks);
 
+/// The cost group of every entry taken from the profile (the kernel's here, e1000's in its folder):
+/// their cycles are the Opteron's, charged on a NetBurst Xeon through one unmeasured factor, the
+/// kernel parameter `linux26_profile_cost_scale` (cost_groups(), costs.h).
+constexpr const char* kDesler2004Group = "linux-2.6.10-profile";
+CostGroup linux26_profile_cost_group();
+
 }  // namespace nicsim

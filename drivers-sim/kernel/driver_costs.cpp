@@ -45,7 +45,7 @@ DriverCosts::DriverCosts(const std::string& driver, const CostProfile& profile, 
     if (!found)
       throw std::invalid_argument("driver " + driver + ": cost profile '" + profile.name + "' has no entry '" + p +
                                   "' (table " + t->name + ")");
-    entries_.push_back(found->cost);
+    entries_.push_back(scaled_entry(found->cost, profile.group_scales));  // the kernel's group factors
     entries_.back().what = what_tag(p + " [" + driver + "]");  // the module in brackets, as perf report shows it
   }
 }

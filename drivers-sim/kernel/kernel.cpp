@@ -34,6 +34,11 @@ bool kernel_alive(const Kernel* k) { return k && live_kernels().count(k); }
 
 Kernel::Kernel(HostFace& hw, const KernelParams& params)
     : p_(params), hw_(&hw), costs_(&cost_profile(params.cost_profile)), dma_next_(params.dma_base) {
+  if (!p_.cost_group_scales.empty()) {
+    scaled_costs_ = std::make_unique<CostProfile>(*costs_);
+    for (const auto& [group, factor] : p_.cost_group_scales) scaled_costs_->scale_group(group, factor);
+    costs_ = scaled_costs_.get();
+  }
   if (p_.cpus == 0) throw std::invalid_argument("Kernel: cpus must be >= 1");
   if (p_.irq_dest_cpu >= p_.cpus) throw std::invalid_argument("Kernel: irq_dest_cpu out of range");
   if ((p_.cpus_allowed & all_cpus_mask()) == 0)

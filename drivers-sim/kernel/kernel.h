@@ -526,6 +526,7 @@ class Kernel : public CpuSoftware {
   KernelParams p_;
   HostFace* hw_;
   const CostProfile* costs_;
+  std::unique_ptr<CostProfile> scaled_costs_;  ///< the table with p_.cost_group_scales applied, when any
   std::unique_ptr<CpuComplex> complex_;
   std::deque<PerCpu> percpu_;  // deque: PerCpu is not movable
   std::map<unsigned, IrqLine> irq_lines_;

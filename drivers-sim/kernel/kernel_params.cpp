@@ -1,6 +1,8 @@
 // KernelParams from the host's profiles and the scenario's overrides, and the scenario keys that
 // set them (kernel_params.h).
 #include "drivers-sim/kernel/kernel_params.h"
+#include "core/calib.h"
+#include "drivers-sim/kernel/costs.h"
 #include <algorithm>
 #include <cmath>
 
@@ -8,7 +10,7 @@ namespace nicsim {
 
 ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::string& cpu_profile) {
   KernelParams d;
-  return {
+  ParamSchema s = {
       string_param("kernel_profile", kernel_profile, {}, "kernel profile the host runs (nicsim list kernels)",
                    "the platform's choice; drivers-sim/kernel/profiles.h"),
       string_param("cpu_profile", cpu_profile, {}, "CPU profile of the host's processors (nicsim list cpus)",
@@ -38,6 +40,12 @@ ParamSchema kernel_param_schema(const std::string& kernel_profile, const std::st
       int_param("netdev_max_backlog", 0, 0, 100000, "packets",
                 "per-CPU receive backlog limit; 0: the kernel profile's", "kernel profile (net/core/dev.c 2.4: 300)"),
   };
+  for (const CostGroup& g : cost_groups()) {
+    if (std::find(g.cpu_profiles.begin(), g.cpu_profiles.end(), cpu_profile) == g.cpu_profiles.end()) continue;
+    s.push_back(calibratable(real_param(g.param, 1.0, 0.0, 10.0, "x", g.doc, g.source), g.lo, g.lo_why, g.hi,
+                             g.hi_why, g.mechanism));
+  }
+  return s;
 }
 
 KernelParams kernel_params_of(const KernelProfile& k, const CpuProfile& c) {
@@ -82,6 +90,8 @@ KernelParams kernel_params_from(const ParamValues& v, const std::string& host, u
   p.halt_exit_latency = us(v.r("halt_exit_latency_us"));
   p.ipi_latency = us(v.r("ipi_latency_us"));
   if (v.i("netdev_max_backlog") > 0) p.netdev_max_backlog = static_cast<unsigned>(v.i("netdev_max_backlog"));
+  for (const CostGroup& g : cost_groups())
+    if (v.has(g.param) && v.r(g.param) != 1.0) p.cost_group_scales.emplace_back(g.name, v.r(g.param));
   return p;
 }
 

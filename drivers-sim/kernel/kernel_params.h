@@ -9,6 +9,8 @@
 #include "drivers-sim/kernel/profiles.h"
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nicsim {
 
@@ -79,12 +81,17 @@ struct KernelParams {
   /// 2 BCLK each at the 100 MHz bus clock of the 400 MT/s FSB (IA-32 bus protocol: a stalled
   /// snoop result repeats every 2 clocks) = 40 ns.
   sc_time hitm_snoop_stall = ns(40);
+  /// Factors applied to the cost groups of the host's cost table (CostGroup, costs.h): (group name,
+  /// factor), from the scenario keys the groups declare (e.g. linux26_profile_cost_scale); only the
+  /// factors other than 1 are listed.
+  std::vector<std::pair<std::string, double>> cost_group_scales;
 };
 
 /// The scenario-settable kernel parameters (names as in KernelParams; times in µs), with their
 /// defaults, units and sources, for a platform's or host's ParamSchema. `kernel_profile` and
 /// `cpu_profile` default to the platform's choice; `hz`, `netdev_max_backlog` (0) and
-/// `cost_profile` ("") default to the profiles' values. Unknown profile names are reported by
+/// `cost_profile` ("") default to the profiles' values. Each cost group declared for `cpu_profile`
+/// (cost_groups(), costs.h) adds its scale parameter, default 1, declared calibratable. Unknown profile names are reported by
 /// profile_problems (drivers-sim/kernel/profiles.h), to be called from the platform's check.
 ParamSchema kernel_param_schema(const std::string& kernel_profile = "linux-2.4.20-i386",
                                 const std::string& cpu_profile = "xeon-prestonia");

@@ -170,6 +170,28 @@ TEST_CASE("a calibration file's errors name file, line and key with a suggestion
   CHECK(cf.train.at(0).selected.size() == 2);
   CHECK(cf.train.at(0).group == "sc");
   CHECK(cf.params.at(0).lo == 50);
+  CHECK(cf.train.at(0).file.scenario == tmp / "sc" / "lin.toml");  // X.ref.toml -> X.toml
+  // `short` runs NAME.toml for NAME.full.toml's figures (the file's own scenario and its vs runs).
+  write_text(tmp / "sc" / "m.full.ref.toml",
+             "[[reference]]\nmetric = \"a\"\nexpected = 1\ntolerance = 0.1\nsource = \"s\"\n"
+             "[[reference]]\nmetric = \"a\"\nvs = \"n.full.toml\"\nexpected = 1\ntolerance = 0.1\nsource = \"s\"\n");
+  for (const char* n : {"m.full", "m", "n.full", "n"}) write_text(tmp / "sc" / (std::string(n) + ".toml"), scenario_text(n));
+  const std::string shortsel = "[[train]]\nref = \"../sc/m.full.ref.toml\"\nshort = true\n";
+  write_text(file, head + kHub + shortsel);
+  const CalibrationFile sh = load_calibration_file(file);
+  CHECK(sh.train.at(0).file.scenario == tmp / "sc" / "m.toml");
+  CHECK(sh.train.at(0).file.refs.at(1).vs == tmp / "sc" / "n.toml");
+  // `metrics` names a difference as check does: "a" is the plain reference only.
+  write_text(file, head + kHub + shortsel + "metrics = [\"a\"]\n");
+  CHECK(load_calibration_file(file).train.at(0).selected == std::vector<size_t>{0});
+  write_text(file, head + kHub + shortsel + "metrics = [\"a - [n.full]\"]\n");
+  CHECK(load_calibration_file(file).train.at(0).selected == std::vector<size_t>{1});
+  fs::remove(tmp / "sc" / "n.toml");
+  CHECK_THAT(load_error(file), Catch::Contains("x.toml:6:9: key 'train[0].short'") && Catch::Contains("no short variant"));
+  write_text(file, head + kHub + train + "short = true\n");  // lin.ref.toml's scenario is no .full
+  CHECK_THAT(load_error(file), Catch::Contains("is not a NAME.full.toml scenario"));
+  write_text(file, head + kHub + train + "shrt = true\n");
+  CHECK_THAT(load_error(file), Catch::Contains("did you mean 'short'"));
 }
 
 TEST_CASE("calibrate refuses before running: a reference in both sets, too many parameters", "[calibrate]") {

@@ -4,7 +4,9 @@
 // 1 tick = 0.12 cycles per forwarded packet). The tick counts are written here from the note, not
 // read from the table's own constants. Pure arithmetic: no SystemC.
 #include "drivers-sim/kernel/costs_linux_2_6.h"
+#include "core/calib.h"
 #include "drivers-sim/kernel/driver_costs.h"
+#include "drivers-sim/kernel/kernel_params.h"
 #include <catch2/catch.hpp>
 
 // This file's own names, apart from the other files of a unity batch.
@@ -83,6 +85,60 @@ TEST_CASE("e1000 2.6 entries: the profile's driver self times less the DMA'd-lin
   CHECK(d[3].cycles_per_call == d24[3].cycles_per_call);
   CHECK(d[4].cycles_per_call == d24[4].cycles_per_call);
   for (size_t i = 0; i < d.size(); ++i) CHECK(std::string(d[i].source).size() > 0);
+}
+
+TEST_CASE("2.6 cost table: the entries taken from the profile form one group, and one factor scales exactly them",
+          "[kernel][costs][calibrate]") {
+  const std::vector<std::string> paths{"e1000_clean_rx_irq", "e1000_clean_tx_irq", "e1000_alloc_rx_buffers",
+                                       "e1000_xmit_frame", "e1000_intr"};
+  // In the group: the six kernel entries built from the profile's ticks and e1000's three.
+  std::vector<CostId> grouped;
+  for (size_t i = 0; i < kCostCount; ++i)
+    if (c26().entries[i].group) grouped.push_back(static_cast<CostId>(i));
+  CHECK(grouped == std::vector<CostId>{CostId::skb_alloc, CostId::skb_free, CostId::net_rx_action, CostId::ip_rcv,
+                                       CostId::dev_queue_xmit, CostId::ip_forward});
+  for (size_t i = 0; i < kCostCount; ++i) CHECK(c24().entries[i].group == nullptr);  // 2.4.20: no group
+  const DriverCosts d("e1000", c26(), paths);
+  for (size_t i = 0; i < d.size(); ++i) CHECK((d[i].group != nullptr) == (i < 3));
+
+  CostProfile scaled = c26();
+  scaled.scale_group(kDesler2004Group, 0.7);
+  for (size_t i = 0; i < kCostCount; ++i) {
+    const double f = c26().entries[i].group ? 0.7 : 1.0;
+    CHECK(scaled.entries[i].cycles_per_call == Approx(c26().entries[i].cycles_per_call * f));
+    CHECK(scaled.entries[i].smp_locked_ops == c26().entries[i].smp_locked_ops);  // locked ops stay NetBurst's
+  }
+  // A driver resolved against the scaled table gets the same factor on its grouped entries.
+  const DriverCosts ds("e1000", scaled, paths);
+  for (size_t i = 0; i < d.size(); ++i)
+    CHECK(ds[i].cycles_per_call == Approx(d[i].cycles_per_call * (i < 3 ? 0.7 : 1.0)));
+}
+
+TEST_CASE("2.6 cost table: linux26_profile_cost_scale is a calibratable kernel parameter of Xeon hosts only",
+          "[kernel][costs][calibrate]") {
+  const auto find = [](const ParamSchema& s) -> const ParamSpec* {
+    for (const ParamSpec& p : s)
+      if (p.name == "linux26_profile_cost_scale") return &p;
+    return nullptr;
+  };
+  const ParamSchema xeon = kernel_param_schema("linux-2.6.14-i386", "xeon-prestonia-ht");
+  const ParamSpec* p = find(xeon);
+  REQUIRE(p);
+  CHECK(p->source.rfind("estimate", 0) == 0);
+  const CalibBounds* b = calib_bounds(*p);
+  REQUIRE(b);
+  CHECK(b->lo == 0.5);
+  CHECK(b->hi == 2.0);
+  CHECK(find(kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia")));  // the P4DPR and PE2650 hosts
+  CHECK_FALSE(find(kernel_param_schema("linux-2.4.16-ppc", "ppc7450")));   // no group on the G4
+
+  ParamValues v(xeon);
+  CHECK(kernel_params_from(v, "h", 1, 2000).cost_group_scales.empty());  // the nominal 1 applies nothing
+  v.set("linux26_profile_cost_scale", 0.7);
+  const KernelParams k = kernel_params_from(v, "h", 1, 2000);
+  REQUIRE(k.cost_group_scales.size() == 1);
+  CHECK(k.cost_group_scales[0].first == kDesler2004Group);
+  CHECK(k.cost_group_scales[0].second == 0.7);
 }
 
 }  // namespace kernel_costs_2_6_test

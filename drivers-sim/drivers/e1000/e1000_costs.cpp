@@ -72,7 +72,8 @@ DriverCostTable p4xeon_2420() {
 // forwarded packet, less the first touch of each line the NIC wrote, which the model charges as a
 // fill through the chipset (Kernel::load_dma_lines) at the note's §A3 155 ns miss (279 cycles of the
 // profile's 1.8 GHz CPU): a descriptor is 16 bytes, so one status-line miss per four descriptors.
-// Opteron cycles are charged as NetBurst cycles (an estimate, argued in costs_linux_2_6.cpp).
+// Opteron cycles are charged as NetBurst cycles through the kernel parameter linux26_profile_cost_scale
+// (an estimate, default 1, argued in costs_linux_2_6.cpp): the entries taken from the profile are in its group.
 // e1000_intr, e1000_xmit_frame, e1000_watchdog and e1000_clean keep the 2.4 estimates: the profile
 // does not list e1000_xmit_frame, and gives e1000_intr per packet, not per interrupt.
 DriverCostTable p4xeon_26() {
@@ -97,6 +98,7 @@ DriverCostTable p4xeon_26() {
       n.cost = {desler2004_cycles(t.e1000_alloc_rx_buffers), 0, false,
                 "research/linux26-forwarding-costs.md §A1: e1000_alloc_rx_buffers 674 ticks x 0.12 cycles/pkt/tick "
                 "(one buffer per packet; the allocation is skb_alloc)"};
+    if (n.cost.source != it.cost.source) n.cost.group = kDesler2004Group;  // taken from the profile
     items.push_back(std::move(n));
   }
   return driver_cost_table("e1000", "linux-2.6-p4xeon", std::move(items),
