@@ -31,7 +31,7 @@ inline constexpr uint32_t PCISTATE_CONV_PCI_MODE = 0x00000004, PCISTATE_BUS_SPEE
                           PCISTATE_BUS_32BIT = 0x00000010;
 inline constexpr uint32_t TG3PCI_MEM_WIN_BASE_ADDR = 0x7c;
 /// PCI configuration header: subsystem vendor ID (low 16 bits) and subsystem ID (high 16 bits), as
-/// the board's NIC EEPROM sets them (PCI 2.2 §6.2.4); tg3 tests pdev->subsystem_vendor.
+/// the board's NIC EEPROM sets them (PCI 2.2 §6.2.1); tg3 tests pdev->subsystem_vendor.
 inline constexpr uint32_t PCI_SUBSYSTEM_VENDOR_ID = 0x2c;
 inline constexpr uint16_t PCI_VENDOR_ID_DELL = 0x1028;
 

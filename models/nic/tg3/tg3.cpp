@@ -38,7 +38,7 @@ ParamSchema Tg3Params::schema() {
                   "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
         int_param("subsystem_vendor_id", d.subsystem_vendor_id, 0, 0xffff, "",
                   "PCI subsystem vendor ID from the board's NIC EEPROM (0x14e4 Broadcom; 0x1028 Dell)",
-                  "PCI 2.2 §6.2.4; tg3 0.99 tg3_get_invariants tests PCI_VENDOR_ID_DELL to poll the link by timer"),
+                  "PCI 2.2 §6.2.1; tg3 0.99 tg3_get_invariants tests PCI_VENDOR_ID_DELL to poll the link by timer"),
         string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
       },
   });
