@@ -61,8 +61,10 @@ std::optional<TransferPlot> throughput_plot(const nlohmann::json& series) {
   const nlohmann::json socks = series.value("sockets", nlohmann::json::object());
   if (t.size() < 2) return std::nullopt;
   std::ostringstream s;
-  s << plot_header("Throughput per interval (bytes read by the receiver), retransmission events marked", "time (ms)",
-              "Mb/s");
+  const bool marked = !series.value("marks", nlohmann::json::array()).empty();
+  s << plot_header(marked ? "Throughput per interval (bytes read by the receiver), faults and retransmission events marked"
+                          : "Throughput per interval (bytes read by the receiver), retransmission events marked",
+                   "time (ms)", "Mb/s");
   std::vector<std::string> plots;
   size_t k = 0;
   double ymax = 0;
@@ -99,6 +101,44 @@ std::optional<TransferPlot> throughput_plot(const nlohmann::json& series) {
     plots.push_back(fmt::format("$ev{} using 1:2 with points pt 9 ps 0.8 lc rgb {} title {}", i, plot_q(colours[i]),
                                 plot_q(fmt::format("{} ({})", kinds[i], n))));
   }
+  // Faults and what the layers noted after them (series "marks", platforms/fault_timeline.h):
+  // a vertical line each (faults solid blue, events dashed grey). Marks closer than 1/60 of the
+  // time axis share one label (rotated along the first line), so that labels do not overprint:
+  // "0.650 s beta.eth1 PHY link down, carrier off; beta.bond0 slave link down, ...".
+  const nlohmann::json marks = series.value("marks", nlohmann::json::array());
+  const double span_ms = t.back().get<double>() * 1e3;
+  size_t m = 0;
+  for (size_t i = 0; i < marks.size();) {
+    const double x0 = marks[i]["t_s"].get<double>() * 1e3;
+    bool fault = false;
+    std::string label = fmt::format("{:.3f} s", x0 / 1e3), last_where;
+    size_t j = i;
+    for (; j < marks.size() && marks[j]["t_s"].get<double>() * 1e3 - x0 <= span_ms / 60; ++j) {
+      const double x = marks[j]["t_s"].get<double>() * 1e3;
+      const bool f = marks[j]["kind"] == "fault";
+      fault = fault || f;
+      ++m;
+      s << fmt::format("set arrow {} from {:.6f}, graph 0 to {:.6f}, graph 1 nohead lw {} dt {} lc rgb {}\n", m, x, x,
+                       f ? 2 : 1, f ? 1 : 2, plot_q(f ? "blue" : "gray40"));
+      // One mark's label is "where what[; where what ...]": a repeated `where` is said once.
+      const std::string text = marks[j]["label"].get<std::string>();
+      for (size_t b = 0, e; b < text.size(); b = e + 2) {
+        e = text.find("; ", b);
+        if (e == std::string::npos) e = text.size();
+        const std::string part = text.substr(b, e - b);
+        const size_t sp = part.find(' ');
+        const std::string where = sp == std::string::npos ? "" : part.substr(0, sp);
+        if (!where.empty() && where == last_where) label += ", " + part.substr(sp + 1);
+        else label += (last_where.empty() && label.back() == 's' ? " " : "; ") + part;
+        last_where = where;
+      }
+    }
+    s << fmt::format("set label {} {} at {:.6f}, graph 0.02 rotate by 90 left offset -0.6,0 font \",7\" tc rgb {}\n",
+                     m, plot_q(label), x0, plot_q(fault ? "blue" : "gray30"));
+    i = j;
+  }
+  if (m) plots.push_back("NaN with lines lw 2 lc rgb \"blue\" title \"fault\"");
+  if (m) plots.push_back("NaN with lines dt 2 lc rgb \"gray40\" title \"link, driver, bonding events\"");
   s << fmt::format("set yrange [0:{:.3f}]\n", std::max(1.0, ymax * 1.2));
   s << "plot ";
   for (size_t i = 0; i < plots.size(); ++i) s << (i ? ", \\\n     " : "") << plots[i];

@@ -16,12 +16,20 @@ struct RunEvent {
   std::string where;  ///< scenario-style name of who noted it: "links.0", "alpha.eth1", "alpha.bond0"
   std::string what;   ///< a short fixed phrase ("PHY link down", "carrier off", ...): see docs/faults.md
   std::string detail; ///< free text (the timer that fired, the slave chosen, the RTO)
+  /// What the noting layer's status file showed right after the event, as the era's kernel printed
+  /// it (bonding: the text of /proc/net/bondN/info), and that file's path; both empty when none.
+  std::string view_path, view;
 };
 
 class EventLog {
  public:
   void note(const sc_time& at, std::string where, std::string what, std::string detail = "") {
-    events_.push_back({at, std::move(where), std::move(what), std::move(detail)});
+    events_.push_back({at, std::move(where), std::move(what), std::move(detail), {}, {}});
+  }
+  /// The same with a snapshot of the layer's status file (RunEvent::view).
+  void note(const sc_time& at, std::string where, std::string what, std::string detail, std::string view_path,
+            std::string view) {
+    events_.push_back({at, std::move(where), std::move(what), std::move(detail), std::move(view_path), std::move(view)});
   }
   const std::vector<RunEvent>& events() const { return events_; }
   void clear() { events_.clear(); }

@@ -121,6 +121,34 @@ std::vector<SideRef> sides_of(const json& transfer) {
   return out;
 }
 
+/// A socket's retransmission timeouts (result.json transfer "timeouts" / "resumed",
+/// platforms/fault_timeline.h): when each fired, the RTO that expired, the backoff, the RTO armed
+/// next, the faults its wait spanned; and when new data was acknowledged again. Empty when none.
+std::string timeouts_text(const json& s) {
+  if (!s.contains("timeouts")) return "";
+  std::string out = "  retransmission timeouts (tcp_retransmit_timer: the head segment resent, the RTO doubled):\n";
+  for (auto& t : s.at("timeouts")) {
+    if (t.value("local_drop", false))
+      out += fmt::format("    {:.3f} s  RTO {:.0f} ms expired (armed {:.3f} s), the retransmission dropped by the "
+                         "full device queue (NET_XMIT_DROP): backoff {} kept, retry in {:.0f} ms",
+                         t.value("t_s", 0.0), t.value("rto_ms", 0.0), t.value("armed_s", 0.0), t.value("backoff", 0u),
+                         t.value("next_rto_ms", 0.0));
+    else
+      out += fmt::format("    {:.3f} s  RTO {:.0f} ms expired (armed {:.3f} s), backoff {}, next RTO {:.0f} ms",
+                         t.value("t_s", 0.0), t.value("rto_ms", 0.0), t.value("armed_s", 0.0),
+                         t.value("backoff", 0u), t.value("next_rto_ms", 0.0));
+    std::string faults;
+    for (auto& f : t.value("faults", json::array()))
+      faults += fmt::format("{}fault {} {} {} at {:.3f} s", faults.empty() ? "" : ", ", f.value("fault", size_t(0)),
+                            f.value("type", ""), f.value("link", ""), f.value("at_s", 0.0));
+    out += faults.empty() ? "\n" : "; waited through " + faults + "\n";
+  }
+  for (auto& r : s.value("resumed", json::array()))
+    out += fmt::format("    {:.3f} s  new data acknowledged again, after {} timeout(s)\n", r.value("t_s", 0.0),
+                       r.value("after_timeouts", 0u));
+  return out;
+}
+
 const SideRef* match(const std::vector<SideRef>& v, const SideRef& r) {
   for (auto& x : v)
     if (x.host == r.host && x.side == r.side && x.ordinal == r.ordinal) return &x;
@@ -193,7 +221,9 @@ std::string format_transfer(const json& transfer) {
                          s.value("bytes_read", uint64_t(0)), s.value("bytes_acked", uint64_t(0)));
       if (sends(s)) out += "  sender\n" + side_table(s.at("send"), life, true);
       if (reads(s)) out += "  receiver\n" + side_table(s.at("recv"), life, false);
-      out += "  events: " + events_line(s.value("events", json::object())) + "\n\n";
+      out += "  events: " + events_line(s.value("events", json::object())) + "\n";
+      out += timeouts_text(s);
+      out += "\n";
     }
     for (auto& [nic, b] : batches_of(h).items()) {
       if (b.at("per_irq").value("frames", uint64_t(0)) == 0 && b.at("per_poll").value("frames", uint64_t(0)) == 0)

@@ -82,7 +82,20 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     if (auto at = series->stopped_at_s()) result["series_stopped_at_s"] = *at;
     if (sim().trace.enabled()) series->to_trace();
   }
+  // Every retransmission timeout of each socket, named with its RTO and backoff and the faults
+  // its wait spanned (nicsim explain --transfer prints them).
+  if (result.contains("transfer")) attach_tcp_timeouts(result["transfer"], run_events(), scenario);
   result["accounting"] = tb.frame_accounting();
+  // /proc/net/bondN/info, ethtool -S and the e1000 proc file as they read at the end of the run;
+  // with --out each is also a file beside result.json.
+  if (TestbedSoftware* sw = built_software(tb)) {
+    nlohmann::json views = host_views_json(*sw);
+    if (!views.empty()) {
+      result["host_views"] = views;
+      for (auto& [host, vs] : views.items())
+        for (auto& [path, text] : vs.items()) result["files"][host_view_file_name(host, path)] = text;
+    }
+  }
   if (!scenario.faults.empty()) {
     result["faults"] = fault_timeline_json(scenario, run_events(), &tb);
     // Where frames stopped above the wire: each interface's qdisc (pfifo_fast drops, and frames
@@ -106,6 +119,9 @@ int run_workload(const Scenario& scenario, std::ostream& out, nlohmann::json& re
     result["metrics"]["frames_bad_fcs"] = bad;
     result["metrics"]["frames_lost_on_wire"] = lost;
     print_fault_timeline(out, result["faults"]);
+    // The throughput plot marks each fault and what the layers noted after it (TCP's own events
+    // are drawn from the socket series).
+    if (result.contains("series")) result["series"]["marks"] = fault_marks_json(result["faults"]);
   }
   return rc;
 }

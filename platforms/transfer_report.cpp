@@ -65,6 +65,7 @@ nlohmann::json transfer_json(HostSoftware& h, uint64_t now_ns) {
       const TcpTransferEvents& e = x.ev;
       out["sockets"].push_back(
           {{"socket", socket_name(s)},
+           {"id", i},
            {"lifetime_ns", x.last_ns - x.first_ns},
            {"first_ns", x.first_ns},
            {"bytes_written", s.bytes_written()},

@@ -186,8 +186,9 @@ CostProfile linux_2_4_20_p4xeon_costs() {
       "net/ipv4/tcp_ipv4.c tcp_v4_rcv: __tcp_v4_lookup_established read_lock + sock_hold + read_unlock, "
       "bh_lock_sock (spin_lock), sock_put (atomic_dec_and_test)");
   p.set_smp_locked_ops(CostId::skb_free, 2,
-      "net/core/skbuff.c __kfree_skb: dst_release (atomic_dec), skb_release_data (atomic_dec_and_test dataref); "
-      "kfree_skb with users == 1 takes no locked op");
+      "net/core/skbuff.c __kfree_skb: dst_release (atomic_dec), skb_release_data (atomic_dec_and_test dataref) of "
+      "a cloned skb; kfree_skb with users == 1 takes no locked op; an skb that is not cloned skips the dataref "
+      "decrement (`if (!skb->cloned || ...)`), one fewer (Kernel::skb_free_cost)");
   p.set_smp_locked_ops(CostId::tcp_sendmsg, 2, "include/net/sock.h lock_sock + release_sock: spin_lock_bh(&sk->lock.slock) each");
   p.set_smp_locked_ops(CostId::tcp_recvmsg, 2, "include/net/sock.h lock_sock + release_sock: spin_lock_bh(&sk->lock.slock) each");
   p.set_smp_locked_ops(CostId::tcp_transmit_skb, 3,

@@ -340,8 +340,11 @@ class Kernel : public CpuSoftware {
   SkbPtr make_skb(uint32_t size);
   /// skb_clone-like deep copy (new DRAM buffer), no CPU cost (charged by the caller's path).
   SkbPtr skb_copy(const Skb& s);
-  /// kfree_skb: free now, charging skb_free.
+  /// kfree_skb: free now, charging skb_free (skb_free_cost(skb->cloned)).
   Task<void> kfree_skb(SkbPtr skb);
+  /// The skb_free entry for an skb that is (or is not) cloned: the entry's LOCK-prefixed count is a
+  /// cloned skb's (dst_release and the dataref decrement); one that is not cloned pays one fewer.
+  CpuBurn skb_free_cost(bool cloned) const;
   /// dev_kfree_skb_irq: queue on this CPU's completion_queue; NET_TX softirq frees it (and
   /// charges skb_free there).
   void dev_kfree_skb_irq(SkbPtr skb);

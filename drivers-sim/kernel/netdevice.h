@@ -112,6 +112,9 @@ class NetDevice {
   bool netif_rx_scheduled() const { return rx_sched_; }
   /// Packets waiting in the qdisc (all pfifo_fast bands).
   size_t qdisc_len() const { return band_[0].size() + band_[1].size() + band_[2].size(); }
+  /// Packets waiting in pfifo_fast band `band` (0..2); pfifo_fast_enqueue drops while it holds
+  /// more than tx_queue_len.
+  size_t qdisc_band_len(unsigned band) const { return band_.at(band).size(); }
   /// Packets the qdisc dropped (pfifo_fast full; `tc -s qdisc`'s "dropped").
   uint64_t qdisc_drops() const { return qdisc_drops_; }
 

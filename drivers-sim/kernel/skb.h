@@ -37,6 +37,11 @@ struct Skb {
   uint16_t protocol = 0;     ///< ethertype, host order (eth_type_trans)
   uint8_t pkt_type = PACKET_HOST;
   uint8_t ip_summed = CHECKSUM_NONE;
+  /// skb->cloned: the data is shared with another sk_buff (skb_clone), as the copy TCP hands to IP
+  /// for a segment it keeps for retransmission. Freeing a cloned skb decrements the shared dataref
+  /// (a LOCK-prefixed atomic_dec_and_test); freeing one that is not skips it (skb_release_data's
+  /// `if (!skb->cloned || atomic_dec_and_test(...))`, 2.4.20 and 2.6 net/core/skbuff.c).
+  bool cloned = false;
   /// skb->csum (2.4): on transmit with CHECKSUM_HW the offset of the checksum field from h.raw
   /// (tcp_v4_send_check: offsetof(struct tcphdr, check) = 16); on receive with CHECKSUM_HW the
   /// device's ones-complement sum of the transport segment (tcp_v4_checksum_init verifies it).

@@ -152,8 +152,14 @@ SkbPtr Kernel::skb_copy(const Skb& s) {
   return n;
 }
 
+CpuBurn Kernel::skb_free_cost(bool cloned) const {
+  CostEntry e = costs_->at(CostId::skb_free);
+  if (!cloned && e.smp_locked_ops > 0) --e.smp_locked_ops;  // skb_release_data skips the dataref
+  return cost(e);
+}
+
 Task<void> Kernel::kfree_skb(SkbPtr skb) {
-  co_await cost(CostId::skb_free);
+  co_await skb_free_cost(skb->cloned);
   skb.reset();
 }
 

@@ -37,9 +37,21 @@ InetHost::InetHost(Kernel& k, uint32_t ip, MessageTags* tags, TcpParams params) 
     if (e.resumed)
       run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP new data acked",
                         fmt::format("first ACK of new data after {} timeout(s)", e.backoff));
+    else if (e.local_drop)
+      run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP retransmission timeout",
+                        fmt::format("local drop (NET_XMIT_DROP): backoff {} kept, retry in {:.0f} ms", e.backoff, rto_ms));
     else
       run_events().note(at, fmt::format("{}.tcp{}", host, e.sock), "TCP retransmission timeout",
                         fmt::format("backoff {}, next RTO {:.0f} ms", e.backoff, rto_ms));
+  };
+  // dev_queue_xmit's answer to a packet toward `daddr` now: NET_XMIT_DROP when its device's
+  // pfifo_fast band for TCP's priority (sk->priority 0) already holds more than tx_queue_len; a
+  // device without a queue (txqueuelen 0: noqueue, a bond) never drops here.
+  stack_->local_xmit_drops = [this](uint32_t daddr) {
+    auto it = neigh_.find(daddr);
+    if (it == neigh_.end() || !it->second.dev) return false;
+    const NetDevice& d = *it->second.dev;
+    return d.tx_queue_len > 0 && d.qdisc_band_len(prio2band(0)) > d.tx_queue_len;
   };
   udp_ = std::make_unique<UdpStack>(ip, stack_->mib(), params, tags, k.host());
   k.dev_add_pack(ETH_P_IP, [this](SkbPtr skb, NetDevice* dev) { return ip_rcv(std::move(skb), dev); });
@@ -143,9 +155,9 @@ Task<void> InetHost::charge(const TcpEffects& fx) {
       case TcpPath::tcp_rcv_established_slow:
       case TcpPath::tcp_rcv_state_process:
       case TcpPath::tcp_conn_request: b[nb++] = k_->cost(CostId::tcp_ack); break;
-      case TcpPath::tcp_ack_clean_rtx:
-      case TcpPath::kfree_skb_rx:
-        b[nb++] = k_->cost(CostId::skb_free);
+      case TcpPath::tcp_ack_clean_rtx:  // the write queue's original: cloned, but it has no dst to release
+      case TcpPath::kfree_skb_rx:       // a received skb: its input route, never cloned
+        b[nb++] = k_->skb_free_cost(false);  // one LOCK-prefixed op fewer than a transmitted clone
         reps = st.n;
         break;
       case TcpPath::tcp_send_ack:
@@ -227,6 +239,11 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   skb->protocol = ETH_P_IP;
   skb->dev = &dev;
   skb->journey = p.journey;
+  // What IP gets is a clone of a write-queue skb for data, FIN and the active open's SYN
+  // (tcp_write_xmit, tcp_retransmit_skb, tcp_send_fin, tcp_connect: tcp_transmit_skb(sk,
+  // skb_clone(skb, ...))); ACKs, the SYN-ACK and resets are fresh skbs sent as they are.
+  skb->cloned = p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) ||
+                ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck));
   // The device finishes the TCP checksum when it says it can (route_caps = dev->features). The bytes
   // keep the full software checksum either way (TcpParams::hw_tx_csum): a NIC that inserts it writes
   // the same value. The CPU charge is the same too: tcp_sendmsg_copy is charged as a plain copy,

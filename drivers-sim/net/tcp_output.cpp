@@ -253,7 +253,12 @@ int TcpSocket::retransmit_skb(size_t idx) {
   if (idx >= write_queue_.size() || idx >= send_head_) return -1;
   uint32_t cur_mss = current_mss();
   if (write_queue_[idx].len() > cur_mss) fragment(idx, cur_mss);
+  // tcp_transmit_skb returns what dev_queue_xmit answered: the packet still goes down (the device
+  // queue drops and counts it), but a NET_XMIT_DROP (1) skips the retransmission bookkeeping
+  // ("if (err == 0)") and tells the caller: "local congestion".
+  const bool dropped = stack_.local_xmit_drops && stack_.local_xmit_drops(daddr_);
   transmit(idx, true);
+  if (dropped) return NET_XMIT_DROP_ERR;
   TcpTxSkb& skb = write_queue_[idx];
   ++stack_.mib_[TcpMib::RetransSegs];
   ++tp.total_retrans;

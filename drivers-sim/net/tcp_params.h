@@ -57,6 +57,7 @@ struct TcpParams {
   uint32_t rto_max_jiffies() const { return 120 * hz; }     ///< TCP_RTO_MAX (120 s)
   uint32_t timeout_init_jiffies() const { return 3 * hz; }  ///< TCP_TIMEOUT_INIT (3 s)
   uint32_t delack_half_second_jiffies() const { return hz / 2; }  ///< HZ/2 cap (tcp_send_delayed_ack)
+  uint32_t resource_probe_jiffies() const { return hz / 2; }  ///< TCP_RESOURCE_PROBE_INTERVAL (HZ/2, 500 ms)
   uint64_t tick_ns() const { return 1000000000ull / hz; }
 
   // --- link and memory accounting --------------------------------------------------------------

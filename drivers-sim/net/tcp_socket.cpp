@@ -378,7 +378,15 @@ void TcpSocket::retransmit_timer() {
     }
   }
   enter_loss(0);
-  retransmit_skb(0);
+  if (retransmit_skb(0) > 0) {
+    // "Retransmission failed because of local congestion, do not backoff."
+    if (!tp.retransmits) tp.retransmits = 1;
+    const uint32_t retry = std::min(tp.rto, p.resource_probe_jiffies());
+    reset_xmit_timer(TCP_TIME_RETRANS, retry);
+    rto_episode_ = true;
+    if (stack_.on_rto_event) stack_.on_rto_event({stack_.now_, id_, false, tp.backoff, retry, true});
+    return;
+  }
   ++tp.backoff;
   ++tp.retransmits;
   tp.rto = std::min(tp.rto << 1, p.rto_max_jiffies());

@@ -264,7 +264,10 @@ class TcpSocket {
   void event_data_sent();
   void event_ack_sent();
   void fragment(size_t idx, uint32_t mss);
+  /// tcp_retransmit_skb: 0 when sent; NET_XMIT_DROP_ERR when the device queue dropped it (local
+  /// congestion, TcpStack::local_xmit_drops); -1 when there is nothing to send at `idx`.
   int retransmit_skb(size_t idx);
+  static constexpr int NET_XMIT_DROP_ERR = 1;  ///< NET_XMIT_DROP as tcp_transmit_skb returns it
   void xmit_retransmit_queue();
   void enter_loss(int how);
   void check_probe_timer();

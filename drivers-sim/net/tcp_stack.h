@@ -88,9 +88,18 @@ class TcpStack {
     int sock = -1;
     bool resumed = false;       ///< false: the timer fired; true: new data acknowledged after it
     unsigned backoff = 0;       ///< tp->backoff after the timeout (resumed: the timeouts in the episode)
-    uint32_t rto_jiffies = 0;   ///< the RTO armed next (timeout) / in force (resumed)
+    uint32_t rto_jiffies = 0;   ///< the RTO armed next (timeout) / in force (resumed); local_drop: the retry
+    /// The retransmission met a full device queue (NET_XMIT_DROP): tcp_retransmit_timer kept the
+    /// backoff and the RTO and re-armed the timer at min(RTO, TCP_RESOURCE_PROBE_INTERVAL).
+    bool local_drop = false;
   };
   std::function<void(const RtoEvent&)> on_rto_event;
+  /// Whether a packet to `daddr` would be dropped by the device's queue now: dev_queue_xmit's
+  /// NET_XMIT_DROP (pfifo_fast's band full), which ip_queue_xmit and tcp_transmit_skb pass back up
+  /// (2.4.20 tcp_output.c). The glue (InetHost) answers from the route's device; unset: never.
+  /// Only retransmissions consult it (tcp_retransmit_skb's "local congestion"): the loss and
+  /// recovery states they run in make tcp_enter_cwr a no-op there.
+  std::function<bool(uint32_t daddr)> local_xmit_drops;
   void set_recording(bool on) { recording_ = on; }
   bool recording() const { return recording_; }
   const std::vector<TcpSeqEvent>& seq_events() const { return seq_events_; }

@@ -3,6 +3,7 @@
 // LSC + e1000_watchdog, bond_mii_monitor, TCP's retransmission timer), not be typed in; every
 // frame stays accounted for through the faults.
 #include "tests/support/run_nicsim.h"
+#include "tests/support/sweep_check.h"
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -111,6 +112,54 @@ TEST_CASE("faults: e1000 4.4.12 active-backup with miimon 100 leaves a pulled sl
   uint64_t lost = 0;
   check_accounting(j, &lost);
   CHECK(lost > 0);  // frames died on the wire, and are counted there
+  // What `cat /proc/net/bond0/info` showed at the switch, and at the end: eth1 failed once, eth1:1
+  // stays active (sticky), eth1 is back up.
+  const std::string at_switch =
+      "Bonding Mode: active-backup\nCurrently Active Slave: eth1:1\nMII Status: up\nMII Polling Interval (ms): 100\n"
+      "Up Delay (ms): 0\nDown Delay (ms): 0\n\nSlave Interface: eth1:1\nMII Status: up\nLink Failure Count: 0\n\n"
+      "Slave Interface: eth1\nMII Status: down\nLink Failure Count: 1\n";
+  bool seen = false;
+  for (auto& e : pull["events"])
+    if (e["what"] == "active slave changed" && e["where"] == "alpha.bond0") {
+      seen = true;
+      CHECK(e["view"]["path"] == "/proc/net/bond0/info");
+      CHECK(e["view"]["text"] == at_switch);
+    }
+  CHECK(seen);
+  const std::string end = j["host_views"]["alpha"]["/proc/net/bond0/info"];
+  CHECK(end.find("Currently Active Slave: eth1:1\n") != std::string::npos);
+  CHECK(end.find("Slave Interface: eth1\nMII Status: up\nLink Failure Count: 1\n") != std::string::npos);
+  // e1000 4.4.12-k1: the proc file, and no ETHTOOL_GSTATS.
+  CHECK(j["host_views"]["alpha"]["ethtool -S eth1"] == "no stats available\n");
+  const std::string info = j["host_views"]["alpha"]["/proc/net/PRO_LAN_Adapters/eth1:1.info"];
+  CHECK(info.rfind("Link                             up\n", 0) == 0);
+}
+
+TEST_CASE("faults: e1000 5.0.43 pull, files beside result.json: ethtool -S counts, bond0's info shows the switch, the "
+          "throughput plot marks the fault",
+          "[scenario][faults]") {
+  TempDir d;
+  const auto r = run_nicsim_bin(d.path, {"run", "scenarios/faults/ab-e1000-5.0.43-pull.toml", "--set",
+                                         "workload.duration_s=1.0", "--out", (d / "out").string(), "--plots",
+                                         (d / "plots").string(), "--plot-interval-ms", "10"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string bond = slurp(d / "out" / "alpha.proc_net_bond0_info.txt");
+  CHECK(bond.find("Currently Active Slave: eth1:1\n") != std::string::npos);
+  CHECK(bond.find("Slave Interface: eth1\nMII Status: down\nLink Failure Count: 1\n") != std::string::npos);
+  // The pulled port's counters as e1000_update_stats read them at the carrier-off watchdog.
+  const std::string st = slurp(d / "out" / "alpha.ethtool_-S_eth1.txt");
+  REQUIRE(st.rfind("NIC statistics:\n     rx_packets: ", 0) == 0);
+  const size_t tx = st.find("\n     tx_packets: ");
+  REQUIRE(tx != std::string::npos);
+  CHECK(std::stoull(st.substr(tx + 18)) > 1000);
+  CHECK(st.find("\n     tx_window_errors: 0\n") != std::string::npos);
+  auto j = nlohmann::json::parse(slurp(d / "out" / "result.json"));
+  CHECK(j["host_views"]["alpha"]["ethtool -S eth1"] == st);
+  CHECK(j["side_files"].size() >= 4);
+  const std::string gp = slurp(d / "plots" / "throughput.gp");
+  CHECK(gp.find("0.300 s fault 0: cable_pull links.0") != std::string::npos);
+  CHECK(gp.find("alpha.bond0 slave link down, active slave changed") != std::string::npos);
 }
 
 TEST_CASE("faults: a plain e1000 link down for 2 s and TCP backs off from 210 ms", "[scenario][faults]") {

@@ -340,4 +340,90 @@ TEST_CASE("bonding active-backup downdelay and updelay: counted in miimon ticks 
   CHECK(at("first frame on the new path") > down);
 }
 
+TEST_CASE("bonding /proc/net/bond0/info as 2.4.20 bond_get_info prints it: delays in miimon ticks, slaves from the "
+          "last enslaved, the failed slave down with its failure counted",
+          "[bonding][faults]") {
+  // research/link-faults-failover.md §A7: "updelay=5000, miimon=100 shows Up Delay (ms): 50".
+  BondParams bp;
+  bp.mode = BondMode::active_backup;
+  bp.miimon_ms = 100;
+  bp.updelay_ms = 5000;
+  bp.downdelay_ms = 200;
+  Bench t(bp, true);
+  t.a.mii = 1;
+  t.b.mii = 1;
+  std::string before;
+  auto main = [&]() -> Task<void> {
+    co_await t.ifup();
+    before = proc_net_bond_info(host_bonds(t.k));
+    t.a.mii = 0;  // eth1 loses link: FAIL, two ticks of downdelay, then DOWN and the switch
+    WaitQueue wq;
+    (void)co_await t.k.schedule_timeout(wq, 50);
+  };
+  t.k.spawn_process("p", 0, main());
+  sc_core::sc_start(ms(700));
+  CHECK(before ==
+        "Bonding Mode: active-backup\n"
+        "Currently Active Slave: eth1\n"
+        "MII Status: up\n"
+        "MII Polling Interval (ms): 100\n"
+        "Up Delay (ms): 50\n"
+        "Down Delay (ms): 2\n"
+        "\n"
+        "Slave Interface: eth2\n"
+        "MII Status: up\n"
+        "Link Failure Count: 0\n"
+        "\n"
+        "Slave Interface: eth1\n"
+        "MII Status: up\n"
+        "Link Failure Count: 0\n");
+  const std::string after =
+      "Bonding Mode: active-backup\n"
+      "Currently Active Slave: eth2\n"
+      "MII Status: up\n"
+      "MII Polling Interval (ms): 100\n"
+      "Up Delay (ms): 50\n"
+      "Down Delay (ms): 2\n"
+      "\n"
+      "Slave Interface: eth2\n"
+      "MII Status: up\n"
+      "Link Failure Count: 0\n"
+      "\n"
+      "Slave Interface: eth1\n"
+      "MII Status: down\n"
+      "Link Failure Count: 1\n";
+  CHECK(proc_net_bond_info(host_bonds(t.k)) == after);
+  // The event log keeps the file as it read at the switch.
+  const RunEvent* sw = nullptr;
+  for (auto& e : run_events().events())
+    if (e.what == "active slave changed" && e.where == "alpha.bond0") sw = &e;
+  REQUIRE(sw);
+  CHECK(sw->view_path == "/proc/net/bond0/info");
+  CHECK(sw->view == after);
+}
+
+TEST_CASE("bonding /proc/net/bond0/info in balance-rr without miimon: no active slave line, delays as given",
+          "[bonding][faults]") {
+  BondParams bp;
+  bp.updelay_ms = 300;  // not divided: bond_init divides only when miimon > 0
+  Bench t(bp);
+  auto main = [&]() -> Task<void> { co_await t.ifup(); };
+  t.k.spawn_process("p", 0, main());
+  sc_core::sc_start(ms(10));
+  CHECK(t.bond.proc_info_block() ==
+        "Bonding Mode: load balancing (round-robin)\n"
+        "MII Status: up\n"
+        "MII Polling Interval (ms): 0\n"
+        "Up Delay (ms): 300\n"
+        "Down Delay (ms): 0\n"
+        "\n"
+        "Slave Interface: eth2\n"
+        "MII Status: up\n"
+        "Link Failure Count: 0\n"
+        "\n"
+        "Slave Interface: eth1\n"
+        "MII Status: up\n"
+        "Link Failure Count: 0\n");
+}
+
 }  // namespace driver_bonding_test

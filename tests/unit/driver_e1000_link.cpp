@@ -8,6 +8,7 @@
 #include "core/events.h"
 #include "models/ether/link_faults.h"
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 // This file's own names, apart from the other files of a unity batch.
 namespace driver_e1000_link_test {
@@ -94,6 +95,20 @@ TEST_CASE("e1000 4.4.12 link loss: carrier off at the tick after LSC and the rin
   CHECK(h.peer.rx[0].t < up + us(100));
   CHECK(LinkFaults::lost(h.cable, 0) == 0);
   CHECK(h.a->carrier_ok());
+  // What the user reads: 4.4.12-k1 answers no ETHTOOL_GSTATS; its proc file has the counters the
+  // watchdog last accumulated, "%-32.32s %s" per line.
+  CHECK(h.a->ethtool_stats_text() == "no stats available\n");
+  const std::string info = h.a->proc_pro_lan_info();
+  CHECK(info.rfind("Link                             up\n"
+                   "Speed                            1000\n"
+                   "Duplex                           Full\n"
+                   "State                            up\n"
+                   "\n"
+                   "Rx_Packets                       ",
+                   0) == 0);
+  CHECK(info.find(fmt::format("\nTx_Packets                       {}\n", h.a->hw_stats().gptc)) != std::string::npos);
+  CHECK(info.find("\nRx_CRC_Errors                    0\n") != std::string::npos);
+  CHECK(info.substr(info.size() - 2) == "\n\n");  // e1000_proc_read's extra newline
 }
 
 TEST_CASE("e1000 5.0.43 link loss: e1000_tx_flush sends the ring's frames onto a forced link where they are lost", "[e1000drv][faults]") {
@@ -108,6 +123,22 @@ TEST_CASE("e1000 5.0.43 link loss: e1000_tx_flush sends the ring's frames onto a
   CHECK(sim().counters.get("alpha_eth0.port0.GPTC") >= 5);  // counted as sent by the MAC
   REQUIRE(h.event("TX ring flushed"));
   CHECK(h.a->carrier_ok());  // the watchdog saw the link back after the replug
+  // ethtool -S: the 21 struct net_device_stats names in the struct's order, ethtool's layout.
+  const std::string s = h.a->ethtool_stats_text();
+  std::string names;
+  for (size_t b = s.find('\n') + 1, e; b < s.size(); b = e + 1) {
+    e = s.find('\n', b);
+    REQUIRE(s.compare(b, 5, "     ") == 0);
+    names += s.substr(b + 5, s.find(':', b) - b - 5) + " ";
+  }
+  CHECK(s.rfind("NIC statistics:\n     rx_packets: ", 0) == 0);
+  CHECK(names ==
+        "rx_packets tx_packets rx_bytes tx_bytes rx_errors tx_errors rx_dropped tx_dropped multicast collisions "
+        "rx_length_errors rx_over_errors rx_crc_errors rx_frame_errors rx_fifo_errors rx_missed_errors "
+        "tx_aborted_errors tx_carrier_errors tx_fifo_errors tx_heartbeat_errors tx_window_errors ");
+  CHECK(s.find(fmt::format("\n     tx_packets: {}\n", h.a->hw_stats().gptc)) != std::string::npos);
+  CHECK(h.a->hw_stats().gptc >= 5);
+  CHECK(h.a->proc_pro_lan_info().empty());  // 5.0.43 has no PRO_LAN_Adapters file here
 }
 
 TEST_CASE("e1000 5.6.10.1 link loss: the watchdog resets the controller and frees the ring's frames", "[e1000drv][faults]") {

@@ -359,4 +359,28 @@ TEST_CASE("kernel: a new testbed's skbs hold none of the bytes an earlier testbe
   CHECK(poisoned == 0);
 }
 
+TEST_CASE("kernel: freeing a cloned skb pays the dataref decrement, one that is not skips it", "[kernel]") {
+  // 2.4.20 / 2.6 net/core/skbuff.c skb_release_data: if (!skb->cloned || atomic_dec_and_test(dataref)).
+  // On an SMP kernel the skb_free entry's LOCK-prefixed count (2: dst_release, dataref) is a cloned
+  // skb's; a forwarded or received skb, never cloned, pays one fewer.
+  FakeHost hw;
+  Kernel k(hw, bench_params(2));
+  sc_time plain, cloned;
+  auto pmain = [&]() -> Task<void> {
+    SkbPtr a = k.make_skb(64), b = k.make_skb(64);
+    b->cloned = true;
+    const sc_time t0 = now();
+    co_await k.kfree_skb(std::move(a));
+    const sc_time t1 = now();
+    co_await k.kfree_skb(std::move(b));
+    plain = t1 - t0;
+    cloned = now() - t1;
+  };
+  k.spawn_process("freer", 0, pmain());
+  sc_core::sc_start(ms(1));
+  REQUIRE(k.costs().at(CostId::skb_free).smp_locked_ops == 2);
+  CHECK(cloned == C(k, CostId::skb_free));  // the entry as counted: both locked ops
+  CHECK(cloned - plain == k.cpu(0).cycles(k.costs().at(CostId::locked_op).cycles_per_call));
+}
+
 }  // namespace kernel_net_test

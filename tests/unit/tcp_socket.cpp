@@ -338,6 +338,47 @@ TEST_CASE("Bulk transfer: cwnd grows, the receive window grows to the tcp_grow_w
   CHECK(A.tp.max_window <= ss);
 }
 
+TEST_CASE("RTO with a full device queue: the retransmission's NET_XMIT_DROP keeps the RTO and backoff and retries "
+          "after min(RTO, HZ/2)",
+          "[net][tcp][faults]") {
+  // 2.4.20 tcp_retransmit_timer: "Retransmission failed because of local congestion, do not
+  // backoff": retransmits = 1, the timer re-armed at min(rto, TCP_RESOURCE_PROBE_INTERVAL), no
+  // doubling (research/link-faults-failover.md §A9).
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  const TcpSocket& A = p.a.sock(sa);
+  bool queue_full = false;
+  int data_seen = 0;
+  p.a.local_xmit_drops = [&](uint32_t) { return queue_full; };
+  // The first data segment dies on the wire; what the full queue refuses never reaches it.
+  p.drop = [&](const WirePacket& w) { return w.from == 0 && w.p.payload_len > 0 && (data_seen++ == 0 || queue_full); };
+  p.now = 10 * kSocketMs + 123;
+  const uint64_t j_send = p.a.jiffies64(p.now);
+  p.apply(0, p.a.send(sa, 100, 0, p.now));
+  const uint32_t rto = A.tp.rto;
+  REQUIRE(rto == 21);
+  queue_full = true;  // e.g. a stopped queue whose pfifo_fast band is full
+  const TimeNs first = p.a.jiffy_time(j_send + rto);
+  p.run_until(first);
+  CHECK(A.tp.ca_state == TcpCaState::Loss);  // tcp_enter_loss ran
+  CHECK(A.tp.rto == rto);                    // not doubled
+  CHECK(A.tp.backoff == 0);
+  CHECK(A.tp.retransmits == 1);
+  CHECK(p.a.mib()[TcpMib::RetransSegs] == 0);  // only "if (err == 0)"
+  CHECK(p.a.mib()[TcpExtMib::TCPTimeouts] == 1);
+  // The retry after min(rto, HZ/2) = rto finds room and backs off as usual.
+  queue_full = false;
+  const TimeNs retry = p.a.jiffy_time(j_send + 2 * rto);
+  p.run_until(retry - 1);
+  CHECK(p.a.mib()[TcpMib::RetransSegs] == 0);
+  p.run_until(retry);
+  CHECK(A.tp.backoff == 1);
+  CHECK(A.tp.rto == 2 * rto);
+  p.run_until(retry + kSocketMs);
+  CHECK(p.a.mib()[TcpMib::RetransSegs] == 1);
+  CHECK(p.b.sock(sb).readable_bytes() == 100);
+}
+
 TEST_CASE("RTO: a lost segment is resent after rto = srtt/8 + rttvar, cwnd drops to 1",
           "[net][tcp]") {
   TcpPair p;

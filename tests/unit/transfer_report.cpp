@@ -2,7 +2,9 @@
 // pictures drawn by gnuplot from a hand-made `series` and parsed back as XML.
 #include "cli/sweep_plot.h"
 #include "cli/transfer_plot.h"
+#include "core/events.h"
 #include "core/transfer_report.h"
+#include "platforms/fault_timeline.h"
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -176,6 +178,72 @@ TEST_CASE("transfer report: reordering told apart from loss in plain words, from
   CHECK_THAT(w, Catch::Contains("; 40 recoveries, 75 undo events (TCPFullUndo 20, TCPPartialUndo 25, TCPDSACKUndo 30, "
                                 "TCPLossUndo 0)"));
   CHECK(w.find("recoveries undone") == std::string::npos);
+}
+
+TEST_CASE("transfer report: each retransmission timeout named with its RTO, backoff and the fault it waited through",
+          "[transfer][faults]") {
+  // The event log as InetHost writes it for a socket whose path died at 0.300 s and came back
+  // after the replug at 1.300 s: timeouts 210, 420, 840 ms apart (2.4's doubling from 210 ms).
+  Scenario sc;
+  sc.links.resize(1);
+  FaultConfig pull, replug;
+  pull.type = "cable_pull";
+  pull.at_s = 0.3;
+  replug.type = "cable_replug";
+  replug.at_s = 1.3;
+  sc.faults = {pull, replug};
+  EventLog log;
+  log.note(ms(508), "alpha.tcp0", "TCP retransmission timeout", "backoff 1, next RTO 420 ms");
+  log.note(ms(928), "alpha.tcp0", "TCP retransmission timeout", "backoff 2, next RTO 840 ms");
+  log.note(ms(1768), "alpha.tcp0", "TCP retransmission timeout", "backoff 3, next RTO 1680 ms");
+  log.note(ms(1769), "alpha.tcp0", "TCP new data acked", "first ACK of new data after 3 timeout(s)");
+  log.note(ms(700), "alpha.tcp1", "TCP retransmission timeout", "backoff 1, next RTO 420 ms");  // another socket
+  json t = one_sender(0, 3, 1);
+  t["alpha"]["sockets"][0]["id"] = 0;
+  attach_tcp_timeouts(t, log, sc);
+  const json& sk = t["alpha"]["sockets"][0];
+  REQUIRE(sk["timeouts"].size() == 3);
+  CHECK(sk["timeouts"][0]["rto_ms"] == 210.0);
+  CHECK(sk["timeouts"][1]["rto_ms"] == 420.0);
+  CHECK(sk["timeouts"][2]["rto_ms"] == 840.0);
+  CHECK(sk["timeouts"][2]["backoff"] == 3);
+  CHECK(sk["timeouts"][0]["faults"].size() == 1);  // the pull at 0.300 s, within 0.298 .. 0.508 s
+  CHECK(sk["timeouts"][2]["faults"].size() == 2);  // still pulled, and the replug fell in its wait
+  CHECK(sk["resumed"][0]["after_timeouts"] == 3);
+  const std::string text = format_transfer(t);
+  CHECK_THAT(text, Catch::Contains("    0.508 s  RTO 210 ms expired (armed 0.298 s), backoff 1, next RTO 420 ms; "
+                                   "waited through fault 0 cable_pull links.0 at 0.300 s\n"));
+  CHECK_THAT(text, Catch::Contains("    1.768 s  RTO 840 ms expired (armed 0.928 s), backoff 3, next RTO 1680 ms; "
+                                   "waited through fault 0 cable_pull links.0 at 0.300 s, fault 1 cable_replug links.0 "
+                                   "at 1.300 s\n"));
+  CHECK_THAT(text, Catch::Contains("    1.769 s  new data acknowledged again, after 3 timeout(s)\n"));
+  // Without timeouts nothing is added.
+  CHECK(format_transfer(one_sender(0, 0, 1)).find("retransmission timeouts") == std::string::npos);
+}
+
+TEST_CASE("throughput plot marks: each fault and the layers' events, TCP's and the link's own left out, one per instant",
+          "[transfer][faults]") {
+  const json faults = json::parse(R"([{"fault": 0, "type": "cable_pull", "at_s": 0.3, "link": "links.0", "events": [
+      {"t_s": 0.3, "after_ms": 0.0, "where": "links.0", "what": "cable pulled"},
+      {"t_s": 0.508, "after_ms": 208.0, "where": "alpha.tcp0", "what": "TCP retransmission timeout"},
+      {"t_s": 0.65, "after_ms": 350.0, "where": "beta.eth1", "what": "PHY link down"},
+      {"t_s": 0.707, "after_ms": 407.0, "where": "beta.bond0", "what": "slave link down"},
+      {"t_s": 0.707, "after_ms": 407.0, "where": "beta.bond0", "what": "active slave changed"}]}])");
+  const json m = fault_marks_json(faults);
+  REQUIRE(m.size() == 3);
+  CHECK(m[0]["label"] == "fault 0: cable_pull links.0");
+  CHECK(m[0]["kind"] == "fault");
+  CHECK(m[1]["label"] == "beta.eth1 PHY link down");
+  CHECK(m[2]["label"] == "beta.bond0 slave link down; beta.bond0 active slave changed");
+  // Drawn as labelled lines on the throughput plot.
+  json series = {{"t_s", {0.0, 0.5, 1.0}},
+                 {"sockets", {{"beta 10.0.1.2:1 > 10.0.1.1:2", {{"bytes_read", {0, 1000000, 2000000}}}}}},
+                 {"marks", m}};
+  const auto plots = transfer_plot_scripts(series);
+  REQUIRE(!plots.empty());
+  CHECK(plots[0].stem == "throughput");
+  CHECK_THAT(plots[0].script, Catch::Contains("set arrow 1 from 300.000000, graph 0 to 300.000000, graph 1 nohead lw 2"));
+  CHECK_THAT(plots[0].script, Catch::Contains("\"0.707 s beta.bond0 slave link down, active slave changed\""));
 }
 
 }  // namespace transfer_report_test

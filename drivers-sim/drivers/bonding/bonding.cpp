@@ -164,7 +164,9 @@ int Bonding::enslave(NetDevice& slave) {
 }
 
 void Bonding::note(const std::string& what, const std::string& detail) {
-  run_events().note(sc_core::sc_time_stamp(), kernel().host() + "." + name(), what, detail);
+  // What `cat /proc/net/<bond>/info` shows at that moment, every bond of the host in it.
+  run_events().note(sc_core::sc_time_stamp(), kernel().host() + "." + name(), what, detail,
+                    "/proc/net/" + name() + "/info", proc_net_bond_info(host_bonds(kernel())));
 }
 
 void Bonding::set_current(int i, const char* why) {
@@ -365,6 +367,44 @@ Task<int> ifenslave(Bonding& bond, NetDevice& slave) {
     if (rc != 0) co_return rc;
   }
   co_return bond.enslave(slave);
+}
+
+std::string Bonding::proc_info_block() const {
+  // bond_get_info (2.4.20 bonding.c), one sprintf after another.
+  const char* mode = p_.mode == BondMode::active_backup ? "active-backup"
+                     : p_.mode == BondMode::balance_rr  ? "load balancing (round-robin)"
+                                                        : "load balancing (xor)";
+  std::string s = fmt::format("Bonding Mode: {}\n", mode);
+  if (p_.mode == BondMode::active_backup && current_ >= 0)
+    s += fmt::format("Currently Active Slave: {}\n", slaves_[current_].dev->name());
+  s += fmt::format("MII Status: {}\n", current_ >= 0 ? "up" : "down");  // bond_check_mii_link
+  s += fmt::format("MII Polling Interval (ms): {}\n", p_.miimon_ms);
+  // The module's updelay/downdelay after bond_init: divided by miimon when monitoring is on.
+  const int up = p_.miimon_ms > 0 ? updelay_periods_ : p_.updelay_ms;
+  const int down = p_.miimon_ms > 0 ? downdelay_periods_ : p_.downdelay_ms;
+  s += fmt::format("Up Delay (ms): {}\n", up);
+  s += fmt::format("Down Delay (ms): {}\n", down);
+  for (auto it = slaves_.rbegin(); it != slaves_.rend(); ++it) {  // bond->prev, then slave->prev
+    s += fmt::format("\nSlave Interface: {}\n", it->dev->name());
+    s += fmt::format("MII Status: {}\n", it->link == SlaveLink::up ? "up" : "down");
+    s += fmt::format("Link Failure Count: {}\n", it->link_failure_count);
+  }
+  return s;
+}
+
+std::vector<const Bonding*> host_bonds(const Kernel& k) {
+  std::vector<const Bonding*> out;
+  for (int i = 0;; ++i) {
+    auto* b = dynamic_cast<const Bonding*>(k.dev_get(fmt::format("bond{}", i)));
+    if (!b) return out;
+    out.push_back(b);
+  }
+}
+
+std::string proc_net_bond_info(const std::vector<const Bonding*>& bonds) {
+  std::string s;
+  for (const Bonding* b : bonds) s += b->proc_info_block();
+  return s;
 }
 
 }  // namespace nicsim::bonding

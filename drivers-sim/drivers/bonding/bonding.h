@@ -116,6 +116,9 @@ class Bonding : public NetDevice {
   }
   /// Frames freed for want of a usable slave ("no suitable interface, frame not sent").
   uint64_t tx_no_slave() const { return *tx_no_slave_; }
+  /// This bond's block of /proc/net/<bond>/info as 2.4.20's bond_get_info prints it (see
+  /// proc_net_bond_info).
+  std::string proc_info_block() const;
 
  private:
   Task<void> mii_monitor();
@@ -139,6 +142,23 @@ class Bonding : public NetDevice {
   TimerList mii_timer_;
   DriverCosts costs_;
 };
+
+/// What `cat /proc/net/bondN/info` shows on a 2.4.20 host whose bonds are `bonds` (in
+/// registration order). bonding.c 2.4.20 bond_init makes /proc/net/<bond>/info (there is no
+/// /proc/net/bonding/ directory in 2.4.20: later bonding versions moved the file there), and
+/// bond_get_info walks every bond (these_bonds), so each bond's file holds every bond's block, one
+/// after the other. Per block: "Bonding Mode: " active-backup / load balancing (round-robin) /
+/// load balancing (xor); "Currently Active Slave: ethN" in active-backup while current_slave is
+/// set; "MII Status" of the bond (bond_check_mii_link: up while it has a current slave); "MII
+/// Polling Interval (ms)"; "Up Delay (ms)" and "Down Delay (ms)" as bond_init left them: divided
+/// by miimon, so in miimon ticks (updelay=5000, miimon=100 shows 50; research
+/// link-faults-failover.md §A7); then per slave, from the last enslaved to the first (the walk
+/// runs bond->prev backwards), "Slave Interface", "MII Status" (up only in BOND_LINK_UP: FAIL and
+/// BACK show down) and "Link Failure Count".
+std::string proc_net_bond_info(const std::vector<const Bonding*>& bonds);
+/// The bonds kernel `k` knows, bond0, bond1, ... up to the first name it does not know (the order
+/// bonding_init registers them in).
+std::vector<const Bonding*> host_bonds(const Kernel& k);
 
 /// ifenslave MASTER SLAVE (2.4.20 Documentation/networking/ifenslave.c), in process context:
 /// brings `slave` up if it is down (dev_open), gives it the bond's MAC when the bond already has

@@ -135,6 +135,14 @@ struct DriverProfile {
   ///         e1000_watchdog l.1423: "reset controller to flush Tx"): the ring's frames are freed.
   enum class LinkLossTx { hold, flush, reset };
   LinkLossTx link_loss_tx = LinkLossTx::hold;
+  /// Where a user reads the driver's statistics (research/link-faults-failover.md §A5):
+  ///  proc_pro_lan:      /proc/net/PRO_LAN_Adapters/ethN.info (e1000_proc.c; 4.4.12-k1 answers no
+  ///                     ETHTOOL_GSTATS, so `ethtool -S` prints "no stats available");
+  ///  ethtool_net_stats: `ethtool -S` with the 21 struct net_device_stats names, in the struct's
+  ///                     order (5.0.43-k1, e1000_ethtool.c l.43);
+  ///  unread:            the version's list was not read (4.2.8, 5.6.10.1, 6.x): nothing is shown.
+  enum class StatsView { unread, proc_pro_lan, ethtool_net_stats };
+  StatsView stats_view = StatsView::unread;
 };
 /// e1000 4.2.8-k1 (in-kernel, 2002-04-03; current on 1 May 2002): RxIntDelay 64 -> RDTR on
 /// 82542/3/4, RADV 128 / RDTR 64 / ITR 488 on 82540+, TIDV 64, rings 80/256, TX reclaim in xmit.
@@ -266,9 +274,25 @@ class Adapter : public NetDevice {
   struct HwStats {
     uint64_t crcerrs = 0, gprc = 0, gorcl = 0, gorch = 0, bprc = 0, mprc = 0, roc = 0, mpc = 0, gptc = 0,
              gotcl = 0, gotch = 0, rnbc = 0, tpr = 0, tpt = 0, colc = 0, ecol = 0, latecol = 0, rlec = 0,
-             algnerrc = 0, rxerrc = 0, cexterr = 0, tncrs = 0, xonrxc = 0, xontxc = 0, xoffrxc = 0, xofftxc = 0;
+             algnerrc = 0, rxerrc = 0, cexterr = 0, tncrs = 0, xonrxc = 0, xontxc = 0, xoffrxc = 0, xofftxc = 0,
+             dc = 0, scc = 0, mcc = 0, ruc = 0;
   };
   const HwStats& hw_stats() const { return stats_; }
+  /// struct net_device_stats as e1000_update_stats last filled adapter->net_stats (every 2 s, in
+  /// the watchdog: what a user reads is up to 2 s old), field by field in the struct's order
+  /// (2.4 include/linux/netdevice.h, without rx/tx_compressed): {ethtool name, value}. The driver
+  /// never sets rx_over_errors, tx_fifo_errors, tx_heartbeat_errors (0); tx_dropped is the core's.
+  std::vector<std::pair<std::string, uint64_t>> net_stats() const;
+  /// What `ethtool -S <ifname>` prints with this driver version (DriverProfile::stats_view):
+  /// "NIC statistics:" and a line per stat, or ethtool's "no stats available" when the version
+  /// answers no ETHTOOL_GSTATS; empty when the version's list was not read.
+  std::string ethtool_stats_text() const;
+  /// /proc/net/PRO_LAN_Adapters/<ifname>.info of 4.4.12-k1 (e1000_proc_info_read: "%-32.32s %s"
+  /// per attribute, a blank line between groups, one more at the end), from its "Link" line to
+  /// Rx_CSum_Offload_Errors: link state, the net_device_stats and the 8254x counters. The identity
+  /// block above it (part number, PCI IDs, slot, IRQ, MAC addresses) and the PHY cable diagnostics
+  /// below it are not shown (not modelled). Empty for other versions.
+  std::string proc_pro_lan_info() const;
 
  private:
   struct Buffer {
@@ -371,6 +395,7 @@ class Adapter : public NetDevice {
   Ring tx_ring_, rx_ring_;
   TimerList watchdog_timer_;
   HwStats stats_;
+  uint64_t hw_csum_good_ = 0, hw_csum_err_ = 0;  ///< e1000_rx_checksum's adapter->hw_csum_good / _err
   uint64_t gotcl_old_ = 0, gorcl_old_ = 0;
   bool probed_ = false;
   WaitQueue probe_wq_;

@@ -5,6 +5,7 @@
 #include "drivers-sim/drivers/e1000/e1000.h"
 #include "models/bus/pci.h"
 #include "drivers-sim/driver_entry.h"
+#include "drivers-sim/kernel/ethtool_text.h"
 #include "drivers-sim/kernel/rx_journey.h"
 #include <algorithm>
 #include <fmt/format.h>
@@ -418,11 +419,15 @@ Task<bool> Adapter::clean_rx_irq(sc_time t_pass, int* work_done, int work_to_do)
         co_await k.load_dma_lines(skb->data_phys(), ETH_HLEN, j, "RX frame header");
       }
       // e1000_rx_checksum: trust the hardware's TCP checksum on 82543+ when it computed one.
-      if (mac_ < e1000_82543 || (desc.status & E1000_RXD_STAT_IXSM) || !(desc.status & E1000_RXD_STAT_TCPCS) ||
-          (desc.errors & E1000_RXD_ERR_TCPE))
+      if (mac_ < e1000_82543 || (desc.status & E1000_RXD_STAT_IXSM) || !(desc.status & E1000_RXD_STAT_TCPCS)) {
         skb->ip_summed = CHECKSUM_NONE;
-      else
+      } else if (desc.errors & E1000_RXD_ERR_TCPE) {
+        skb->ip_summed = CHECKSUM_NONE;  // "let the stack verify checksum errors"
+        ++hw_csum_err_;
+      } else {
         skb->ip_summed = CHECKSUM_UNNECESSARY;
+        ++hw_csum_good_;
+      }
       k.eth_type_trans(*skb, *this);
       skb->journey = j;
       if (napi) co_await k.netif_receive_skb(std::move(skb));
@@ -605,11 +610,11 @@ Task<void> Adapter::update_stats() {
                        E1000_SYMERRS})
     co_await add(ignore, reg);
   co_await add(stats_.mpc, E1000_MPC);
-  co_await add(ignore, E1000_SCC);
+  co_await add(stats_.scc, E1000_SCC);
   co_await add(stats_.ecol, E1000_ECOL);
-  co_await add(ignore, E1000_MCC);
+  co_await add(stats_.mcc, E1000_MCC);
   co_await add(stats_.latecol, E1000_LATECOL);
-  co_await add(ignore, E1000_DC);
+  co_await add(stats_.dc, E1000_DC);
   co_await add(ignore, E1000_SEC);
   co_await add(stats_.rlec, E1000_RLEC);
   co_await add(stats_.xonrxc, E1000_XONRXC);
@@ -621,7 +626,8 @@ Task<void> Adapter::update_stats() {
   co_await add(stats_.gotcl, E1000_GOTCL);
   co_await add(stats_.gotch, E1000_GOTCH);
   co_await add(stats_.rnbc, E1000_RNBC);
-  for (uint32_t reg : {E1000_RUC, E1000_RFC, E1000_RJC, E1000_TORL, E1000_TORH, E1000_TOTL, E1000_TOTH})
+  co_await add(stats_.ruc, E1000_RUC);
+  for (uint32_t reg : {E1000_RFC, E1000_RJC, E1000_TORL, E1000_TORH, E1000_TOTL, E1000_TOTH})
     co_await add(ignore, reg);
   co_await add(stats_.tpr, E1000_TPR);
   for (uint32_t reg : {E1000_PTC64, E1000_PTC127, E1000_PTC255, E1000_PTC511, E1000_PTC1023, E1000_PTC1522,
@@ -654,6 +660,85 @@ Task<void> Adapter::update_stats() {
     if (link_speed_ == 1000) (void)co_await read_phy(PHY_1000T_STATUS);
     if (mac_ <= e1000_82546) (void)co_await read_phy(M88E1000_RX_ERR_CNTR);
   }
+}
+
+std::vector<std::pair<std::string, uint64_t>> Adapter::net_stats() const {
+  // e1000_update_stats "Fill out the OS statistics structure" (4.4.12-k1, LH@2.4.20; the same
+  // assignments in 5.0.43-k1): the hardware counters as accumulated at the last watchdog.
+  const HwStats& h = stats_;
+  return {{"rx_packets", stats.rx_packets},
+          {"tx_packets", stats.tx_packets},
+          {"rx_bytes", stats.rx_bytes},
+          {"tx_bytes", stats.tx_bytes},
+          {"rx_errors", stats.rx_errors},
+          {"tx_errors", stats.tx_errors},
+          {"rx_dropped", stats.rx_dropped},
+          {"tx_dropped", stats.tx_dropped},  // "Tx Dropped needs to be maintained elsewhere"
+          {"multicast", stats.multicast},
+          {"collisions", stats.collisions},
+          {"rx_length_errors", h.rlec},
+          {"rx_over_errors", 0},
+          {"rx_crc_errors", stats.rx_crc_errors},
+          {"rx_frame_errors", h.algnerrc},
+          {"rx_fifo_errors", stats.rx_fifo_errors},
+          {"rx_missed_errors", h.mpc},
+          {"tx_aborted_errors", h.ecol},
+          {"tx_carrier_errors", h.tncrs},
+          {"tx_fifo_errors", 0},
+          {"tx_heartbeat_errors", 0},
+          {"tx_window_errors", h.latecol}};
+}
+
+std::string Adapter::ethtool_stats_text() const {
+  switch (profile_->stats_view) {
+    case DriverProfile::StatsView::proc_pro_lan:
+      return ethtool_stats_listing({});
+    case DriverProfile::StatsView::ethtool_net_stats:
+      return ethtool_stats_listing(net_stats());
+    case DriverProfile::StatsView::unread:
+      break;
+  }
+  return "";
+}
+
+std::string Adapter::proc_pro_lan_info() const {
+  if (profile_->stats_view != DriverProfile::StatsView::proc_pro_lan) return "";
+  // e1000_proc_list_setup (4.4.12-k1 e1000_proc.c), from LIST_ADD_F("Link") on; tags printed by
+  // e1000_proc_info_read as "%-*.*s %.*s\n" with TAG_MAX_LENGTH 32; an empty tag is a blank line.
+  std::vector<std::pair<std::string, std::string>> rows;
+  auto u = [&](const char* tag, uint64_t v) { rows.emplace_back(tag, std::to_string(v)); };
+  auto blank = [&] { rows.emplace_back("", ""); };
+  // e1000_proc_link: netif_running ? (netif_carrier_ok ? "up" : "down") : "N/A".
+  rows.emplace_back("Link", NetDevice::up ? (netif_carrier_ok() ? "up" : "down") : "N/A");
+  rows.emplace_back("Speed", link_speed_ ? std::to_string(link_speed_) : "N/A");
+  rows.emplace_back("Duplex", link_speed_ ? (full_duplex_ ? "Full" : "Half") : "N/A");
+  rows.emplace_back("State", NetDevice::up ? "up" : "down");  // IFF_UP
+  blank();
+  static const char* const kTags[] = {
+      "Rx_Packets",        "Tx_Packets",        "Rx_Bytes",          "Tx_Bytes",         "Rx_Errors",
+      "Tx_Errors",         "Rx_Dropped",        "Tx_Dropped",        "Multicast",        "Collisions",
+      "Rx_Length_Errors",  "Rx_Over_Errors",    "Rx_CRC_Errors",     "Rx_Frame_Errors",  "Rx_FIFO_Errors",
+      "Rx_Missed_Errors",  "Tx_Aborted_Errors", "Tx_Carrier_Errors", "Tx_FIFO_Errors",   "Tx_Heartbeat_Errors",
+      "Tx_Window_Errors"};
+  const auto ns = net_stats();
+  for (size_t i = 0; i < ns.size(); ++i) u(kTags[i], ns[i].second);
+  // 8254x-specific stats
+  u("Tx_Abort_Late_Coll", stats_.latecol);
+  u("Tx_Deferred_Ok", stats_.dc);
+  u("Tx_Single_Coll_Ok", stats_.scc);
+  u("Tx_Multi_Coll_Ok", stats_.mcc);
+  u("Rx_Long_Length_Errors", stats_.roc);
+  u("Rx_Short_Length_Errors", stats_.ruc);
+  if (mac_ >= e1000_82543) u("Rx_Align_Errors", stats_.algnerrc);  // the 82542 has no ALGNERRC
+  u("Rx_Flow_Control_XON", stats_.xonrxc);
+  u("Rx_Flow_Control_XOFF", stats_.xoffrxc);
+  u("Tx_Flow_Control_XON", stats_.xontxc);
+  u("Tx_Flow_Control_XOFF", stats_.xofftxc);
+  u("Rx_CSum_Offload_Good", hw_csum_good_);
+  u("Rx_CSum_Offload_Errors", hw_csum_err_);
+  std::string s;
+  for (auto& [tag, value] : rows) s += tag.empty() ? "\n" : fmt::format("{:<32} {}\n", tag, value);
+  return s + "\n";  // e1000_proc_read appends a newline to the page
 }
 
 unsigned Adapter::tx_pending() const {

@@ -107,11 +107,14 @@ const DriverProfile& profile_4_2_8_k1() {
 }
 
 const DriverProfile& profile_4_4_12_k1() {
-  static const DriverProfile p{
-      "e1000-4.4.12-k1", "4.4.12-k1",
-      "Intel PRO/1000 driver 4.4.12-k1 (Linux 2.4.20): non-NAPI, ITR hardcoded 8000 ints/s on 82540+, "
-      "RxIntDelay 0, TxIntDelay 64",
-      80, false, kSrc4412};
+  static const DriverProfile p = [] {
+    DriverProfile d{"e1000-4.4.12-k1", "4.4.12-k1",
+                    "Intel PRO/1000 driver 4.4.12-k1 (Linux 2.4.20): non-NAPI, ITR hardcoded 8000 ints/s on 82540+, "
+                    "RxIntDelay 0, TxIntDelay 64",
+                    80, false, kSrc4412};
+    d.stats_view = DriverProfile::StatsView::proc_pro_lan;  // e1000_proc.c; no ETHTOOL_GSTATS
+    return d;
+  }();
   return p;
 }
 
@@ -122,6 +125,7 @@ const DriverProfile& profile_5_0_43_k1() {
                     "2000-8000/s), RxDescriptors 256",
                     256, true, kSrc5043};
     d.link_loss_tx = DriverProfile::LinkLossTx::flush;  // e1000_tx_flush (LH@2.4.21 e1000_main.c l.1243)
+    d.stats_view = DriverProfile::StatsView::ethtool_net_stats;  // ETHTOOL_GSTATS (e1000_ethtool.c l.43)
     return d;
   }();
   return p;
