@@ -12,6 +12,7 @@
 #include "cli/calibrate.h"
 #include "cli/calibration_file.h"
 #include "cli/check_refs.h"
+#include "cli/dir_lock.h"
 #include "cli/progress.h"
 #include "cli/sweep_plan.h"
 #include "cli/verbs.h"
@@ -419,6 +420,14 @@ int run_calibrate(const CalibrateOptions& o, const Runner& runner, CalibrateStat
   const fs::path dir = o.out ? *o.out : cf.path.parent_path() / (cf.name + ".runs");
   if (auto w = out_dir_problem(dir); !w.empty()) {
     fmt::print(o.log, "nicsim calibrate: --out: {}\n", w);
+    return kExitUsage;
+  }
+  // One calibration at a time in a run directory: a second one would run the same points twice.
+  std::optional<SweepDirLock> lock;
+  try {
+    lock.emplace(dir, std::nullopt, "calibrate");
+  } catch (const std::exception& e) {
+    fmt::print(o.log, "nicsim calibrate: {}\n", e.what());
     return kExitUsage;
   }
   std::string binary_hash;

@@ -45,16 +45,17 @@ void write_pid(int fd) {
 
 }  // namespace
 
-SweepDirLock::SweepDirLock(const fs::path& dir, std::optional<std::pair<unsigned, unsigned>> shard) {
+SweepDirLock::SweepDirLock(const fs::path& dir, std::optional<std::pair<unsigned, unsigned>> shard,
+                           const std::string& verb) {
   fs::create_directories(dir);
-  fs::path main = dir / "sweep.lock";
+  fs::path main = dir / (verb + ".lock");
   dir_fd_ = lock_file(main, shard ? LOCK_SH : LOCK_EX);
   if (dir_fd_ < 0) {
     std::string pid = holder_of(main);
     throw DirLockBusy(fmt::format(
-        "another nicsim sweep{} is running in {} ({} is locked); wait for it to end or stop it, then rerun "
+        "another nicsim {}{} is running in {} ({} is locked); wait for it to end or stop it, then rerun "
         "this command to resume",
-        pid.empty() ? (shard ? "" : " or shard") : " (pid " + pid + ")", dir.string(), main.string()));
+        verb, pid.empty() ? (shard ? "" : " or shard") : " (pid " + pid + ")", dir.string(), main.string()));
   }
   if (!shard) {
     write_pid(dir_fd_);

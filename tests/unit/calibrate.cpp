@@ -4,6 +4,7 @@
 #include "cli/calibrate.h"
 #include "cli/calibration_file.h"
 #include "cli/check.h"
+#include "cli/dir_lock.h"
 #include "core/calib.h"
 #include "core/results.h"
 #include "platforms/calibration_fit.h"
@@ -205,6 +206,21 @@ TEST_CASE("calibrate refuses before running: a reference in both sets, too many 
   CHECK(run_calibrate(options(file, tmp / "runs"), fake.runner()) == kExitUsage);
   write_text(file, head + kHub + "[[parameter]]\nset = \"hosts.*.p64h2_mr_fetch_bytes\"\n[[train]]\nref = \"../sc/lin.ref.toml\"\n");
   CHECK(run_calibrate(options(file, tmp / "runs"), fake.runner()) == kExitUsage);  // 2 parameters, 3 figures
+  CHECK(fake.calls == 0);
+  // A run directory another calibration holds (its calibrate.lock) is refused, and nothing runs.
+  write_text(file, head + kHub + "[[train]]\nref = \"../sc/lin.ref.toml\"\n");
+  {
+    SweepDirLock other(tmp / "runs", std::nullopt, "calibrate");
+    std::FILE* log = std::tmpfile();
+    CalibrateOptions o = options(file, tmp / "runs");
+    o.log = log;
+    CHECK(run_calibrate(o, fake.runner()) == kExitUsage);
+    std::rewind(log);
+    char text[512] = {};
+    CHECK_THAT(std::string(text, std::fread(text, 1, sizeof text - 1, log)),
+               Catch::Contains("another nicsim calibrate") && Catch::Contains("calibrate.lock"));
+    std::fclose(log);
+  }
   CHECK(fake.calls == 0);
 }
 
