@@ -140,6 +140,9 @@ std::vector<SlotSpec> pe2650_slots() {
     s.description = sl.description;
     s.onboard = sl.onboard;
     s.onboard_devices = sl.onboard_devices;
+    // The onboard BCM5701s carry Dell's PCI subsystem vendor ID (research tg3-bonding §1.3: "rev 15,
+    // Dell subsystem"), which tg3 reads to poll their link once a second (link-faults §A3).
+    if (sl.onboard) s.device_params["subsystem_vendor_id"] = int64_t(0x1028);
     out.push_back(std::move(s));
   }
   return out;

@@ -948,6 +948,9 @@ void Loader::read_nic(HostConfig& h, const PlatformEntry& plat, const std::strin
   // Other keys: the driver's module parameters or the device's parameters (a name both declare
   // sets both).
   c.device_params = ParamValues(dev.params);
+  for (auto& [name, value] : slot->device_params)  // what the board sets (SlotSpec::device_params)
+    if (std::any_of(dev.params.begin(), dev.params.end(), [&](auto& p) { return p.name == name; }))
+      c.device_params.set(name, value);
   c.driver_params = ParamValues(drv.params);
   static const std::vector<std::string> kNicKeys = {"device", "slot", "driver"};
   for (auto&& [k, v] : t) {

@@ -20,6 +20,7 @@
 #include "models/host/host_face.h"
 #include "platforms/scenario.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -36,6 +37,9 @@ struct SlotSpec {
   std::string description;  ///< e.g. "onboard 82544GC position (32-bit PCI 66)"
   bool onboard = false;     ///< a soldered-down position: only `onboard_devices` can sit there
   std::vector<std::string> onboard_devices;
+  /// Device parameters the board gives what sits here, under the scenario's own keys (which win):
+  /// e.g. the PCI subsystem vendor an onboard NIC's EEPROM holds. Names the device lacks are skipped.
+  std::map<std::string, ParamValue> device_params;
   /// Optional: why a device cannot sit in this (add-in) slot, "" when it can (e.g. a 5 V-only card
   /// in a 3.3 V-keyed PCI-X slot). The scenario loader reports the reason as an error.
   std::function<std::string(const PciDeviceInfo& dev)> refuse;

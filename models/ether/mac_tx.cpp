@@ -35,6 +35,11 @@ void MacTxQueue::pause_until(const sc_time& t) {
 
 bool MacTxQueue::paused() const { return pause_until_ > now(); }
 
+void MacTxQueue::hold(bool h) {
+  held_ = h;
+  if (!h) ev_.notify(SC_ZERO_TIME);
+}
+
 void MacTxQueue::run() {
   while (!sent_.empty() && sent_.front().end <= now()) {
     auto s = std::move(sent_.front());
@@ -42,7 +47,7 @@ void MacTxQueue::run() {
     if (s.sent) s.sent();
   }
   if (!sent_.empty()) ev_.notify(sent_.front().end - now());
-  if (q_.empty() || !link_) return;
+  if (q_.empty() || !link_ || held_) return;
   Ready& r = q_.front();
   const sc_time earliest = r.ready + pipeline_;
   sc_time start = std::max(earliest, link_->wire_free_at());
@@ -74,15 +79,22 @@ MacRxPipeline::MacRxPipeline(std::string where, sc_time latency, std::function<v
 
 void MacRxPipeline::arrived(const EthFrame& f) {
   if (f.journey) sim().journeys.mark(f.journey, now(), "MAC RX", where_, "");
-  q_.push_back({now() + latency_, f});
+  q_.push_back({now() + latency_, f, false});
+  if (q_.size() == 1) ev_.notify(q_.front().at - now());
+}
+
+void MacRxPipeline::arrived_bad_fcs(const EthFrame& f) {
+  if (f.journey) sim().journeys.mark(f.journey, now(), "MAC RX", where_, "bad FCS");
+  q_.push_back({now() + latency_, f, true});
   if (q_.size() == 1) ev_.notify(q_.front().at - now());
 }
 
 void MacRxPipeline::run() {
   while (!q_.empty() && q_.front().at <= now()) {
     EthFrame f = std::move(q_.front().f);
+    const bool bad = q_.front().bad_fcs;
     q_.pop_front();
-    deliver_(f);
+    (bad ? deliver_bad_ : deliver_)(f);  // a bad frame without set_bad_fcs: std::bad_function_call, not a silent loss
   }
   if (!q_.empty()) ev_.notify(q_.front().at - now());
 }

@@ -46,6 +46,10 @@ class MacTxQueue {
   sc_time paused_until() const { return pause_until_; }
   /// True while a pause holds data frames.
   bool paused() const;
+  /// Hold every frame not yet started while `h` (the PHY has no link: a MAC without link sends
+  /// nothing; the port's model says why); false lets them go in order.
+  void hold(bool h);
+  bool held() const { return held_; }
   /// Drop the frames not yet started (a device reset); those on the wire complete.
   void clear_queued() { q_.clear(); }
   size_t queued() const { return q_.size(); }
@@ -58,6 +62,7 @@ class MacTxQueue {
   sc_time pipeline_;
   EthLinkEnd* link_ = nullptr;
   sc_time pause_until_ = SC_ZERO_TIME;
+  bool held_ = false;
   sc_core::sc_event ev_;
   std::deque<Ready> q_;
   std::deque<Sent> sent_;
@@ -75,6 +80,10 @@ class MacRxPipeline {
   MacRxPipeline& operator=(const MacRxPipeline&) = delete;
 
   void arrived(const EthFrame& f);
+  /// A frame that arrived with a bad FCS: it goes through the same pipeline and reaches
+  /// `deliver_bad` (set_bad_fcs) in its turn, where the MAC's FCS check drops and counts it.
+  void arrived_bad_fcs(const EthFrame& f);
+  void set_bad_fcs(std::function<void(const EthFrame&)> deliver_bad) { deliver_bad_ = std::move(deliver_bad); }
   /// Frames in the pipeline (not yet delivered).
   size_t held() const { return q_.size(); }
   /// Drop the frames in the pipeline (a device reset); returns how many.
@@ -86,10 +95,10 @@ class MacRxPipeline {
 
  private:
   void run();
-  struct Arrival { sc_time at; EthFrame f; };
+  struct Arrival { sc_time at; EthFrame f; bool bad_fcs = false; };
   std::string where_;
   sc_time latency_;
-  std::function<void(const EthFrame&)> deliver_;
+  std::function<void(const EthFrame&)> deliver_, deliver_bad_;
   sc_core::sc_event ev_;
   std::deque<Arrival> q_;
 };

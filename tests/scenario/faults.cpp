@@ -197,4 +197,68 @@ TEST_CASE("faults: a frame error rate drops frames into CRCERRS and the same see
   CHECK(crc_reason);
 }
 
+TEST_CASE("faults: PE2650 balance-rr over the BCM5701s stops using a pulled slave once tg3 turns its carrier off",
+          "[scenario][faults]") {
+  // research/link-faults-failover.md §A8, Dell BCM5701 + tg3: PHY 350/750 ms, tg3's 1 s poll
+  // U(0,1000] ms, then bond_xmit_roundrobin's per-packet IS_UP (rr stops at once) and miimon's
+  // U(0,100] ms: 0.35-1.85 s from the pull.
+  auto j = run_json(std::string("run scenarios/faults/pe2650-rr-pull.toml"));
+  REQUIRE(j["status"] == "ok");
+  REQUIRE(j["faults"].size() == 1);
+  const auto& pull = j["faults"][0];
+  const auto phy_down = times(pull, "PHY link down", "");
+  REQUIRE(phy_down.size() == 2);
+  CHECK(std::min(phy_down[0], phy_down[1]) == Approx(350).margin(1e-6));
+  CHECK(std::max(phy_down[0], phy_down[1]) == Approx(750).margin(1e-6));
+  double last_off = 0;
+  for (const std::string host : {"alpha", "beta"}) {
+    INFO(host);
+    const auto phy = times(pull, "PHY link down", host + ".eth1");
+    const auto off = times(pull, "carrier off", host + ".eth1");
+    REQUIRE(phy.size() == 1);
+    REQUIRE(off.size() == 1);
+    CHECK(off[0] > phy[0]);
+    CHECK(off[0] <= phy[0] + 1000.0 + 1.0);  // tg3_timer's once-a-second MAC_STATUS poll (+ its MI frames)
+    CHECK(off[0] >= 350);
+    CHECK(off[0] <= 1850);
+    const auto bond_down = times(pull, "slave link down", host + ".bond0");
+    REQUIRE(bond_down.size() == 1);
+    CHECK(bond_down[0] >= off[0]);
+    CHECK(bond_down[0] <= off[0] + 100.5);  // the next miimon tick
+    CHECK(times(pull, "carrier off", host + ".eth0").empty());  // the other slave keeps its link
+    last_off = std::max(last_off, off[0]);
+  }
+  // TCP recovers by retransmission: the first timeout after both carriers went off is answered at
+  // once (the retransmission went over the remaining slave), and nothing is lost after that.
+  const auto rto = times(pull, "TCP retransmission timeout", "");
+  const auto acked = times(pull, "TCP new data acked", "");
+  const auto first_rto = std::find_if(rto.begin(), rto.end(), [&](double t) { return t > last_off; });
+  REQUIRE(first_rto != rto.end());
+  const auto ack = std::find_if(acked.begin(), acked.end(), [&](double t) { return t >= *first_rto; });
+  REQUIRE(ack != acked.end());
+  CHECK(*ack < *first_rto + 1.0);
+  CHECK(std::count_if(rto.begin(), rto.end(), [&](double t) { return t > *ack; }) == 0);
+  CHECK(j["metrics"]["sizes"] == 3);  // NetPIPE finished every size
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost > 0);
+}
+
+TEST_CASE("faults: a frame error rate toward a BCM5701 is dropped into rx_fcs_errors and accounted", "[scenario][faults]") {
+  // Refused before the 5701 checked the FCS; now its MAC drops and counts each bad frame.
+  auto j = run_json(std::string("run scenarios/faults/pe2650-rr-pull.toml --set faults.0.type=frame_error_rate "
+                                "--set faults.0.port=beta.eth1 --set faults.0.rate=0.01 --set faults.0.at_s=0"));
+  REQUIRE(j["status"] == "ok");
+  const uint64_t corrupted = j["faults"][0]["frames_corrupted"];
+  CHECK(corrupted > 0);
+  CHECK(j["counters"]["beta.eth1.rx_fcs_errors"] == corrupted);
+  uint64_t lost = 0;
+  check_accounting(j, &lost);
+  CHECK(lost == 0);
+  bool reason = false;
+  for (auto& d : j["accounting"]["directions"])
+    if (d["to"] == "beta.eth1") reason = d["dropped"]["bad FCS (rx_fcs_errors)"] == corrupted;
+  CHECK(reason);
+}
+
 }  // namespace faults_test

@@ -182,10 +182,10 @@ TEST_CASE("tg3-1.0 on a kernel profile without NAPI: the probe refuses, naming t
   CHECK(threw);
 }
 
-TEST_CASE("tg3 uncabled: the PHY reads no link, tg3_open leaves the carrier off and SIOCGMIIPHY says link down",
+TEST_CASE("tg3 uncabled: the PHY reads no link, tg3_open leaves the carrier off and ETHTOOL_GLINK says link down",
           "[tg3drv]") {
   // Breaker finding: the BCM5701's PHY reported link on an uncabled port, so bonding's miimon (which
-  // reads BMSR through tg3_ioctl SIOCGMIIPHY) kept an uncabled active-backup slave in use.
+  // asks ETHTOOL_GLINK, the carrier tg3_open set from BMSR) kept an uncabled active-backup slave in use.
   Rig r({}, kDriverName, false, false);
   r.open();
   sc_core::sc_start(ms(20));
@@ -194,7 +194,7 @@ TEST_CASE("tg3 uncabled: the PHY reads no link, tg3_open leaves the carrier off 
   CHECK(r.dev->mii_link_status() == 0);
 }
 
-TEST_CASE("tg3 cabled: the PHY reads link, tg3_open turns the carrier on and SIOCGMIIPHY says link up", "[tg3drv]") {
+TEST_CASE("tg3 cabled: the PHY reads link, tg3_open turns the carrier on and ETHTOOL_GLINK says link up", "[tg3drv]") {
   Rig r;
   r.open();
   sc_core::sc_start(ms(20));

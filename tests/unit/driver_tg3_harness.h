@@ -15,7 +15,8 @@ using drvtest::TestHost;
 
 /// One BCM5701 on a TestHost, probed by `driver` (tg3-0.99 by default) with `set` applied to the
 /// parameters (ints and bools), on a kernel with `napi`, cabled at 1000 Mb/s to a Peer (unless
-/// `cabled` is false: no link, the PHY sees no partner); `open()`
+/// `cabled` is false: no link, the PHY sees no partner), with the PCI subsystem vendor
+/// `subsystem_vendor` (0x1028: a Dell board, whose link tg3 polls by timer); `open()`
 /// runs ifup (probe, then dev_open).
 struct Rig {
   TestHost hw{"alpha"};
@@ -29,8 +30,10 @@ struct Rig {
   int rc = -99;
 
   explicit Rig(const std::vector<std::pair<std::string, ParamValue>>& set = {},
-               const char* driver = tg3drv::kDriverName, bool napi = false, bool cabled = true) {
+               const char* driver = tg3drv::kDriverName, bool napi = false, bool cabled = true,
+               uint32_t subsystem_vendor = 0x14e4) {
     tg3::Tg3Params p;
+    p.subsystem_vendor_id = subsystem_vendor;
     nic = std::make_unique<tg3::Tg3>("alpha_eth0", p);
     vec = hw.attach("pci", *nic);
     KernelParams kp = drvtest::kernel_params("alpha");

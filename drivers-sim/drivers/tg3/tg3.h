@@ -81,12 +81,50 @@
 // frames, +270 µs of ifup CPU per open). Adding them changes no register the chip acts on, but
 // moves the open's timing and with it the seed-004 bonded runs' phase (bonded-rr-256k NetPIPE
 // 467.2 -> 472.8 Mbps at 262144 B, 457.3 -> 470.5 at 262147 B; bonded-rr-64k counters), so it waits
-// for a baseline regeneration (results move only in a commit of their own that says why).
+// for a baseline regeneration (results move only in a commit of their own that says why). The
+// same holds for the rest of tg3_setup_copper_phy at open (MAC_STATUS write, MII_TG3_ISTAT read
+// twice, MII_TG3_IMASK and MAC_EVENT writes: 3 MI frames and 2 register writes, +115 µs of ifup
+// CPU). What their absence changes: on a Dell board nothing (the PHY model's MII_TG3_IMASK resets
+// unmasked, an estimate, and the only source it raises is MII_TG3_INT_LINKCHG, the one tg3 unmasks
+// there; ISTAT holds nothing before the first link change); on other boards MAC_EVENT stays 0
+// until the first setup_copper_phy, so the chip raises no link-change attention and tg3 never
+// sees the link go (the shipped fault scenarios use the PE2650's Dell boards).
+//
+// Link (research/link-faults-failover.md §A3; 2.4.19 drivers/net/tg3.c, tg3 0.99, read with git in
+// MaximeChretien/linux-history: tg3_get_invariants, tg3_setup_copper_phy, tg3_timer,
+// tg3_interrupt_main_work, tg3_ethtool_ioctl; 1.2 in 2.4.20 the same):
+//  * tg3_get_invariants: on a 5701 with a copper PHY neither TG3_FLAG_USE_LINKCHG_REG (5700 only)
+//    nor TG3_FLAG_USE_MI_INTERRUPT; on any Dell board (pdev->subsystem_vendor ==
+//    PCI_VENDOR_ID_DELL, which the PCI core read at enumeration: the device model's SystemC
+//    attribute PCI_SUBSYSTEM_VENDOR_ID here) both: "force the link
+//    status polling mechanism based upon subsystem IDs".
+//  * tg3_setup_copper_phy (from tg3_timer and from the interrupt; at open only its BMSR and
+//    MII_TG3_AUX_STAT reads so far, see "Known gap"): MAC_STATUS =
+//    SYNC_CHANGED | CFG_CHANGED; MII_TG3_ISTAT read twice ("Clear pending interrupts");
+//    MII_TG3_IMASK = ~MII_TG3_INT_LINKCHG with USE_MI_INTERRUPT, else ~0; BMSR twice (the link bit
+//    is latched low); with link, MII_TG3_AUX_STAT for the speed; MAC_EVENT = 0 when polled by the
+//    timer (USE_LINKCHG_REG), else MAC_EVENT_LNKSTATE_CHANGED; then, when the link differs from
+//    the carrier, netif_carrier_on/off and tg3_link_report ("eth0: Link is down."). No
+//    netif_stop_queue and no ring flush: the carrier only.
+//  * tg3_timer: 0.99 on a 5701 runs with tagged status, so timer_offset = HZ and timer_multiplier
+//    = 1: once a second; with USE_LINKCHG_REG it reads MAC_STATUS and calls tg3_setup_phy when
+//    MAC_STATUS_MI_INTERRUPT (USE_MI_INTERRUPT) or MAC_STATUS_LNKSTATE_CHANGED is set. A Dell board
+//    thus learns of a link change 0-1 s after its PHY declares it (research §A8). tg3 1.0 (no tagged
+//    status) runs the timer every HZ/10 with the link part on every tenth run; the model runs only
+//    those (the nine others do the 5700 status-block race workaround, not modelled).
+//  * Other boards: MAC_EVENT_LNKSTATE_CHANGED makes the chip set SD_STATUS_LINK_CHG in the status
+//    block and interrupt; tg3_interrupt_main_work (0.99) / tg3_poll (1.0) clear the bit and call
+//    tg3_setup_phy at once.
+//  * ETHTOOL_GLINK answers netif_carrier_ok (tg3_ethtool_ioctl): what 2.4.20 bonding's
+//    bond_check_dev_link asks first (mii_link_status).
+//  * dev_watchdog's tg3_tx_timeout (5 s) runs only with the carrier on (research §A6): not
+//    modelled (a frame held by a link-down MAC leaves when the link returns).
 //
 // Not modelled: tagged status (0.99 on non-5700 parts writes the status tag to the mailbox and sets
 // MISC_HOST_CTRL_TAGGED_STATUS; the NIC model has no tags, the ISR follows the untagged loop of
-// research §4.3), the jumbo ring, tg3_timer (link polling; the modelled links never change),
-// ethtool -S, VLAN, tg3_tx_timeout.
+// research §4.3), the jumbo ring, ethtool -S, VLAN, tg3_tx_timeout; in tg3_setup_copper_phy the
+// MII_TG3_EXT_CTRL (LED mode), MAC_MI_MODE, MAC_MODE and MAC_LED_CTRL writes and the MII_BMCR /
+// MII_TG3_CTRL reads (they change nothing the chip model acts on), besides the "Known gap" above.
 //
 // Journeys: TX "doorbell" (before the mailbox write), RX via mark_rx_journey (drivers-sim/kernel/
 // rx_journey.h). Counters: <host>.<ifname>.driver.{intr, intr_not_ours, isr_loops, rx_frames,
@@ -122,9 +160,14 @@ inline constexpr uint32_t TG3PCI_DMA_RW_CTRL = 0x6c, DMA_RWCTRL_MIN_DMA_SHIFT = 
 inline constexpr uint32_t TG3PCI_PCISTATE = 0x70, PCISTATE_CONV_PCI_MODE = 0x4;
 inline constexpr uint32_t MAILBOX_INTERRUPT_0 = 0x200, MAILBOX_RCV_STD_PROD_IDX = 0x268,
                           MAILBOX_RCVRET_CON_IDX_0 = 0x280, MAILBOX_SNDNIC_PROD_IDX_0 = 0x380;
+inline constexpr uint32_t PCI_SUBSYSTEM_VENDOR_ID = 0x2c, PCI_VENDOR_ID_DELL = 0x1028;
+inline constexpr uint32_t MAC_STATUS = 0x404, MAC_STATUS_CFG_CHANGED = 0x8, MAC_STATUS_SYNC_CHANGED = 0x10,
+                          MAC_STATUS_LNKSTATE_CHANGED = 0x1000, MAC_STATUS_MI_INTERRUPT = 0x00800000;
+inline constexpr uint32_t MAC_EVENT = 0x408, MAC_EVENT_LNKSTATE_CHANGED = 0x1000;
 inline constexpr uint32_t MAC_ADDR_0_HIGH = 0x410, MAC_ADDR_0_LOW = 0x414, MAC_RX_MTU_SIZE = 0x43c;
-inline constexpr uint32_t MAC_MI_COM = 0x44c, MI_COM_CMD_READ = 0x08000000, MI_COM_START = 0x20000000,
-                          MI_COM_BUSY = 0x20000000, MI_COM_PHY_ADDR_SHIFT = 21, MI_COM_REG_ADDR_SHIFT = 16;
+inline constexpr uint32_t MAC_MI_COM = 0x44c, MI_COM_CMD_WRITE = 0x04000000, MI_COM_CMD_READ = 0x08000000,
+                          MI_COM_START = 0x20000000, MI_COM_BUSY = 0x20000000, MI_COM_PHY_ADDR_SHIFT = 21,
+                          MI_COM_REG_ADDR_SHIFT = 16;
 inline constexpr uint32_t MAC_TX_MODE = 0x45c, TX_MODE_ENABLE = 0x2, MAC_RX_MODE = 0x468, RX_MODE_ENABLE = 0x2;
 inline constexpr uint32_t RCVDBDI_STD_BD = 0x2450;
 inline constexpr uint32_t HOSTCC_MODE = 0x3c00, HOSTCC_MODE_ENABLE = 0x2, HOSTCC_MODE_32BYTE = 0x100,
@@ -138,12 +181,15 @@ inline constexpr uint32_t GRC_LOCAL_CTRL = 0x6808, GRC_LCLCTRL_SETINT = 0x4;
 inline constexpr uint32_t GRC_MISC_CFG = 0x6804, GRC_MISC_CFG_CORECLK_RESET = 0x1;
 inline constexpr uint32_t NIC_SRAM_WIN_BASE = 0x8000, NIC_SRAM_SEND_RCB = 0x100, NIC_SRAM_RCV_RET_RCB = 0x200,
                           NIC_SRAM_TX_BUFFER_DESC = 0x4000, NIC_SRAM_RX_BUFFER_DESC = 0x6000;
-inline constexpr uint32_t SD_STATUS_UPDATED = 0x1;
+inline constexpr uint32_t SD_STATUS_UPDATED = 0x1, SD_STATUS_LINK_CHG = 0x2;
 inline constexpr unsigned TXD_SIZE = 16, RXD_SIZE = 32;
 inline constexpr uint32_t TXD_FLAG_TCPUDP_CSUM = 0x1, TXD_FLAG_END = 0x4, TXD_LEN_SHIFT = 16;
 inline constexpr uint32_t RXD_IDX_SHIFT = 16, RXD_LEN_MASK = 0xffff, RXD_FLAG_END = 0x4, RXD_FLAG_TCPUDP_CSUM = 0x2000;
 inline constexpr uint32_t RXD_OPAQUE_RING_STD = 0x00010000, RXD_OPAQUE_INDEX_MASK = 0xffff;
-inline constexpr unsigned PHY_ADDR = 1, MII_BMSR = 1, MII_TG3_AUX_STAT = 0x19;
+inline constexpr unsigned PHY_ADDR = 1, MII_BMSR = 1, MII_TG3_AUX_STAT = 0x19, MII_TG3_ISTAT = 0x1a, MII_TG3_IMASK = 0x1b;
+inline constexpr uint16_t MII_TG3_INT_LINKCHG = 0x0002;
+/// tg3_flags bits the link path tests (the model's own values; tg3.h names).
+inline constexpr uint32_t TG3_FLAG_USE_LINKCHG_REG = 0x1, TG3_FLAG_USE_MI_INTERRUPT = 0x2;
 inline constexpr uint16_t BMSR_LSTATUS = 0x0004;
 // include/linux/mii.h pause bits of the advertisement / link partner ability (resolve_flow_control)
 inline constexpr uint16_t ADVERTISE_PAUSE_CAP = 0x0400, ADVERTISE_PAUSE_ASYM = 0x0800, LPA_PAUSE_CAP = 0x0400,
@@ -194,6 +240,7 @@ enum class Path : unsigned {
   tg3_tx,          ///< tg3_tx per completed BD (unmap, dev_kfree_skb_irq)
   tg3_alloc_rx_skb,///< tg3_alloc_rx_skb / tg3_recycle_rx per buffer (descriptor stores)
   tg3_rate_sample, ///< tg3_rate_sample per call
+  tg3_timer,       ///< tg3_timer per run (lock, the once-a-second test; MAC_STATUS is MMIO)
 };
 const std::vector<std::string>& path_names();
 inline constexpr const char* kCostDriver = "tg3";
@@ -217,12 +264,9 @@ class Tg3 : public NetDevice {
   /// tg3_poll (1.0, NAPI): reap TX, then tg3_rx up to min(budget, quota); done: netif_rx_complete
   /// and tg3_enable_ints.
   Task<bool> poll(int& budget) override;
-  /// tg3_ioctl SIOCGMIIPHY (0.99 and 1.0 answer it: tg3_readphy of the register asked, here
-  /// MII_BMSR as bonding's bond_check_dev_link asks): 1 when the link bit was set, else 0. It is
-  /// the BMSR tg3_open read (the modelled links never change during a run, so a new read would give
-  /// the same bit; bonding enslaves only a slave that is up); the ~30 us of tg3_readphy's MI_COM
-  /// polling per call are not charged.
-  int mii_link_status() override { return phy_link_ ? 1 : 0; }
+  /// SIOCETHTOOL ETHTOOL_GLINK, which bond_check_dev_link asks first: tg3_ethtool_ioctl answers
+  /// netif_carrier_ok (0.99 and 1.2), so bonding sees the link as tg3_setup_copper_phy last set it.
+  int mii_link_status() override { return netif_carrier_ok() ? 1 : 0; }
 
   /// tg3_init_one's hardware part, run by the probe process.
   Task<void> probe_hw();
@@ -230,6 +274,9 @@ class Tg3 : public NetDevice {
   unsigned rx_offset() const { return rx_offset_; }
   uint32_t chip_rev_id() const { return chip_rev_id_; }
   const Coalesce& coalesce() const { return c_; }
+  /// TG3_FLAG_USE_LINKCHG_REG / TG3_FLAG_USE_MI_INTERRUPT as tg3_get_invariants chose them.
+  uint32_t link_flags() const { return link_flags_; }
+  void set_link_flags(uint32_t f) { link_flags_ = f; }
   /// The RX band in force: 0 LOW, 1 DEFAULT, 2 HIGH.
   int rx_band() const { return band_; }
   uint64_t status_phys() const { return status_; }
@@ -239,7 +286,12 @@ class Tg3 : public NetDevice {
   uint64_t reg(uint32_t off) const { return bar_ + off; }
   Task<void> tw32(uint32_t off, uint32_t v);
   Task<void> udelay(double us);
+  Task<uint32_t> mi_frame(uint32_t frame);  ///< one MAC_MI_COM frame and its BUSY polling
   Task<uint32_t> readphy(unsigned r);
+  Task<void> writephy(unsigned r, uint16_t v);
+  /// tg3_setup_copper_phy as modelled (see the header): carrier on/off when the link changed.
+  Task<void> setup_copper_phy();
+  Task<void> timer();
   Task<void> write_sram(uint32_t a, uint32_t v);  ///< writel through the NIC SRAM window
   Task<void> alloc_rx_skb(unsigned dest);
   void recycle_rx(unsigned src, unsigned dest);
@@ -261,7 +313,8 @@ class Tg3 : public NetDevice {
   DmaTags::Space space_;
   Coalesce c_;
   bool probed_ = false, irq_requested_ = false;
-  bool phy_link_ = false;  ///< BMSR_LSTATUS as tg3_open's second BMSR read found it
+  uint32_t link_flags_ = 0;
+  TimerList timer_;
   WaitQueue probe_wq_;
   uint32_t chip_rev_id_ = 0, misc_host_ctrl_ = 0;
   unsigned rx_offset_ = 2, rx_pkt_buf_sz_ = 1536 + 2 + 64;

@@ -11,7 +11,8 @@ namespace nicsim::tg3drv {
 
 const std::vector<std::string>& path_names() {
   static const std::vector<std::string> names = {"tg3_interrupt", "tg3_start_xmit",   "tg3_rx",         "tg3_rx_copy",
-                                                 "tg3_tx",        "tg3_alloc_rx_skb", "tg3_rate_sample"};
+                                                 "tg3_tx",        "tg3_alloc_rx_skb", "tg3_rate_sample",
+                                                 "tg3_timer"};
   return names;
 }
 
@@ -42,6 +43,10 @@ DriverCostTable p4xeon_2420() {
             "skb_alloc)"}},
           {"tg3_rate_sample",
            {200, 0, false, "estimate: two 64-bit counter reads, a division and the band comparison"}},
+          {"tg3_timer",
+           {100, 0, false,
+            "estimate: spin_lock_irq, the counter test and add_timer (its MAC_STATUS read is MMIO, timed by the "
+            "hardware model; tg3_setup_phy's MI frames likewise)"}},
       },
       "tg3 0.99 driver paths (tg3.c) on Linux 2.4.20 / Pentium 4 Xeon, cycles at 2.4 GHz");
 }

@@ -30,6 +30,10 @@ inline constexpr uint32_t TG3PCI_PCISTATE = 0x70;
 inline constexpr uint32_t PCISTATE_CONV_PCI_MODE = 0x00000004, PCISTATE_BUS_SPEED_HIGH = 0x00000008,
                           PCISTATE_BUS_32BIT = 0x00000010;
 inline constexpr uint32_t TG3PCI_MEM_WIN_BASE_ADDR = 0x7c;
+/// PCI configuration header: subsystem vendor ID (low 16 bits) and subsystem ID (high 16 bits), as
+/// the board's NIC EEPROM sets them (PCI 2.2 §6.2.1); tg3 tests pdev->subsystem_vendor.
+inline constexpr uint32_t PCI_SUBSYSTEM_VENDOR_ID = 0x2c;
+inline constexpr uint16_t PCI_VENDOR_ID_DELL = 0x1028;
 
 // ---------------------------------------------------------------- mailboxes (64-bit; the low word is written)
 inline constexpr uint32_t MAILBOX_INTERRUPT_0 = 0x200;
@@ -41,7 +45,10 @@ inline constexpr uint32_t MAILBOX_SNDNIC_PROD_IDX_0 = 0x380;
 // ---------------------------------------------------------------- MAC
 inline constexpr uint32_t MAC_MODE = 0x400, MAC_STATUS = 0x404, MAC_EVENT = 0x408;
 inline constexpr uint32_t MAC_MODE_RESET = 0x00000001, MAC_MODE_HALF_DUPLEX = 0x00000002;
-inline constexpr uint32_t MAC_STATUS_LNKSTATE_CHANGED = 0x00001000, MAC_STATUS_MI_COMPLETION = 0x00400000;
+inline constexpr uint32_t MAC_STATUS_SYNC_CHANGED = 0x00000010, MAC_STATUS_CFG_CHANGED = 0x00000008,
+                          MAC_STATUS_LNKSTATE_CHANGED = 0x00001000, MAC_STATUS_MI_COMPLETION = 0x00400000,
+                          MAC_STATUS_MI_INTERRUPT = 0x00800000;
+inline constexpr uint32_t MAC_EVENT_LNKSTATE_CHANGED = 0x00001000, MAC_EVENT_MI_INTERRUPT = 0x00800000;
 inline constexpr uint32_t MAC_ADDR_0_HIGH = 0x410, MAC_ADDR_0_LOW = 0x414;
 inline constexpr uint32_t MAC_RX_MTU_SIZE = 0x43c;
 inline constexpr uint32_t MAC_MI_COM = 0x44c, MAC_MI_STAT = 0x450, MAC_MI_MODE = 0x454;
@@ -120,7 +127,7 @@ inline constexpr unsigned SB_STATUS = 0, SB_STATUS_TAG = 4, SB_RX_JUMBO_CONSUMER
 inline constexpr unsigned TG3_HW_STATS_SIZE = 0x800;  ///< 0xb00 - 0x300
 // tg3_stat64_t byte offsets from the block's start (its first 0x100 bytes are __reserved0)
 inline constexpr unsigned STATS_RX_OCTETS = 0x100, STATS_RX_UCAST_PACKETS = 0x118, STATS_RX_MCAST_PACKETS = 0x120,
-                          STATS_RX_BCAST_PACKETS = 0x128, STATS_RX_XON_PAUSE_RCVD = 0x140,
+                          STATS_RX_BCAST_PACKETS = 0x128, STATS_RX_FCS_ERRORS = 0x130, STATS_RX_XON_PAUSE_RCVD = 0x140,
                           STATS_RX_XOFF_PAUSE_RCVD = 0x148, STATS_RX_MAC_CTRL_RCVD = 0x150,
                           STATS_RX_XOFF_ENTERED = 0x158;
 inline constexpr unsigned STATS_TX_OCTETS = 0x300, STATS_TX_XON_SENT = 0x318, STATS_TX_XOFF_SENT = 0x320,
@@ -135,6 +142,13 @@ inline constexpr unsigned PHY_ADDR = 0x01;
 inline constexpr unsigned MII_BMCR = 0x00, MII_BMSR = 0x01, MII_PHYSID1 = 0x02, MII_PHYSID2 = 0x03,
                           MII_ADVERTISE = 0x04, MII_LPA = 0x05, MII_TG3_CTRL = 0x09, MII_STAT1000 = 0x0a,
                           MII_TG3_AUX_STAT = 0x19;
+// The copper PHY's interrupt and test registers (tg3.h 0.99): MII_TG3_ISTAT (clear on read, tg3
+// reads it twice to "clear pending interrupts"), MII_TG3_IMASK (a set bit masks), MII_TG3_INT_LINKCHG;
+// tg3's calc_crc_errors sets bit 15 of register 0x1e (MII_TG3_TEST1 here) and reads the receive CRC
+// error count from register 0x14 (MII_TG3_RXR_COUNTERS here), on 5700/5701 copper.
+inline constexpr unsigned MII_TG3_RXR_COUNTERS = 0x14, MII_TG3_ISTAT = 0x1a, MII_TG3_IMASK = 0x1b,
+                          MII_TG3_TEST1 = 0x1e;
+inline constexpr uint16_t MII_TG3_INT_LINKCHG = 0x0002, MII_TG3_TEST1_CRC_EN = 0x8000;
 inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMSR_ANEGCOMPLETE = 0x0020;
 inline constexpr uint16_t ADVERTISE_PAUSE_CAP = 0x0400, ADVERTISE_PAUSE_ASYM = 0x0800;  ///< also LPA_PAUSE_* (mii.h)
 inline constexpr uint16_t MII_TG3_AUX_STAT_SPDMASK = 0x0700, MII_TG3_AUX_STAT_1000FULL = 0x0700,

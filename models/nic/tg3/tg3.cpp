@@ -1,4 +1,5 @@
 #include "models/nic/tg3/tg3.h"
+#include "core/events.h"
 #include "core/sim_context.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
@@ -35,6 +36,9 @@ ParamSchema Tg3Params::schema() {
         int_param("mmrbc_bytes", d.mmrbc_bytes, 512, 4096, "bytes",
                   "PCI-X Maximum Memory Read Byte Count as BIOS left it: the largest DMA read burst",
                   "PCI-X 1.0 §7.2 default 512; tg3 0.99/1.0 do not change it"),
+        int_param("subsystem_vendor_id", d.subsystem_vendor_id, 0, 0xffff, "",
+                  "PCI subsystem vendor ID from the board's NIC EEPROM (0x14e4 Broadcom; 0x1028 Dell)",
+                  "PCI 2.2 §6.2.1; tg3 0.99 tg3_get_invariants tests PCI_VENDOR_ID_DELL to poll the link by timer"),
         string_param("mac_address", "", {}, "station address (empty: derived from the device name)"),
       },
   });
@@ -49,6 +53,7 @@ Tg3Params Tg3Params::from(const ParamValues& v) {
   p.rx_buffer_bytes = unsigned(v.i("rx_buffer_bytes"));
   p.tx_buffer_bytes = unsigned(v.i("tx_buffer_bytes"));
   p.mmrbc_bytes = uint32_t(v.i("mmrbc_bytes"));
+  p.subsystem_vendor_id = uint32_t(v.i("subsystem_vendor_id"));
   p.mac_address = v.s("mac_address");
   return p;
 }
@@ -78,6 +83,9 @@ void phy_reset(std::array<uint16_t, 32>& r) {
   r[MII_TG3_CTRL] = 0x0300;   // advertise 1000 full and half
   r[MII_STAT1000] = 0x3C00;   // partner 1000 full/half, local/remote receiver OK
   r[MII_TG3_AUX_STAT] = MII_TG3_AUX_STAT_1000FULL | 0x0004;  // MII_TG3_AUX_STAT_LPASS
+  // estimate: the reset value of MII_TG3_IMASK is not in tg3.h; every source unmasked (tg3 writes it
+  // in tg3_setup_copper_phy: ~MII_TG3_INT_LINKCHG on Dell boards, else ~0)
+  r[MII_TG3_IMASK] = 0x0000;
 }
 
 // estimate: the buffer manager's mbuf watermarks after a reset. Their power-on values are not in
@@ -133,6 +141,11 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   st32(&sram_[0x0c18], regs_[MAC_ADDR_0_LOW / 4]);
   regs_[TG3PCI_MISC_HOST_CTRL / 4] = CHIPREV_ID_5701_B5 << MISC_HOST_CTRL_CHIPREV_SHIFT;
   regs_[0] = uint32_t(TG3PCI_DEVICE_TIGON3_2) << 16 | TG3PCI_VENDOR_BROADCOM;
+  regs_[PCI_SUBSYSTEM_VENDOR_ID / 4] = p_.subsystem_vendor_id & 0xFFFF;
+  // The configuration header as the PCI core reads it at enumeration (pdev->subsystem_vendor):
+  // published to software as a SystemC attribute, read before the run, in no simulated time.
+  subsys_attr_.value = p_.subsystem_vendor_id & 0xFFFF;
+  add_attribute(subsys_attr_);
   bufmgr_defaults(regs_);
   phy_reset(phy_);
   pci_target_socket.register_b_transport(this, &Tg3::b_transport);
@@ -142,6 +155,8 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   spawn("stats", &stats_ev_, [this] { stats_tick(); });
   spawn("mi", &mi_ev_, [this] { mi_done(); });
   build_mac(p_, [this](const EthFrame& f) { accept_frame(f); });
+  rx_pipe_->set_bad_fcs([this](const EthFrame& f) { accept_bad_fcs(f); });
+  phy_mon_ = std::make_unique<EthPhy>(this->name(), [this](bool up) { on_phy_change(up); });
   auto& c = sim().counters;
   const std::string n = this->name();
   c_rx_octets_ = &c.at(n + ".rx_octets");
@@ -168,6 +183,8 @@ Tg3::Tg3(sc_core::sc_module_name name, const Tg3Params& p)
   c_rx_xoff_entered_ = &c.at(n + ".rx_xoff_entered");
   c_tx_xon_sent_ = &c.at(n + ".tx_xon_sent");
   c_tx_xoff_sent_ = &c.at(n + ".tx_xoff_sent");
+  c_rx_fcs_errors_ = &c.at(n + ".rx_fcs_errors");
+  c_rx_dropped_link_down_ = &c.at(n + ".rx_dropped_link_down");
   for (UpdateCause uc : {UpdateCause::RxMaxFrames, UpdateCause::TxMaxFrames, UpdateCause::RxTicks,
                          UpdateCause::TxTicks, UpdateCause::Now})
     c.at(n + ".hostcc." + update_cause_name(uc));
@@ -249,6 +266,9 @@ uint32_t Tg3::peek(uint32_t off) const {
     case MAILBOX_RCV_STD_PROD_IDX + TG3_64BIT_REG_LOW: return std_prod_;
     case MAILBOX_RCVRET_CON_IDX_0 + TG3_64BIT_REG_LOW: return ret_cons_;
     case MAC_MI_COM: return mi_com_;
+    case MAC_STATUS:  // MI_INTERRUPT follows the PHY's interrupt output: ISTAT bits IMASK lets through
+      return (regs_[off / 4] & ~MAC_STATUS_MI_INTERRUPT) |
+             ((phy_istat_ & ~phy_[MII_TG3_IMASK]) ? MAC_STATUS_MI_INTERRUPT : 0);
     case GRC_LOCAL_CTRL: return (regs_[off / 4] & ~GRC_LCLCTRL_INT_ACTIVE) | (pending_ ? GRC_LCLCTRL_INT_ACTIVE : 0);
     case TG3PCI_PCISTATE:
       // PCI-X mode on a 64-bit bus (PCISTATE_CONV_PCI_MODE and _BUS_32BIT clear); estimate: the
@@ -282,6 +302,7 @@ void Tg3::core_reset() {
   const uint32_t id = regs_[0], rev = regs_[TG3PCI_MISC_HOST_CTRL / 4] & (0xFFFFu << MISC_HOST_CTRL_CHIPREV_SHIFT);
   std::fill(regs_.begin(), regs_.end(), 0u);
   regs_[0] = id;
+  regs_[PCI_SUBSYSTEM_VENDOR_ID / 4] = p_.subsystem_vendor_id & 0xFFFF;
   regs_[TG3PCI_MISC_HOST_CTRL / 4] = rev;
   regs_[MAC_ADDR_0_HIGH / 4] = hi;
   regs_[MAC_ADDR_0_LOW / 4] = lo;
@@ -373,6 +394,9 @@ void Tg3::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
     case MAC_MODE:
       regs_[off / 4] = v & ~MAC_MODE_RESET;
       return;
+    case MAC_STATUS:  // estimate: the change bits clear when written as 1 (tg3 writes the bits it clears)
+      regs_[off / 4] &= ~(v & (MAC_STATUS_LNKSTATE_CHANGED | MAC_STATUS_SYNC_CHANGED | MAC_STATUS_CFG_CHANGED));
+      return;
     case MAC_RX_MODE:
       regs_[off / 4] = v;
       rx_process();
@@ -381,7 +405,7 @@ void Tg3::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
       regs_[off / 4] = v;
       tx_kick();
       return;
-    case 0x0000: case 0x0008: return;  // vendor/device, class/revision: read-only
+    case 0x0000: case 0x0008: case PCI_SUBSYSTEM_VENDOR_ID: return;  // read-only IDs
     default:
       regs_[off / 4] = v;
       return;
@@ -416,10 +440,22 @@ void Tg3::mi_done() {
   if (mi_com_ & MI_COM_CMD_READ) {
     if (phy == PHY_ADDR) {
       uint16_t v = phy_[reg];
-      if (!cabled_) {  // no energy on the wire: no link, no auto-negotiation partner
-        if (reg == MII_BMSR) v &= uint16_t(~(0x0004 | 0x0020));  // BMSR_LSTATUS, BMSR_ANEGCOMPLETE
+      if (!phy_link_up()) {  // no cable or no link: no auto-negotiation partner
+        if (reg == MII_BMSR) v &= uint16_t(~(BMSR_LSTATUS | BMSR_ANEGCOMPLETE));
         if (reg == MII_LPA || reg == MII_STAT1000) v = 0;
         if (reg == MII_TG3_AUX_STAT) v = 0;  // no speed/duplex resolved, link pass clear
+      }
+      if (reg == MII_BMSR) {  // the link bit is latched low: a failure reads once, then the bit is live
+        if (bmsr_link_latched_low_) v &= uint16_t(~BMSR_LSTATUS);
+        bmsr_link_latched_low_ = false;
+      }
+      if (reg == MII_TG3_ISTAT) {  // clear on read
+        v = phy_istat_;
+        phy_istat_ = 0;
+      }
+      if (reg == MII_TG3_RXR_COUNTERS) {  // clear on read
+        v = phy_crc_count_;
+        phy_crc_count_ = 0;
       }
       mi_com_ = (mi_com_ & ~MI_COM_DATA_MASK) | v;
     }
@@ -427,7 +463,8 @@ void Tg3::mi_done() {
   } else if ((mi_com_ & MI_COM_CMD_WRITE) && phy == PHY_ADDR) {
     const uint16_t v = uint16_t(mi_com_ & MI_COM_DATA_MASK);
     if (reg == MII_BMCR && (v & 0x8000)) phy_reset(phy_);  // BMCR_RESET self-clears; the link comes back as before
-    else if (reg != MII_BMSR && reg != MII_PHYSID1 && reg != MII_PHYSID2 && reg != MII_LPA && reg != MII_TG3_AUX_STAT)
+    else if (reg != MII_BMSR && reg != MII_PHYSID1 && reg != MII_PHYSID2 && reg != MII_LPA && reg != MII_TG3_AUX_STAT &&
+             reg != MII_TG3_ISTAT && reg != MII_TG3_RXR_COUNTERS)
       phy_[reg] = v;
   }
   mi_com_ &= ~MI_COM_BUSY;
@@ -475,7 +512,8 @@ void Tg3::status_update(UpdateCause c) {
   const uint64_t addr = uint64_t(regs_[HOSTCC_STATUS_BLK_HOST_ADDR / 4]) << 32 | regs_[HOSTCC_STATUS_BLK_HOST_ADDR / 4 + 1];
   auto r = make_req(true, addr, n, "status block", rx_await_.empty() ? "" : "write-back");
   uint8_t* b = r->buf.data();
-  st32(b + SB_STATUS, SD_STATUS_UPDATED);
+  st32(b + SB_STATUS, SD_STATUS_UPDATED | (link_chg_attn_ ? SD_STATUS_LINK_CHG : 0));
+  link_chg_attn_ = false;
   st16(b + SB_RX_CONSUMER, std_cons_);
   st16(b + SB_IDX0_RX_PRODUCER, ret_prod_);
   st16(b + SB_IDX0_TX_CONSUMER, tx_cons_);
@@ -517,6 +555,7 @@ void Tg3::stats_tick() {
   const std::pair<unsigned, uint64_t*> fields[] = {
       {STATS_RX_OCTETS, c_rx_octets_},       {STATS_RX_UCAST_PACKETS, c_rx_ucast_},
       {STATS_RX_MCAST_PACKETS, c_rx_mcast_}, {STATS_RX_BCAST_PACKETS, c_rx_bcast_},
+      {STATS_RX_FCS_ERRORS, c_rx_fcs_errors_},
       {STATS_RX_XON_PAUSE_RCVD, c_rx_xon_},  {STATS_RX_XOFF_PAUSE_RCVD, c_rx_xoff_},
       {STATS_RX_MAC_CTRL_RCVD, c_rx_mac_ctrl_}, {STATS_RX_XOFF_ENTERED, c_rx_xoff_entered_},
       {STATS_TX_OCTETS, c_tx_octets_},       {STATS_TX_XON_SENT, c_tx_xon_sent_},
@@ -627,7 +666,50 @@ void Tg3::std_fetch() {
   submit(std::move(r));
 }
 
-void Tg3::frame_received(const EthFrame& f) { rx_pipe_->arrived(f); }
+void Tg3::attach_link(EthLinkEnd* end) {
+  OnePortNic::attach_link(end);
+  link_end_ = end;
+  phy_mon_->set_initial(end != nullptr);
+}
+
+void Tg3::frame_received(const EthFrame& f) {
+  if (!phy_link_up()) {  // the PHY has no link (still training after a replug): nothing reaches the MAC
+    count(c_rx_dropped_link_down_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "PHY link down");
+    return;
+  }
+  rx_pipe_->arrived(f);
+}
+
+void Tg3::frame_received_bad_fcs(const EthFrame& f) {
+  if (!phy_link_up()) {
+    count(c_rx_dropped_link_down_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "PHY link down");
+    return;
+  }
+  rx_pipe_->arrived_bad_fcs(f);
+}
+
+void Tg3::accept_bad_fcs(const EthFrame& f) {
+  count(c_rx_fcs_errors_);
+  if ((phy_[MII_TG3_TEST1] & MII_TG3_TEST1_CRC_EN) && phy_crc_count_ < 0xFFFF) ++phy_crc_count_;
+  if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "bad FCS (rx_fcs_errors)");
+}
+
+void Tg3::line_signal(const LineSignal& ls) { phy_mon_->line(ls, link_end_ ? link_end_->speed_mbps() : 1000); }
+
+void Tg3::on_phy_change(bool up) {
+  run_events().note(now(), name(), up ? "PHY link up" : "PHY link down",
+                    up ? "auto-negotiation and training done" : "link-fail timer expired");
+  if (!up) bmsr_link_latched_low_ = true;
+  phy_istat_ |= MII_TG3_INT_LINKCHG;
+  regs_[MAC_STATUS / 4] |= MAC_STATUS_LNKSTATE_CHANGED;
+  mac_tx_->hold(!up);
+  if (regs_[MAC_EVENT / 4] & MAC_EVENT_LNKSTATE_CHANGED) {  // the link-change attention: a status update now
+    link_chg_attn_ = true;
+    hc_event(UpdateCause::Now);
+  }
+}
 
 bool Tg3::address_match(const std::vector<uint8_t>& b) const {
   if (b.size() < 6) return false;
@@ -775,7 +857,9 @@ void Tg3::rx_process() {
 
 std::optional<FrameTally> Tg3::tally() const {
   FrameTally t;
-  t.sent = *c_tx_ucast_ + *c_tx_mcast_ + *c_tx_bcast_ + *c_tx_xon_sent_ + *c_tx_xoff_sent_;
+  // The tx_* counters count a frame when it enters the MAC queue; those the MAC still holds (no
+  // link, or waiting for the wire at the end) are not on the link yet.
+  t.sent = *c_tx_ucast_ + *c_tx_mcast_ + *c_tx_bcast_ + *c_tx_xon_sent_ + *c_tx_xoff_sent_ - mac_tx_->queued();
   const uint64_t stored = *c_rx_ucast_ + *c_rx_mcast_ + *c_rx_bcast_;
   t.accepted = stored - std::min<uint64_t>(stored, rx_fifo_.size() + (rx_busy_ ? 1 : 0));
   t.held = {{"in the MAC receive pipeline", rx_pipe_->held()},
@@ -785,6 +869,8 @@ std::optional<FrameTally> Tg3::tally() const {
   t.dropped = {{"address filter (rx_filtered)", *c_rx_filtered_},
                {"receiver disabled (rx_mac_disabled)", *c_rx_mac_disabled_},
                {"mbuf pool full (rx_discards)", *c_rx_discards_}};
+  if (*c_rx_fcs_errors_) t.dropped.push_back({"bad FCS (rx_fcs_errors)", *c_rx_fcs_errors_});
+  if (*c_rx_dropped_link_down_) t.dropped.push_back({"PHY link down (rx_dropped_link_down)", *c_rx_dropped_link_down_});
   return t;
 }
 

@@ -41,9 +41,35 @@
 //    full: the frame is dropped (rx_discards); no std BD: it waits (rxbds_empty counted once).
 //  * PHY at MII address 1 through MAC_MI_COM: link up at 1000 Mb/s full duplex after
 //    auto-negotiation (BMSR link + AN complete, MII_TG3_AUX_STAT 1000FULL) when the port is
-//    cabled (attach_link); an uncabled port reads no link (BMSR link and AN-complete bits clear,
-//    no partner in LPA / STAT1000, MII_TG3_AUX_STAT without speed). Each MI frame takes
-//    `mi_frame` (MI_COM_BUSY until then).
+//    cabled (attach_link) and the PHY has link; without (uncabled, or link lost) it reads no link
+//    (BMSR link and AN-complete bits clear, no partner in LPA / STAT1000, MII_TG3_AUX_STAT without
+//    speed). Each MI frame takes `mi_frame` (MI_COM_BUSY until then).
+//  * Link (docs/faults.md; research/link-faults-failover.md §A1, §A3): the PHY's link monitor is
+//    the shared EthPhy (models/ether/phy.h: link fail 750 ms MASTER / 350 ms SLAVE after the
+//    signal goes, auto-negotiation + training after it returns). A link change sets
+//    MII_TG3_INT_LINKCHG in MII_TG3_ISTAT (clear on read) and MAC_STATUS_LNKSTATE_CHANGED (the
+//    driver clears MAC_STATUS bits by writing them as 1); MAC_STATUS_MI_INTERRUPT reads set while
+//    ISTAT has a bit MII_TG3_IMASK does not mask (the PHY's interrupt output; IMASK resets to all
+//    unmasked, an estimate). BMSR_LSTATUS is latched low (IEEE 802.3 22.2.4.2.13): after a failure
+//    it reads 0 once even if the link is back, which is why tg3 reads BMSR twice. With
+//    MAC_EVENT_LNKSTATE_CHANGED set, a link change also sets SD_STATUS_LINK_CHG in the next status
+//    block and forces an update (HOSTCC_MODE_NOW's path), the interrupt tg3 takes on non-Dell
+//    copper boards (estimate: the attention path's timing is not documented; tg3 1.2
+//    tg3_interrupt_main_work only says the bit arrives there). PCI_SUBSYSTEM_VENDOR_ID reads
+//    `subsystem_vendor_id` (tg3 chooses timer polling for Dell boards); the same value is the
+//    module's SystemC attribute "PCI_SUBSYSTEM_VENDOR_ID", what the PCI core found at enumeration.
+//  * TX without link: the MAC starts no frame while the PHY has no link (frames wait in the MAC
+//    queue and the send ring, and leave when the link returns). estimate: the 5701's rule was not
+//    found (research §A3 "unverified"); taken as the 8254x's ("indication that the link is not up
+//    disables MAC operation", SDM §8.6.5.2). Until the PHY declares the loss, frames go into the
+//    dead line and the link counts them lost on the wire. RX: a frame arriving while the PHY has no
+//    link (training after a replug) is dropped (rx_dropped_link_down).
+//  * FCS: a frame with a bad FCS (a link's frame error rate) goes through the receive pipeline and
+//    is dropped by the MAC, counted in rx_fcs_errors (tg3_hw_stats, in the statistics block; the
+//    Ethernet MIB's dot3StatsFCSErrors, counted before the address filter: estimate, the 5701's
+//    order is not documented) and, with MII_TG3_TEST1_CRC_EN set in PHY register 0x1e, in the
+//    PHY's count at register 0x14 (clear on read), which tg3's calc_crc_errors reads on 5700/5701
+//    copper instead of rx_fcs_errors.
 //  * 802.3x flow control (the MAC Control frame helpers of models/ether/pause.h, the pause of
 //    MacTxQueue): a MAC Control frame (type 0x8808) is consumed by the MAC whatever MAC_RX_MODE
 //    says; a PAUSE (to 01-80-C2-00-00-01, opcode 0x0001) counts rx_xoff_pause_rcvd (pause_time > 0)
@@ -65,12 +91,12 @@
 //    read code 0x6 (Memory Read) or MRM with DMA_RWCTRL_USE_MEM_READ_MULT, 0xC MRM, 0xE MRL; write
 //    code 0x7 (Memory Write), 0xF MWI.
 //  * Counters (under the instance name, tg3_hw_stats names): rx_octets, rx_ucast_packets,
-//    rx_mcast_packets, rx_bcast_packets, rx_xon_pause_rcvd, rx_xoff_pause_rcvd, rx_mac_ctrl_rcvd,
+//    rx_mcast_packets, rx_bcast_packets, rx_fcs_errors, rx_xon_pause_rcvd, rx_xoff_pause_rcvd, rx_mac_ctrl_rcvd,
 //    rx_xoff_entered, tx_octets, tx_xon_sent, tx_xoff_sent (all in the statistics block at their
 //    tg3_hw_stats offsets), tx_ucast_packets, tx_mcast_packets, tx_bcast_packets (data frames
 //    only, as tx_octets), rxbds_empty, rx_discards,
 //    ring_status_update, nic_irqs, nic_avoided_irqs; and interrupts (INTA assertions), rx_filtered,
-//    rx_mac_disabled, hostcc.<cause> (coalescing.h UpdateCause names). Journeys: "descriptor fetch",
+//    rx_mac_disabled, rx_dropped_link_down, hostcc.<cause> (coalescing.h UpdateCause names). Journeys: "descriptor fetch",
 //    "data DMA", "MAC TX" (+"wire busy"/"PAUSE"), "MAC RX", "RX FIFO", "RX DMA", "write-back", "moderation wait" (cause:
 //    the HOSTCC register that will end it), "interrupt".
 //
@@ -92,6 +118,7 @@
 #include "models/ether/frame.h"
 #include "models/ether/mac_tx.h"
 #include "models/ether/nic_params.h"
+#include "models/ether/phy.h"
 #include "models/nic/tg3/coalescing.h"
 #include "models/nic/tg3/regs.h"
 #include <array>
@@ -136,6 +163,10 @@ struct Tg3Params : NicTimingParams {
   unsigned rx_buffer_bytes = 64 * 1024;  ///< estimate: the part of the 96 KB mbuf pool (NIC_SRAM_MBUF_POOL_SIZE) frames wait in
   unsigned tx_buffer_bytes = 32 * 1024;  ///< estimate: send data read ahead of the MAC
   uint32_t mmrbc_bytes = 512;        ///< PCI-X MMRBC as BIOS left it (PCI-X default 512; tg3 0.99 does not change it)
+  /// PCI subsystem vendor ID the board's NIC EEPROM gives (PCI_SUBSYSTEM_VENDOR_ID): Broadcom's
+  /// own 0x14e4 on an add-in card; the platform sets the board maker's on an onboard position
+  /// (Dell 0x1028 on the PE2650), which tg3 reads to choose how it polls the link.
+  uint32_t subsystem_vendor_id = 0x14e4;
   std::string mac_address;           ///< empty: Broadcom OUI 00:10:18 + hash of the instance name
   std::string dma_space;             ///< DmaTags space; empty: the SystemC name
 
@@ -147,7 +178,7 @@ struct Tg3Params : NicTimingParams {
 /// The BCM5701's PCI facts: 64-bit, PCI-X capable up to 133 MHz, one function, BAR0 64 KB.
 PciDeviceInfo bcm5701_info(const Tg3Params& p = {});
 
-class Tg3 : public OnePortNic {
+class Tg3 : public OnePortNic, public EthLineSide {
  public:
   tlm_utils::simple_target_socket<Tg3> pci_target_socket;        ///< "pci_target"
   tlm_utils::simple_initiator_socket<Tg3> dma_initiator_socket;  ///< "dma_initiator"
@@ -165,8 +196,14 @@ class Tg3 : public OnePortNic {
   uint64_t bar(unsigned fn) const override { return fn == 0 ? bar_ : 0; }
 
   // EthPort (the port list, cable and name: OnePortNic)
+  void attach_link(EthLinkEnd* end) override;
   void frame_received(const EthFrame& f) override;
   std::optional<FrameTally> tally() const override;
+  // EthLineSide (models/ether/phy.h): the copper PHY hears the line; frames with a bad FCS.
+  void line_signal(const LineSignal& s) override;
+  void frame_received_bad_fcs(const EthFrame& f) override;
+  /// The PHY's link status now (the PHY link monitor: a cable and no link-fail since, or training done).
+  bool phy_link_up() const { return cabled_ && phy_mon_->link_up(); }
 
   const Tg3Params& params() const { return p_; }
   const ClockDomain& clock() const { return clk_; }
@@ -217,6 +254,8 @@ class Tg3 : public OnePortNic {
   bool address_match(const std::vector<uint8_t>& b) const;
   void rx_process();
   void mi_done();
+  void on_phy_change(bool up);
+  void accept_bad_fcs(const EthFrame& f);
   void count(uint64_t* c, uint64_t n = 1) { *c += n; }
   void submit(std::unique_ptr<DmaRequest> r);
   std::unique_ptr<DmaRequest> make_req(bool write, uint64_t addr, size_t n, const char* what, const char* stage,
@@ -263,12 +302,20 @@ class Tg3 : public OnePortNic {
   // PHY
   std::array<uint16_t, 32> phy_{};
   uint32_t mi_com_ = 0;
+  std::unique_ptr<EthPhy> phy_mon_;  ///< the link monitor's timers (models/ether/phy.h)
+  EthLinkEnd* link_end_ = nullptr;
+  bool bmsr_link_latched_low_ = false;  ///< BMSR_LSTATUS latched low since a link failure (802.3 22.2.4.2.13)
+  uint16_t phy_istat_ = 0;              ///< MII_TG3_ISTAT (clear on read)
+  uint16_t phy_crc_count_ = 0;          ///< MII_TG3_RXR_COUNTERS: CRC errors since the last read
+  bool link_chg_attn_ = false;
+  sc_core::sc_attribute<uint32_t> subsys_attr_{"PCI_SUBSYSTEM_VENDOR_ID", 0};          ///< SD_STATUS_LINK_CHG for the next status block (MAC_EVENT_LNKSTATE_CHANGED)
 
   // counters (tg3_hw_stats names) and their running values for the statistics block
   uint64_t *c_rx_octets_, *c_rx_ucast_, *c_rx_mcast_, *c_rx_bcast_, *c_rx_xon_, *c_rx_xoff_, *c_tx_octets_,
       *c_tx_ucast_, *c_tx_mcast_, *c_tx_bcast_, *c_rxbds_empty_, *c_rx_discards_, *c_status_update_, *c_nic_irqs_,
       *c_nic_avoided_, *c_interrupts_, *c_rx_filtered_, *c_rx_mac_disabled_, *c_core_resets_, *c_core_resets_busy_,
-      *c_rx_mac_ctrl_, *c_rx_xoff_entered_, *c_tx_xon_sent_, *c_tx_xoff_sent_;
+      *c_rx_mac_ctrl_, *c_rx_xoff_entered_, *c_tx_xon_sent_, *c_tx_xoff_sent_, *c_rx_fcs_errors_,
+      *c_rx_dropped_link_down_;
 };
 
 }  // namespace nicsim::tg3
