@@ -71,7 +71,7 @@ CostGroup linux26_profile_cost_group() {
       "group's 3,236 cycles per packet (47 %), leaving 0.53; 0.5 leaves room for the route-cache hit estimate",
       2.0,
       "NetBurst's branch mispredict costs about twice K8's (a 20-stage against a 12-stage pipeline to the "
-      "resolving execute stage) and both issue 3 operations per clock: code limited by either runs in at most "
+      "resolving execute stage) and both dispatch 3 operations per clock: code limited by either runs in at most "
       "about twice the cycles; its locked operations, NetBurst's real outlier, are charged separately",
       "the CPU time per forwarded packet of the Linux 2.6 forwarding path on a NetBurst Xeon (seed 003's router): "
       "every entry converted from the Opteron readprofile",
