@@ -948,9 +948,11 @@ void Loader::read_nic(HostConfig& h, const PlatformEntry& plat, const std::strin
   // Other keys: the driver's module parameters or the device's parameters (a name both declare
   // sets both).
   c.device_params = ParamValues(dev.params);
-  for (auto& [name, value] : slot->device_params)  // what the board sets (SlotSpec::device_params)
-    if (std::any_of(dev.params.begin(), dev.params.end(), [&](auto& p) { return p.name == name; }))
+  for (auto& [name, value] : slot->device_params) {  // what the board sets (SlotSpec::device_params)
+    const std::string& key = name;  // a structured binding is not captured by a lambda before C++20's P1091
+    if (std::any_of(dev.params.begin(), dev.params.end(), [&key](auto& p) { return p.name == key; }))
       c.device_params.set(name, value);
+  }
   c.driver_params = ParamValues(drv.params);
   static const std::vector<std::string> kNicKeys = {"device", "slot", "driver"};
   for (auto&& [k, v] : t) {
