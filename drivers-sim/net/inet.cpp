@@ -243,9 +243,9 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
   // (tcp_write_xmit, tcp_retransmit_skb, tcp_send_fin, tcp_connect: tcp_transmit_skb(sk,
   // skb_clone(skb, ...))); ACKs, the SYN-ACK and resets are fresh skbs sent as they are.
   // A UDP datagram (udp_sendmsg's ip_build_xmit) is never cloned.
-  constexpr uint8_t kIpprotoTcp = 6;
-  skb->cloned = p.ip.size() > 9 && p.ip[9] == kIpprotoTcp &&
-                (p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) || ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck)));
+  const bool tcp = p.ip.size() > 9 && p.ip[9] == kIpProtoTcp;
+  skb->cloned = tcp && (p.payload_bytes > 0 || (p.tcp_flags & kTcpFin) ||
+                        ((p.tcp_flags & kTcpSyn) && !(p.tcp_flags & kTcpAck)));
   // The device finishes the TCP checksum when it says it can (route_caps = dev->features). The bytes
   // keep the full software checksum either way (TcpParams::hw_tx_csum): a NIC that inserts it writes
   // the same value. The CPU charge is the same too: tcp_sendmsg_copy is charged as a plain copy,
@@ -255,8 +255,7 @@ Task<void> InetHost::transmit(TcpTxPacket& p) {
     skb->nh_off = skb->data_off + ETH_HLEN;
     skb->h_off = skb->nh_off + 4u * (p.ip[0] & 0x0fu);
     // tcp_v4_send_check (LH@2.4.16 net/ipv4/tcp_ipv4.c): skb->csum = offsetof(struct tcphdr, check)
-    constexpr uint8_t kIpprotoTcp = 6;
-    if (p.ip.size() > 9 && p.ip[9] == kIpprotoTcp) skb->csum = 16;
+    if (tcp) skb->csum = 16;
   }
   if (p.journey) k_->mark(p.journey, "IP output");
   co_await k_->dev_queue_xmit(std::move(skb));
@@ -322,9 +321,8 @@ uint32_t ip_tcp_header_bytes(const uint8_t* p, uint32_t len) {
   if (len < kIpv4HeaderBytes) return len;
   const uint32_t ihl = (p[0] & 0x0fu) * 4u;
   if (ihl < kIpv4HeaderBytes || ihl > len) return std::min<uint32_t>(len, kIpv4HeaderBytes);
-  constexpr uint8_t kIpprotoTcp = 6, kIpprotoUdp = 17;
-  if (p[9] == kIpprotoUdp && (((p[6] & 0x1fu) | p[7]) == 0)) return std::min(len, ihl + 8);
-  if (p[9] != kIpprotoTcp || len < ihl + 20) return ihl;
+  if (p[9] == kIpProtoUdp && (((p[6] & 0x1fu) | p[7]) == 0)) return std::min(len, ihl + 8);
+  if (p[9] != kIpProtoTcp || len < ihl + 20) return ihl;
   const uint32_t doff = (p[ihl + 12] >> 4) * 4u;
   return std::min(len, ihl + std::max<uint32_t>(doff, 20));
 }
