@@ -379,7 +379,7 @@ void LinkFaults::add_error_window(unsigned dir, const sc_time& from, const sc_ti
   auto* sink = dynamic_cast<EthLineSide*>(&d.receiver());
   if (!sink)
     throw std::invalid_argument(fmt::format("{}: the receiving port {} does not model FCS checking, so it cannot "
-                                            "receive frames with a bad FCS (a frame error rate needs an 8254x or a BCM5701 there)",
+                                            "receive frames with a bad FCS (a frame error rate needs an 8254x, a BCM5701 or a GMAC there)",
                                             st_->label, d.receiver().port_name()));
   d.bad_fcs_sink = sink;
   // One stream per direction, however many windows.

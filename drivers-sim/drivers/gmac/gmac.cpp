@@ -2,6 +2,7 @@
 // transmit, the interrupt handler, TX cleanup, receive and the DriverEntry. See gmac.h for what is
 // modelled and the sources (LH@2.4.16:drivers/net/gmac.c, gmac.h).
 #include "drivers-sim/drivers/gmac/gmac.h"
+#include "core/events.h"
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
 #include "drivers-sim/driver_traits.h"
 #include "drivers-sim/kernel/skb_truesize.h"
@@ -159,6 +160,7 @@ Task<void> Gmac::mii_interrupt() {
       case PHY_B5221: {
         const int aux = co_await mii_read(phy_addr_, MII_BCM5201_AUXCTLSTATUS);
         full_duplex = (aux & MII_BCM5201_AUXCTLSTATUS_DUPLEX) != 0;
+        carrier_change(true);
         break;
       }
       case PHY_B5400:
@@ -168,11 +170,13 @@ Task<void> Gmac::mii_interrupt() {
         const int link = (aux & MII_BCM5400_AUXSTATUS_LINKMODE_MASK) >> MII_BCM5400_AUXSTATUS_LINKMODE_SHIFT;
         full_duplex = kLinkTable[link & 7][0];
         gigabit = kLinkTable[link & 7][2];
+        carrier_change(true);
         break;
       }
       case PHY_LXT971: {
         const int aux = co_await mii_read(phy_addr_, MII_LXT971_STATUS2);
         full_duplex = (aux & MII_LXT971_STATUS2_FULLDUPLEX) != 0;
+        carrier_change(true);
         break;
       }
       default:
@@ -190,7 +194,19 @@ Task<void> Gmac::mii_interrupt() {
       restart = true;
     }
     if (restart) co_await gmac_start_dma();
+  } else if (!(phy_status & MII_SR_LKS)) {
+    carrier_change(false);
   }
+}
+
+void Gmac::carrier_change(bool on) {
+  // 2.4.20's mii_interrupt calls netif_carrier_on for each known PHY's link-up and
+  // netif_carrier_off on link loss (LH@2.4.20 drivers/net/gmac.c; 2.4.16's has neither).
+  if (on == netif_carrier_ok()) return;
+  if (on) netif_carrier_on();
+  else netif_carrier_off();
+  run_events().note(now(), kernel().host() + "." + name(), on ? "carrier on" : "carrier off",
+                    on ? "gmac mii_interrupt: link up" : "gmac mii_interrupt: Link down !");
 }
 
 Task<int> Gmac::mii_do_reset_phy(int phy_addr) {

@@ -238,9 +238,13 @@ class Gmac : public NetDevice {
   Task<int> open() override;
   Task<int> stop() override;
   Task<int> hard_start_xmit(SkbPtr& skb) override;
-  /// The PHY's link as the last mii_interrupt's MII_SR read found it (MII_SR_LKS): 1 or 0. gmac
-  /// v1.5k4 has no ioctl; this answers for tests and bonding only.
-  int mii_link_status() override { return (phy_status_ & MII_SR_LKS) ? 1 : 0; }
+  /// bond_check_dev_link's answer: gmac sets no dev->do_ioctl (2.4.16 through 2.4.20), so 2.4.20
+  /// bonding can ask neither ETHTOOL_GLINK nor the MII registers and "spoof[s] link up"
+  /// (-EOPNOTSUPP here; research/link-faults-failover.md §A4). balance-rr still skips the slave
+  /// per packet once mii_interrupt has turned the carrier off (IS_UP).
+  int mii_link_status() override { return -95; }
+  /// The PHY's link as the last mii_interrupt's MII_SR read found it (MII_SR_LKS), for tests.
+  bool phy_link_seen() const { return (phy_status_ & MII_SR_LKS) != 0; }
 
   /// gmac_probe1's part that runs in the probe process (the station address; see the file comment).
   Task<void> probe_hw();
@@ -262,6 +266,8 @@ class Gmac : public NetDevice {
   uint64_t rx_buffer(unsigned i) const;
 
  private:
+  /// netif_carrier_on/off as 2.4.20's mii_interrupt calls them, with the run's event.
+  void carrier_change(bool on);
   Task<void> gm_out(uint32_t reg, uint32_t v);
   Task<uint32_t> gm_in(uint32_t reg);
   Task<void> gm_bis(uint32_t reg, uint32_t v);

@@ -59,7 +59,24 @@
 //  * Fragmented skbs: the modelled stack sends linear skbs (nr_frags 0), so gem_start_xmit's
 //    multi-descriptor branch and gem_tx's fragment walk are not reachable; one descriptor per skb.
 //  * The do_reset paths (RXTAGERR, PCIERR, PCS link down) and gem_tx_timeout: counted
-//    (driver.resets), not performed; none occurs in the modelled runs.
+//    (driver.resets), not performed; none occurs in the modelled runs. The link-down reset of
+//    v0.96 is performed (gem_link_timer -> gem_reset_task, see below).
+//  * gem_mdio_link_not_up's forced 100/10 Mb/s fallback after more than 10 ticks (12 s) without
+//    link: the ticks are counted, the fallback is not run (a fault scenario's outage is shorter).
+//
+// Link loss (docs/faults.md; research/link-faults-failover.md §A4, read in LH@2.4.17 sungem.c):
+//  * v0.96's gem_link_timer runs every 12 * HZ / 10 (1.2 s) while the chip runs and reads BMSR
+//    once (PHY_STAT; the BMSR link bit is latched low, so a failure shorter than a tick is still
+//    seen). Link up -> lstate link_up and, when open, gem_set_link_modes (which starts the DMA).
+//    Link gone while lstate was link_up -> "eth0: Link down", reset_task_pending = 1,
+//    schedule_task(reset_task) and gem_begin_auto_negotiation (BMCR_ANRESTART, timer re-armed).
+//  * gem_reset_task (keventd): netif_stop_queue, GREG_IMASK all masked, gem_stop (GREG_SWRST TX+RX:
+//    what the chip held is dropped), gem_init_rings (gem_clean_rings frees every TX skb, counted
+//    driver.tx_ring_reset_freed, and the RX buffers), gem_init_hw(gp, 0) (DMA and MAC programmed,
+//    left disabled: lstate is link_down), netif_wake_queue. Frames posted afterwards wait in the TX
+//    ring (the DMA is off) until the link timer sees the link and gem_set_link_modes starts it.
+//  * No netif_carrier_* anywhere: bonding sees the link through ETHTOOL_GLINK (mii_link_status).
+//  * v0.95 (LH@2.4.16) stops its link timer once it has seen the link: it never sees it go.
 //  * gem_set_multicast, gem_get_stats, ethtool/MII ioctls (v0.96), power management suspend/resume.
 //
 // Counters: <host>.<ifname>.driver.{intr, abnormal, txmac_reads, rxmac_reads, mac_reads, tx_reaps,
@@ -221,6 +238,13 @@ class Gem : public NetDevice {
   uint64_t rxd_addr(unsigned i) const { return gblock_dvma_ + uint64_t(TX_RING_SIZE + i) * kDescBytes; }
   bool hw_running() const { return hw_running_; }
   bool link_up() const { return link_up_; }  ///< gem_set_link_modes has run (DMA started)
+  /// bond_check_dev_link's answer. v0.96: SIOCETHTOOL ETHTOOL_GLINK, which gem_ioctl answers with
+  /// `gp->lstate == link_up` (LH@2.4.17 sungem.c; sungem never calls netif_carrier_*). v0.95:
+  /// gem_ioctl returns -EINVAL for everything (LH@2.4.16), so bonding spoofs the link up.
+  int mii_link_status() override { return v_ == Version::v0_95 ? -95 : (lstate_ == LState::link_up ? 1 : 0); }
+  bool reset_task_pending() const { return reset_task_pending_; }
+  /// gem_reset_task (v0.96, LH@2.4.17): run by keventd after gem_link_timer saw the link go.
+  Task<void> gem_reset_task();
   int rx_pause_off() const { return rx_pause_off_; }
   int rx_pause_on() const { return rx_pause_on_; }
 
@@ -268,6 +292,7 @@ class Gem : public NetDevice {
   ParamValues params_;
   unsigned link_cntl_;  ///< v0.96 gp->link_cntl (link_modes[link_mode])
   bool probed_ = false, irq_requested_ = false, hw_running_ = false, opened_ = false, link_up_ = false;
+  bool reset_task_pending_ = false;  ///< gp->reset_task_pending
   WaitQueue probe_wq_;
   uint64_t gblock_dvma_ = 0;
   unsigned mii_phy_addr_ = 0;
@@ -280,7 +305,7 @@ class Gem : public NetDevice {
   std::vector<RingInfo> rx_skbs_, tx_skbs_;
   unsigned rx_new_ = 0, tx_new_ = 0, tx_old_ = 0;
   uint64_t *c_intr_, *c_abnormal_, *c_txmac_, *c_rxmac_, *c_mac_, *c_tx_reaps_, *c_tx_cleaned_, *c_tx_busy_,
-      *c_rx_, *c_copy_, *c_rx_dropped_, *c_rx_kicks_, *c_resets_;
+      *c_rx_, *c_copy_, *c_rx_dropped_, *c_rx_kicks_, *c_resets_, *c_tx_reset_freed_;
 };
 
 /// pci_driver.probe (DriverEntry::probe contract): one Gem for the GMAC `dev`, registered with `k`,

@@ -2,6 +2,7 @@
 // PHY bring-up, transmit, the interrupt handler, TX reap and RX with refill. See sungem.h for what
 // differs between the versions, what is left out, and the sources.
 #include "drivers-sim/drivers/gem_whatif/rx_blank.h"
+#include "core/events.h"
 #include "core/sim_context.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
 #include "drivers-sim/driver_entry.h"
@@ -10,6 +11,7 @@
 #include "drivers-sim/kernel/rx_journey.h"
 #include "models/bus/pci.h"
 #include <algorithm>
+#include <fmt/format.h>
 #include <stdexcept>
 #include <systemc>
 
@@ -34,6 +36,8 @@ constexpr uint32_t MIF_BBCLK = 0x6200, MIF_BBDATA = 0x6204, MIF_BBOENAB = 0x6208
 constexpr uint16_t kLinkModes[7] = {PHY_CTRL_ANENAB, 0, PHY_CTRL_SPD100, PHY_CTRL_SPD2, PHY_CTRL_FDPLX,
                                     PHY_CTRL_SPD100 | PHY_CTRL_FDPLX, PHY_CTRL_SPD2 | PHY_CTRL_FDPLX};
 }  // namespace
+
+Task<void> run_reset_task(Gem* g);
 
 const char* cost_driver(Version v) { return v == Version::v0_95 ? kDriverName095 : kDriverName096; }
 
@@ -66,11 +70,14 @@ Gem::Gem(Kernel& k, std::string name, uint64_t bar, unsigned vector, DmaTags::Sp
   c_rx_dropped_ = &cs.at(counter(k, this->name(), "rx_dropped"));
   c_rx_kicks_ = &cs.at(counter(k, this->name(), "rx_kicks"));
   c_resets_ = &cs.at(counter(k, this->name(), "resets"));
+  c_tx_reset_freed_ = &cs.at(counter(k, this->name(), "tx_ring_reset_freed"));
   link_timer_.function = [this]() { return gem_link_timer(); };
   pm_timer_.function = [this]() { return gem_pm_task(); };
 }
 
 Gem::~Gem() = default;
+
+Task<void> run_reset_task(Gem* g) { co_await g->gem_reset_task(); }
 
 Task<void> Gem::udelay(double us) {
   // udelay / mdelay: a calibrated busy loop on the running CPU.
@@ -365,22 +372,58 @@ Task<void> Gem::gem_link_timer() {
   }
   // v0.96: re-armed for as long as the chip runs.
   if (!hw_running_) co_return;
+  if (reset_task_pending_) {  // "If the link of task is still pending, we just reschedule the link timer"
+    add_link_timer();
+    co_return;
+  }
   const uint16_t val = co_await phy_read(PHY_STAT);
   if (val & PHY_STAT_LSTAT) {
     if (lstate_ != LState::link_up) {
       lstate_ = LState::link_up;
-      if (opened_) co_await gem_set_link_modes();
+      if (opened_) {
+        co_await gem_set_link_modes();
+        run_events().note(now(), kernel().host() + "." + name(), "link up",
+                          fmt::format("sungem: {}: Link is up at 1000 Mbps, full-duplex.", name()));
+      }
     }
   } else if (lstate_ == LState::link_up) {
-    // "Link down": reset_task and a new autonegotiation (the modelled links do not go down).
+    // "If the link was previously up, we restart the whole process": the reset task, then a new
+    // autonegotiation (which re-arms the timer).
     lstate_ = LState::link_down;
     ++*c_resets_;
+    run_events().note(now(), kernel().host() + "." + name(), "link down",
+                      fmt::format("sungem: {}: Link down; reset task scheduled", name()));
+    reset_task_pending_ = true;
+    kernel().spawn_process("keventd " + name() + " reset_task", run_reset_task(this));
     co_await gem_begin_auto_negotiation();
     co_return;
   } else {
     ++timer_ticks_;  // > 10: gem_mdio_link_not_up's forced modes (not modelled)
   }
   add_link_timer();
+}
+
+Task<void> Gem::gem_reset_task() {
+  // "The link went down, we reset the ring, but keep DMA stopped."
+  if (hw_running_ && opened_) {
+    netif_stop_queue();
+    co_await writel(0xffffffffu, reg(GREG_IMASK));
+    co_await gem_stop();
+    unsigned freed = 0;
+    for (auto& r : tx_skbs_)
+      if (r.skb) {
+        ++freed;
+        if (r.skb->journey) sim().journeys.mark(r.skb->journey, now(), "dropped", kernel().host() + "." + name(),
+                                                "gem_reset_task: TX ring freed");
+      }
+    *c_tx_reset_freed_ += freed;
+    run_events().note(now(), kernel().host() + "." + name(), "TX ring reset",
+                      fmt::format("sungem gem_reset_task: gem_stop + gem_init_rings free {} frames", freed));
+    co_await gem_init_rings();
+    co_await gem_init_hw(false);
+    netif_wake_queue();
+  }
+  reset_task_pending_ = false;
 }
 
 Task<void> Gem::gem_pm_task() {

@@ -3,9 +3,11 @@
 #include "models/bus/pci_timing.h"
 #include "models/device_entry.h"
 #include "models/ether/link.h"
+#include "core/events.h"
 #include "models/ether/station_address.h"
 #include "models/ether/pause.h"
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -165,7 +167,16 @@ Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
     o.set_sensitivity(&mif_ev_);
     sc_core::sc_spawn([this] { mif_done(); }, "mif", &o);
   }
+  {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&mif_poll_ev_);
+    sc_core::sc_spawn([this] { mif_poll_fire(); }, "mif_poll", &o);
+  }
   build_mac(p_, [this](const EthFrame& f) { accept_frame(f); });
+  rx_pipe_->set_bad_fcs([this](const EthFrame& f) { accept_bad_fcs(f); });
+  phy_mon_ = std::make_unique<EthPhy>(this->name(), [this](bool up) { on_phy_change(up); });
   auto& c = sim().counters;
   const std::string n = this->name();
   c_tx_frames_ = &c.at(n + ".tx_frames");
@@ -188,6 +199,10 @@ Gmac::Gmac(sc_core::sc_module_name name, const GemParams& p)
   c_tx_intme_ = &c.at(n + ".tx_intme");
   c_tx_desc_fetches_ = &c.at(n + ".tx_desc_fetches");
   c_rx_desc_fetches_ = &c.at(n + ".rx_desc_fetches");
+  c_rx_fcs_errors_ = &c.at(n + ".rx_fcs_errors");
+  c_rx_dropped_link_down_ = &c.at(n + ".rx_dropped_link_down");
+  c_tx_dropped_reset_ = &c.at(n + ".tx_dropped_reset");
+  c_rx_dropped_reset_ = &c.at(n + ".rx_dropped_reset");
 }
 
 Gmac::~Gmac() = default;
@@ -239,6 +254,11 @@ void Gmac::reset_tx() {  // GREG_SWRST_TXRST: the TX DMA and TX MAC back to rese
   regw(TXDMA_KICK) = 0;
   regw(TXDMA_CFG) = 0x00118010;
   regw(MAC_TXCFG) = 0;
+  // Frames in the TX FIFO the MAC has not started (held without link, or waiting for the wire)
+  // are gone with the reset: counted sent by tx_frames, never on the link.
+  count(c_tx_dropped_reset_, mac_tx_->queued());
+  tx_fifo_used_ = 0;
+  tx_fifo_frames_ = 0;
   mac_tx_->clear_queued();
   sync_irq();
 }
@@ -247,6 +267,9 @@ void Gmac::reset_rx() {  // GREG_SWRST_RXRST
   rx_kick_ = rx_done_ = rx_fetch_next_ = 0;
   rxd_.clear();
   rx_nobuf_ = false;
+  count(c_rx_dropped_reset_, rx_fifo_.size());  // frames in the RX FIFO not yet written to memory
+  for (auto& fr : rx_fifo_)
+    if (fr.j) sim().journeys.mark(fr.j, now(), "dropped", name(), "RX reset (GREG_SWRST_RXRST)");
   rx_fifo_.clear();
   rx_fifo_used_ = 0;
   xoff_sent_ = false;
@@ -304,6 +327,7 @@ uint32_t Gmac::status() const {
   if (txstat_ & ~reg(MAC_TXMASK) & 0x1ff) v |= GREG_STAT_TXMAC;
   if (rxstat_ & ~reg(MAC_RXMASK) & 0x7f) v |= GREG_STAT_RXMAC;
   if (cstat_ & ~reg(MAC_MCMASK) & 0x7) v |= GREG_STAT_MAC;
+  if (mif_changed_ & ~reg(MIF_MASK) & MIF_STATUS_STAT) v |= GREG_STAT_MIF;
   v |= (uint32_t(tx_done_) << GREG_STAT_TXNR_SHIFT) & GREG_STAT_TXNR;
   return v;
 }
@@ -354,6 +378,7 @@ uint32_t Gmac::peek(uint32_t off) const {
     case MAC_CSTAT: return cstat_;
     case MAC_TXRST: case MAC_RXRST: return 0;  // self-clearing
     case MIF_FRAME: return mif_frame_;
+    case MIF_STATUS: return uint32_t(mif_image_) << 16 | mif_changed_;
     case PCS_MIISTAT: case PCS_ISTAT: return 0;
     default: return reg(off);
   }
@@ -369,6 +394,7 @@ uint32_t Gmac::read_reg(uint32_t off) {
     case MAC_TXSTAT: txstat_ = 0; sync_irq(); break;
     case MAC_RXSTAT: rxstat_ = 0; sync_irq(); break;
     case MAC_CSTAT: cstat_ &= ~uint32_t(MAC_CSTAT_PRCV | MAC_CSTAT_PS | MAC_CSTAT_NPS); sync_irq(); break;
+    case MIF_STATUS: mif_changed_ = 0; sync_irq(); break;  // "The poll status field is auto-clearing on read"
     default: break;
   }
   return v;
@@ -379,7 +405,7 @@ void Gmac::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
     case GREG_STAT: case GREG_STAT2: case GREG_SEBSTATE: case TXDMA_TXDONE: case RXDMA_DONE: case TXDMA_FSZ:
     case RXDMA_FSZ: case TXDMA_PCNT: case RXDMA_PCNT: case MAC_TXSTAT: case MAC_RXSTAT: case MAC_CSTAT:
       return;  // read-only (the chip updates them)
-    case GREG_IMASK: case MAC_TXMASK: case MAC_RXMASK: case MAC_MCMASK:
+    case GREG_IMASK: case MAC_TXMASK: case MAC_RXMASK: case MAC_MCMASK: case MIF_MASK:
       regw(off) = v;
       sync_irq();
       return;
@@ -435,6 +461,12 @@ void Gmac::write_reg(uint32_t off, uint32_t v, const sc_time& delay) {
       regw(off) = v & MAC_SNDPAUSE_TS;
       if (v & MAC_SNDPAUSE_SP) send_pause(uint16_t(v & MAC_SNDPAUSE_TS));
       return;
+    case MIF_CFG: {
+      const uint32_t old = reg(off);
+      regw(off) = v;
+      mif_poll_write(old, v);
+      return;
+    }
     case MIF_FRAME:
       mif_frame_ = v & ~uint32_t(MIF_FRAME_TALSB);
       mif_ev_.cancel();
@@ -487,13 +519,7 @@ void Gmac::mif_done() {
   const unsigned phy = (mif_frame_ & MIF_FRAME_PHYAD) >> 23, r = (mif_frame_ & MIF_FRAME_REGAD) >> 18;
   if (op == 2) {  // read
     uint16_t v = 0xffff;  // nothing answers: MDIO floats high
-    if (phy == p_.phy_addr) {
-      v = phy_[r];
-      if (!cabled_) {
-        if (r == 0x01) v &= uint16_t(~(0x0004 | 0x0020));  // no link, AN not complete
-        if (r == 0x05 || r == 0x0A || r == 0x19) v = 0;
-      }
-    }
+    if (phy == p_.phy_addr) v = phy_read(r, true);
     mif_frame_ = (mif_frame_ & ~uint32_t(MIF_FRAME_DATA)) | v;
   } else if (op == 1 && phy == p_.phy_addr) {
     const uint16_t v = uint16_t(mif_frame_ & MIF_FRAME_DATA);
@@ -501,6 +527,75 @@ void Gmac::mif_done() {
     else if (r != 0x01 && r != 0x02 && r != 0x03 && r != 0x05 && r != 0x0A && r != 0x19) phy_[r] = v;
   }
   mif_frame_ |= MIF_FRAME_TALSB;
+}
+
+uint16_t Gmac::phy_read(unsigned r, bool consume) {
+  uint16_t v = phy_[r & 31];
+  if (!phy_link_up()) {  // no cable or no link: no auto-negotiation partner
+    if (r == 0x01) v &= uint16_t(~(0x0004 | 0x0020));  // BMSR: no link, AN not complete
+    if (r == 0x05 || r == 0x0A || r == 0x19) v = 0;     // LPA, 1000BASE-T status, AUXSTATUS
+  }
+  if (r == 0x01) {  // the link bit is latched low: a failure reads once, then the bit is live
+    if (bmsr_link_latched_low_) v &= uint16_t(~0x0004);
+    if (consume) bmsr_link_latched_low_ = false;
+  }
+  return v;
+}
+
+void Gmac::mif_poll_write(uint32_t old_cfg, uint32_t cfg) {
+  const bool was = old_cfg & MIF_CFG_POLL, is = cfg & MIF_CFG_POLL;
+  if (is && !was) {  // polling starts: the first poll sets the image (estimate: no change bits)
+    mif_poll_since_ = now();
+    const unsigned pr = (cfg & MIF_CFG_PRADDR) >> MIF_CFG_PRADDR_SHIFT;
+    const unsigned pd = (cfg & MIF_CFG_PPADDR) >> MIF_CFG_PPADDR_SHIFT;
+    mif_image_ = pd == p_.phy_addr ? phy_read(pr, true) : 0xffff;
+  } else if (was && !is) {
+    // estimate: turning polling off clears the change bits. gmac acknowledges a MIF interrupt only
+    // with mii_poll_stop / mii_poll_start (and GM_IRQ_ACK, which sungem.h says acts on bits 0-6):
+    // it never reads MIF_STATUS, so without this its interrupt would never go away.
+    mif_changed_ = 0;
+    mif_poll_ev_.cancel();
+    sync_irq();
+  }
+}
+
+void Gmac::mif_poll_schedule() {
+  // The next poll instant of the schedule that started when polling was turned on.
+  const uint32_t cfg = reg(MIF_CFG);
+  if (!(cfg & MIF_CFG_POLL) || p_.mif_frame <= SC_ZERO_TIME) return;
+  const double period = p_.mif_frame.to_seconds(), since = (now() - mif_poll_since_).to_seconds();
+  const double k = std::ceil(since / period);
+  const sc_time at = mif_poll_since_ + p_.mif_frame * k;
+  mif_poll_ev_.cancel();
+  mif_poll_ev_.notify(at > now() ? at - now() : SC_ZERO_TIME);
+}
+
+void Gmac::mif_poll_fire() {
+  const uint32_t cfg = reg(MIF_CFG);
+  if (!(cfg & MIF_CFG_POLL)) return;
+  const unsigned pr = (cfg & MIF_CFG_PRADDR) >> MIF_CFG_PRADDR_SHIFT;
+  const unsigned pd = (cfg & MIF_CFG_PPADDR) >> MIF_CFG_PPADDR_SHIFT;
+  const uint16_t v = pd == p_.phy_addr ? phy_read(pr, true) : 0xffff;
+  mif_changed_ |= uint16_t(v ^ mif_image_);
+  mif_image_ = v;
+  sync_irq();
+}
+
+// ---------------------------------------------------------------- link
+void Gmac::attach_link(EthLinkEnd* end) {
+  OnePortNic::attach_link(end);
+  link_end_ = end;
+  phy_mon_->set_initial(end != nullptr);
+}
+
+void Gmac::line_signal(const LineSignal& ls) { phy_mon_->line(ls, link_end_ ? link_end_->speed_mbps() : 1000); }
+
+void Gmac::on_phy_change(bool up) {
+  run_events().note(now(), name(), up ? "PHY link up" : "PHY link down",
+                    up ? "auto-negotiation and training done" : "link-fail timer expired");
+  if (!up) bmsr_link_latched_low_ = true;
+  mac_tx_->hold(!up);
+  mif_poll_schedule();  // the polled BMSR changes: seen at the next poll
 }
 
 // ============================================================================================
@@ -629,7 +724,45 @@ void Gmac::tx_check_all() {
 // RX
 // ============================================================================================
 
-void Gmac::frame_received(const EthFrame& f) { rx_pipe_->arrived(f); }
+void Gmac::frame_received(const EthFrame& f) {
+  if (!phy_link_up()) {  // the PHY has no link (still training after a replug): nothing reaches the MAC
+    count(c_rx_dropped_link_down_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "PHY link down");
+    return;
+  }
+  rx_pipe_->arrived(f);
+}
+
+void Gmac::frame_received_bad_fcs(const EthFrame& f) {
+  if (!phy_link_up()) {
+    count(c_rx_dropped_link_down_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "PHY link down");
+    return;
+  }
+  rx_pipe_->arrived_bad_fcs(f);
+}
+
+void Gmac::accept_bad_fcs(const EthFrame& f) {
+  // A MAC Control frame with a bad FCS is not acted on either; it is counted like any other.
+  if (!(reg(MAC_RXCFG) & MAC_RXCFG_ENAB)) {
+    count(c_rx_mac_disabled_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "MAC_RXCFG_ENAB clear");
+    return;
+  }
+  if (!address_match(f.bytes)) {
+    count(c_rx_filtered_);
+    if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "address filter");
+    return;
+  }
+  count(c_rx_fcs_errors_);
+  uint32_t& c = regw(MAC_FCSERR);
+  c = (c + 1) & 0xffff;
+  if (c == 0) {
+    rxstat_ |= MAC_RXSTAT_CCE;  // "CRC Error Cntr Expire": the 16-bit counter wrapped
+    sync_irq();
+  }
+  if (f.journey) sim().journeys.mark(f.journey, now(), "dropped", name(), "bad FCS (MAC_FCSERR)");
+}
 
 bool Gmac::address_match(const std::vector<uint8_t>& b) const {
   if (b.size() < 6) return false;
@@ -860,14 +993,20 @@ void Gmac::send_pause(uint16_t quanta) {
 
 std::optional<FrameTally> Gmac::tally() const {
   FrameTally t;
-  t.sent = *c_tx_frames_ + *c_tx_pause_sent_;
+  // tx_frames counts a frame when it enters the TX FIFO; those the MAC still holds (no link, or
+  // waiting for the wire at the end) are not on the link yet, and those a TX reset dropped never.
+  t.sent = *c_tx_frames_ + *c_tx_pause_sent_ - mac_tx_->queued() - *c_tx_dropped_reset_;
   const uint64_t held = rx_fifo_.size() + (rx_busy_ ? 1 : 0);
-  t.accepted = *c_rx_frames_ - std::min<uint64_t>(*c_rx_frames_, held);
+  const uint64_t gone = held + *c_rx_dropped_reset_;
+  t.accepted = *c_rx_frames_ - std::min<uint64_t>(*c_rx_frames_, gone);
   t.held = {{"in the MAC receive pipeline", rx_pipe_->held()}, {"in the RX FIFO", held}};
   t.consumed = {{"802.3x PAUSE (rx_pause_rcvd)", *c_rx_pause_rcvd_}, {"other MAC Control (rx_mac_ctrl_rcvd)", *c_rx_mac_ctrl_}};
   t.dropped = {{"address filter (rx_filtered)", *c_rx_filtered_},
                {"receiver disabled (rx_mac_disabled)", *c_rx_mac_disabled_},
                {"RX FIFO full (rx_overflow)", *c_rx_overflow_}};
+  if (*c_rx_fcs_errors_) t.dropped.push_back({"bad FCS (MAC_FCSERR)", *c_rx_fcs_errors_});
+  if (*c_rx_dropped_link_down_) t.dropped.push_back({"PHY link down (rx_dropped_link_down)", *c_rx_dropped_link_down_});
+  if (*c_rx_dropped_reset_) t.dropped.push_back({"RX reset (rx_dropped_reset)", *c_rx_dropped_reset_});
   return t;
 }
 

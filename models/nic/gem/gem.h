@@ -20,6 +20,40 @@
 // FIFO (RXDMA_CFG_FTHRESH is stored, cut-through is not modelled); one frame's DMA at a time per
 // direction; the MAC's IPG/slot/preamble registers are stored, the link's 802.3 timing applies;
 // PAUSE sends one XOFF per crossing of the OFF threshold.
+//
+// Link (docs/faults.md; research/link-faults-failover.md §A1, §A4): the PHY's link monitor is the
+// shared EthPhy (models/ether/phy.h: link fail 750 ms MASTER / 350 ms SLAVE after the signal goes,
+// auto-negotiation + training after it returns). What the MIF reads of the PHY follows it:
+// without link BMSR has LSTATUS and ANEGCOMPLETE clear and the partner's pages (LPA, 1000BASE-T
+// status, the BCM5411's AUXSTATUS) read 0; BMSR_LSTATUS is latched low (IEEE 802.3 22.2.4.2.13):
+// after a failure it reads 0 once even if the link is back (sungem's gem_link_timer reads BMSR
+// once per run). BMCR writes (BMCR_ANRESTART included) do not move the link monitor: a restart of
+// auto-negotiation on a live link (the drivers write it at open) would take the link down for
+// the whole link-up time, which no shipped scenario without faults shows (not modelled).
+//  * MIF poll mode (MIF_CFG_POLL, gmac's GM_MIF_CFGPE): the MIF reads register MIF_CFG_PRADDR of
+//    PHY MIF_CFG_PPADDR over and over; MIF_STATUS holds the last value read (MIF_STATUS_DATA) and
+//    the bits that changed since the poll before (MIF_STATUS_STAT, cleared when MIF_STATUS is read,
+//    and when polling is turned off: see mif_poll_write); a changed bit MIF_MASK lets through
+//    (0 = unmasked, gmac writes 0xffc0) sets GREG_STAT_MIF. The poll reads the PHY, so it consumes
+//    BMSR's latch. estimate: one poll per MIF frame time (mif_frame, back to back): the interval is
+//    not documented (research §A4, (C) "Apple GMAC MIF autopoll interval"); gmac's mii_poll_start
+//    waits GM_MIF_POLL_DELAY = 200 µs "Let the bits set" before unmasking, so a poll completes
+//    well within 200 µs. The first poll after polling is turned on sets the image without change
+//    bits (estimate). Polls are not simulated one by one: a change of the PHY is seen at the next
+//    poll instant of the schedule that started when polling was turned on.
+//  * TX without link: the MAC starts no frame while the PHY has no link (frames wait in the MAC
+//    and the ring, and leave when the link returns). estimate: no GEM document says whether the
+//    MAC holds or drops (sungem.c never relies on either: on link loss its gem_reset_task resets
+//    the TX DMA and MAC, GREG_SWRST, which drops what the chip holds, counted tx_dropped_reset);
+//    taken as the 8254x's "indication that the link is not up disables MAC operation" (SDM
+//    §8.6.5.2). Until the PHY declares the loss, frames go into the dead line and the link counts
+//    them lost on the wire. RX: a frame arriving while the PHY has no link is dropped
+//    (rx_dropped_link_down).
+//  * FCS: a frame with a bad FCS (a link's frame error rate) is dropped by the MAC and counted in
+//    MAC_FCSERR ("FCS Error Counter", sungem.h; 16 bits, MAC_RXSTAT_CCE "CRC Error Cntr Expire" when
+//    it wraps), which sungem's gem_get_stats adds to rx_crc_errors and gmac's gmac_stats to
+//    rx_crc_errors. estimate: counted only for frames that pass the address filter and while the
+//    receiver is enabled (the 8254x CRCERRS rule, SDM §13.7; no GEM wording found).
 #pragma once
 #include "core/clock.h"
 #include "core/dma_tags.h"
@@ -31,6 +65,7 @@
 #include "models/ether/frame.h"
 #include "models/ether/mac_tx.h"
 #include "models/ether/nic_params.h"
+#include "models/ether/phy.h"
 #include "models/nic/gem/regs.h"
 #include <array>
 #include <deque>
@@ -97,7 +132,7 @@ uint16_t csum16_be(const uint8_t* b, size_t n);
 /// RX_DONE's ITIME limit: `units` × 2048 clocks of `clk`.
 inline sc_time rx_blank_time(const ClockDomain& clk, unsigned units) { return clk.cycles(double(units) * kRxBlankClocksPerUnit); }
 
-class Gmac : public OnePortNic {
+class Gmac : public OnePortNic, public EthLineSide {
  public:
   tlm_utils::simple_target_socket<Gmac> pci_target_socket;        ///< "pci_target"
   tlm_utils::simple_initiator_socket<Gmac> dma_initiator_socket;  ///< "dma_initiator"
@@ -117,7 +152,13 @@ class Gmac : public OnePortNic {
   void bus_mode(bool pcix, unsigned mhz) override;
 
   // EthPort (the port list, cable and name: OnePortNic)
+  void attach_link(EthLinkEnd* end) override;
   void frame_received(const EthFrame& f) override;
+  // EthLineSide (models/ether/phy.h): the PHY hears the line; frames with a bad FCS.
+  void line_signal(const LineSignal& s) override;
+  void frame_received_bad_fcs(const EthFrame& f) override;
+  /// The PHY's link status now (a cable and no link-fail since, or training done).
+  bool phy_link_up() const { return cabled_ && phy_mon_->link_up(); }
   std::optional<FrameTally> tally() const override;
 
   const GemParams& params() const { return p_; }
@@ -173,8 +214,15 @@ class Gmac : public OnePortNic {
   void pause_received(const EthFrame& f);
   void flow_control_check();
   void send_pause(uint16_t quanta);
-  // MIF
+  // MIF and PHY
   void mif_done();
+  /// PHY register `r` as an MDIO read returns it now; `consume` clears BMSR's latched-low link bit.
+  uint16_t phy_read(unsigned r, bool consume);
+  void mif_poll_write(uint32_t old_cfg, uint32_t cfg);
+  void mif_poll_schedule();
+  void mif_poll_fire();
+  void on_phy_change(bool up);
+  void accept_bad_fcs(const EthFrame& f);
   void count(uint64_t* c, uint64_t n = 1) { *c += n; }
 
   GemParams p_;
@@ -223,11 +271,19 @@ class Gmac : public OnePortNic {
   // MIF / PHY
   std::array<uint16_t, 32> phy_{};
   uint32_t mif_frame_ = 0;
+  std::unique_ptr<EthPhy> phy_mon_;  ///< the link monitor's timers (models/ether/phy.h)
+  EthLinkEnd* link_end_ = nullptr;
+  bool bmsr_link_latched_low_ = false;  ///< BMSR_LSTATUS latched low since a link failure (802.3 22.2.4.2.13)
+  uint16_t mif_image_ = 0;    ///< MIF_STATUS_DATA: the polled register's last value
+  uint16_t mif_changed_ = 0;  ///< MIF_STATUS_STAT: bits changed since (read-clear)
+  sc_time mif_poll_since_ = SC_ZERO_TIME;  ///< when polling was turned on (the poll schedule's phase)
+  sc_core::sc_event mif_poll_ev_;
 
   uint64_t *c_tx_frames_, *c_tx_octets_, *c_rx_frames_, *c_rx_octets_, *c_rx_overflow_, *c_rx_filtered_,
       *c_rx_mac_disabled_, *c_rx_nobuf_, *c_rx_pause_rcvd_, *c_rx_mac_ctrl_, *c_tx_xoff_sent_, *c_tx_xon_sent_,
       *c_tx_pause_sent_, *c_interrupts_, *c_rx_done_pkts_, *c_rx_done_time_, *c_tx_all_, *c_tx_intme_,
-      *c_tx_desc_fetches_, *c_rx_desc_fetches_;
+      *c_tx_desc_fetches_, *c_rx_desc_fetches_, *c_rx_fcs_errors_, *c_rx_dropped_link_down_, *c_tx_dropped_reset_,
+      *c_rx_dropped_reset_;
 };
 
 }  // namespace nicsim::gem

@@ -155,6 +155,9 @@ inline constexpr uint32_t MIF_BBCLK = 0x6200, MIF_BBDATA = 0x6204, MIF_BBOENAB =
 inline constexpr uint32_t MIF_FRAME = 0x620C, MIF_CFG = 0x6210, MIF_MASK = 0x6214, MIF_STATUS = 0x6218;
 inline constexpr uint32_t MIF_CFG_PSELECT = 0x001, MIF_CFG_POLL = 0x002, MIF_CFG_BBMODE = 0x004,
                           MIF_CFG_MDI0 = 0x100, MIF_CFG_MDI1 = 0x200;
+inline constexpr uint32_t MIF_CFG_PRADDR = 0x000000f8, MIF_CFG_PRADDR_SHIFT = 3;   ///< gmac.h GM_MIF_CFGPR_MASK: poll register
+inline constexpr uint32_t MIF_CFG_PPADDR = 0x00007c00, MIF_CFG_PPADDR_SHIFT = 10;  ///< gmac.h GM_MIF_CFGPD_MASK: poll PHY address
+inline constexpr uint32_t MIF_STATUS_DATA = 0xffff0000, MIF_STATUS_STAT = 0x0000ffff;  ///< "Live image", "Which bits have changed"
 inline constexpr uint32_t MIF_FRAME_ST = 0xc0000000, MIF_FRAME_OP = 0x30000000, MIF_FRAME_PHYAD = 0x0f800000,
                           MIF_FRAME_REGAD = 0x007c0000, MIF_FRAME_TAMSB = 0x00020000, MIF_FRAME_TALSB = 0x00010000,
                           MIF_FRAME_DATA = 0x0000ffff;
