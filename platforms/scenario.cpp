@@ -151,6 +151,7 @@ nlohmann::json Scenario::to_json() const {
       if (f.type == "frame_error_rate") {
         e["rate"] = f.rate;
         e["until_s"] = f.until_s;
+        e["errors"] = f.errors;
       }
       if (f.type == "partner_link_loss") e["silent_ms"] = f.silent_ms;
       fs.push_back(e);
@@ -1337,8 +1338,8 @@ void Loader::read_faults(Scenario& s, const toml::node& n) {
       {"cable_pull", {"link", "port"}},
       {"cable_replug", {"link", "port"}},
       {"partner_link_loss", {"link", "port", "silent_ms"}},
-      {"frame_error_rate", {"link", "port", "rate", "until_s"}}};
-  std::vector<std::string> all = {"type", "at_s", "link", "port", "rate", "until_s", "silent_ms"};
+      {"frame_error_rate", {"link", "port", "rate", "until_s", "errors"}}};
+  std::vector<std::string> all = {"type", "at_s", "link", "port", "rate", "until_s", "silent_ms", "errors"};
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string prefix = fmt::format("faults.{}", i);
     const toml::table& t = need_table(*arr.get(i), prefix);
@@ -1412,6 +1413,13 @@ void Loader::read_faults(Scenario& s, const toml::node& n) {
           fail(prefix + ".until_s", u->source(),
                fmt::format("the window ends at {} s, not after it starts (at_s = {} s)", fmt_num(f.until_s), fmt_num(f.at_s)));
       }
+      if (auto* e = t.get("errors"))
+        f.errors = std::get<std::string>(convert(
+            string_param("errors", "fcs", {"fcs", "symbol"},
+                         "fcs: bit errors the PHY decodes as valid symbols, caught by the FCS (8254x CRCERRS); symbol: "
+                         "invalid symbols the PHY flags with RX_ER (8254x RXERRC)",
+                         ""),
+            *e, prefix + ".errors"));
     }
     if (auto* sm = t.get("silent_ms"))
       f.silent_ms = std::get<double>(

@@ -75,6 +75,9 @@ struct FaultConfig {
   unsigned side = 0;      ///< the side of links[link] `port` is (0 a, 1 b)
   double rate = 0;        ///< frame_error_rate: probability that a frame arrives with a bad FCS
   double until_s = 0;     ///< frame_error_rate: end of the window; 0 = to the end of the run
+  /// frame_error_rate: "fcs" (errors decoded as valid symbols, caught by the FCS) or "symbol"
+  /// (invalid symbols the receiving PHY flags with RX_ER)
+  std::string errors = "fcs";
   double silent_ms = 1250;  ///< partner_link_loss: how long the partner sends nothing (break_link_timer)
   SourceLoc loc;
 };

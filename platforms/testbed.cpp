@@ -96,7 +96,7 @@ void Testbed::arm_faults() {
         // Toward `port`: the direction whose receiving side is f.side (dir 0 a->b delivers to b).
         const unsigned dir = f.side == 1 ? 0 : 1;
         const sc_time until = f.until_s > 0 ? sec(f.until_s) : sc_core::sc_max_time();
-        faults.add_error_window(dir, at, until, f.rate);
+        faults.add_error_window(dir, at, until, f.rate, f.errors == "symbol");
       } else {
         throw std::invalid_argument("unknown fault type '" + f.type + "'");
       }

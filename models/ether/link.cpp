@@ -46,6 +46,7 @@ struct DirectionFaultPart {
   struct Window {
     sc_time from, until;
     double rate;
+    bool rx_er;  ///< the receiving PHY flags the errors (RX_ER) instead of passing them to the FCS check
   };
   std::vector<Window> windows;  ///< frame error rate windows
   Rng rng{1};
@@ -83,7 +84,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed, public Direction
     sim().trace.span(std::string(link_.name()) + "/" + from_.port_name(), "frame " + std::to_string(len) + " B", s,
                      last_bit_out);
     if (link_.tap_) link_.tap_->on_frame(dir_, f, s, last_bit_out);
-    bool bad = false;
+    bool bad = false, rx_er = false;
     if (st) {
       if (st->dead) {  // no signal: the frame never reaches the far PHY
         ++lost;
@@ -93,12 +94,13 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed, public Direction
       for (const Window& w : windows)
         if (s >= w.from && s < w.until && rng.uniform() < w.rate) {
           bad = true;
+          rx_er = w.rx_er;
           ++corrupted;
           break;
         }
     }
     sc_time arrive = last_bit_out + link_.prop_;
-    q_.push_back({arrive, std::move(copy), bad});
+    q_.push_back({arrive, std::move(copy), bad, rx_er});
     if (q_.size() == 1) ev_.notify(arrive - now());
     return last_bit_out;
   }
@@ -211,6 +213,7 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed, public Direction
     sc_time at;
     EthFrame f;
     bool bad_fcs = false;  ///< arrives with a bad FCS (an error window drew it)
+    bool rx_er = false;    ///< ... flagged by the receiving PHY (RX_ER) instead
   };
   bool train_pending() const { return train_ && train_next_ < train_total_; }
   sc_time train_at(uint64_t i) const {
@@ -243,10 +246,11 @@ class EthLink::Direction : public EthLinkEnd, public EthRxFeed, public Direction
       }
       if (q_.empty() || q_.front().at > now()) break;
       EthFrame f = std::move(q_.front().f);
-      const bool bad = q_.front().bad_fcs;
+      const bool bad = q_.front().bad_fcs, rx_er = q_.front().rx_er;
       q_.pop_front();
       ++delivered_;
-      if (bad) bad_fcs_sink->frame_received_bad_fcs(f);
+      if (bad && rx_er) bad_fcs_sink->frame_received_rx_er(f);
+      else if (bad) bad_fcs_sink->frame_received_bad_fcs(f);
       else to_.frame_received(f);
     }
     if (train_pending() && !held_)
@@ -374,7 +378,7 @@ void LinkFaults::schedule_partner_loss(const sc_time& at, unsigned side, const s
   });
 }
 
-void LinkFaults::add_error_window(unsigned dir, const sc_time& from, const sc_time& until, double rate) {
+void LinkFaults::add_error_window(unsigned dir, const sc_time& from, const sc_time& until, double rate, bool rx_er) {
   DirectionFaultPart& d = part(link_, dir);
   auto* sink = dynamic_cast<EthLineSide*>(&d.receiver());
   if (!sink)
@@ -384,7 +388,7 @@ void LinkFaults::add_error_window(unsigned dir, const sc_time& from, const sc_ti
   d.bad_fcs_sink = sink;
   // One stream per direction, however many windows.
   if (d.windows.empty()) d.rng = sim().rng.derive(std::string(link_.name()) + (dir == 0 ? ".fer.ab" : ".fer.ba"));
-  d.windows.push_back({from, until, rate});
+  d.windows.push_back({from, until, rate, rx_er});
 }
 
 uint64_t LinkFaults::lost(const EthLink& link, unsigned dir) {

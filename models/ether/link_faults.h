@@ -38,8 +38,10 @@ class LinkFaults {
   /// and the line carries no data for `silent` (its break_link_timer); then both ends link up again.
   void schedule_partner_loss(const sc_time& at, unsigned side, const sc_time& silent);
   /// Frames of direction `dir` (0 a->b) that start in [from, until) arrive with a bad FCS with
-  /// probability `rate`. Throws std::invalid_argument when the receiving port is no EthLineSide.
-  void add_error_window(unsigned dir, const sc_time& from, const sc_time& until, double rate);
+  /// probability `rate`; with `rx_er` the receiving PHY flags them instead (RX_ER: symbol errors,
+  /// EthLineSide::frame_received_rx_er). Throws std::invalid_argument when the receiving port is no
+  /// EthLineSide.
+  void add_error_window(unsigned dir, const sc_time& from, const sc_time& until, double rate, bool rx_er = false);
   /// Whether side `side`'s PHY is the MASTER.
   bool master(unsigned side) const;
   /// Whether the line carries data now.

@@ -48,6 +48,11 @@ struct EthLineSide {
   /// As EthPort::frame_received, for a frame that arrives with a bad FCS (bit errors on the wire):
   /// the MAC drops and counts it (8254x CRCERRS).
   virtual void frame_received_bad_fcs(const EthFrame& f) = 0;
+  /// As frame_received_bad_fcs, for a frame during which the PHY asserted RX_ER: symbol errors it
+  /// could not decode as valid code-groups (GMII RX_ER; research/link-faults-failover.md §A2
+  /// RXERRC "copper symbol errors flagged by the PHY"). The 8254x counts it in RXERRC instead of
+  /// CRCERRS. Default: a MAC that keeps no separate count sees a bad FCS.
+  virtual void frame_received_rx_er(const EthFrame& f) { frame_received_bad_fcs(f); }
 };
 
 /// One PHY's link status. Calls `on_change(up)` (in a SystemC method process, at the simulated

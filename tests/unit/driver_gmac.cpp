@@ -4,7 +4,11 @@
 // never reaches INTME), TX_ALL as the only TX interrupt, RX_DONE by RX_BLANK's 5 packets or its time,
 // copybreak at 256 bytes of descriptor length, ip_summed CHECKSUM_NONE, the RX kick values, the
 // ring-full stop, close. Expected values are computed from LH@2.4.16:drivers/net/gmac.c / gmac.h.
+// Link loss ("gmac link" cases): the MIF poll interrupt brings mii_interrupt, which turns the
+// carrier off and on as 2.4.20's does; bonding cannot ask gmac (no do_ioctl).
+#include "core/events.h"
 #include "driver_gmac_harness.h"
+#include "models/ether/link_faults.h"
 #include "models/ether/pause.h"
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -405,6 +409,47 @@ TEST_CASE("gmac RX_BLANK what-if: rx_blank_pkts 10 and rx_blank_time 255 in GM_R
   CHECK(c.get("alpha_eth0.rx_done.ITIME") == 1u);
   CHECK(c.get("alpha_eth0.rx_done.IPKTS") == 2u);
   CHECK(c.get("alpha.eth0.driver.intr") == 3u);
+}
+
+
+TEST_CASE("gmac link: the MIF poll interrupt runs mii_interrupt, which turns the carrier off when the PHY declares "
+          "a pull and on when the link is back",
+          "[gmac][link]") {
+  run_events().clear();
+  Rig r;
+  LinkFaults f(*r.link);
+  const PhyTimers pt = phy_timers(1000);
+  const sc_time pull = ms(20), down = pull + (f.master(0) ? pt.link_fail_master : pt.link_fail_slave);
+  const sc_time plug = down + ms(10), up = plug + pt.link_up;
+  f.schedule_cable(pull, false);
+  f.schedule_cable(plug, true);
+  r.open();
+  sc_core::sc_start(down - us(1));
+  REQUIRE(r.rc == 0);
+  CHECK(r.dev->netif_carrier_ok());
+  CHECK(r.g->phy_link_seen());
+  sc_core::sc_start(down + ms(1) - now());
+  CHECK_FALSE(r.dev->netif_carrier_ok());
+  CHECK_FALSE(r.g->phy_link_seen());
+  CHECK(r.dev->mii_link_status() == -95);  // no do_ioctl: 2.4.20 bonding spoofs the link up
+  std::vector<double> off, on;
+  for (const auto& e : run_events().events()) {
+    if (e.what == "carrier off" && e.where == "alpha.eth0") off.push_back(to_s(e.at));
+    if (e.what == "carrier on" && e.where == "alpha.eth0") on.push_back(to_s(e.at));
+  }
+  REQUIRE(off.size() == 1);
+  // The next MIF poll after the PHY's change (one MIF frame at most), then the interrupt handler.
+  CHECK(off[0] > to_s(down));
+  CHECK(off[0] < to_s(down + gem::GemParams{}.mif_frame) + 500e-6);
+  sc_core::sc_start(up + ms(1) - now());
+  CHECK(r.dev->netif_carrier_ok());
+  CHECK(r.g->phy_link_seen());
+  on.clear();
+  for (const auto& e : run_events().events())
+    if (e.what == "carrier on" && e.where == "alpha.eth0") on.push_back(to_s(e.at));
+  REQUIRE(on.size() == 1);
+  CHECK(on[0] > to_s(up));
+  CHECK(on[0] < to_s(up + gem::GemParams{}.mif_frame) + 500e-6);
 }
 
 }  // namespace driver_gmac_test

@@ -2,6 +2,11 @@
 // what each version writes at open (GREG_IMASK, the MAC event masks, RXDMA_BLANK, TXDMA_CFG,
 // RXDMA_CFG, RXDMA_PTHRESH, ...), the descriptor bytes in memory, and traffic: which GREG_STAT
 // bits each interrupt reads, the interrupts and PIO reads per interrupt, copybreak, CHECKSUM_HW.
+// Link loss ("sungem link" cases): v0.96's 1.2 s gem_link_timer finds the PHY's loss, resets the
+// chip in gem_reset_task and starts the DMA again only when it finds the link back; ETHTOOL_GLINK
+// follows lstate; v0.95 never looks again once it has the link.
+#include "core/events.h"
+#include "models/ether/link_faults.h"
 #include "drivers-sim/drivers/sungem/sungem.h"
 #include "drivers-sim/kernel/byteorder.h"
 #include "models/nic/gem/gem.h"
@@ -425,6 +430,74 @@ TEST_CASE("sungem-0.96 RX_BLANK what-if: rx_blank_pkts 2 takes an RX_DONE per tw
   // inside the 122.9 µs time limit), the odd last one by the time limit.
   CHECK(o.intr == 1 + (kN - 1) / 2 + 1);
   CHECK(o.stat_with_rxdone == o.intr);
+}
+
+
+namespace {
+/// Times (s) of the events `what` noted for `where`.
+std::vector<double> sungem_event_times(const std::string& what, const std::string& where) {
+  std::vector<double> v;
+  for (const auto& e : run_events().events())
+    if (e.what == what && e.where == where) v.push_back(to_s(e.at));
+  return v;
+}
+}  // namespace
+
+TEST_CASE("sungem link: v0.96's 1.2 s link timer finds a pull after the PHY declares it and resets the chip and "
+          "restarts its DMA only when the link is back",
+          "[sungem][link]") {
+  run_events().clear();
+  Rig r(kDriverName096);
+  LinkFaults f(*r.link);
+  const PhyTimers pt = phy_timers(1000);
+  const sc_time pull = ms(1500), down = pull + (f.master(0) ? pt.link_fail_master : pt.link_fail_slave);
+  const sc_time plug = ms(2600), up = plug + pt.link_up;
+  f.schedule_cable(pull, false);
+  f.schedule_cable(plug, true);
+  r.open();
+  sc_core::sc_start(pull);
+  REQUIRE(r.rc == 0);
+  REQUIRE(r.g->link_up());  // the timer's first run found the link and started the DMA
+  CHECK(r.dev->mii_link_status() == 1);
+  sc_core::sc_start(down + sec(1.2) + ms(50) - now());
+  const auto lost = sungem_event_times("link down", "g4.eth0");
+  REQUIRE(lost.size() == 1);
+  CHECK(lost[0] > to_s(down));
+  CHECK(lost[0] <= to_s(down) + 1.2 + 1e-3);  // the timer's period plus its own run
+  CHECK(r.dev->mii_link_status() == 0);      // ETHTOOL_GLINK: lstate is no longer link_up
+  CHECK(r.dev->netif_carrier_ok());          // sungem never touches the carrier
+  CHECK_FALSE(r.g->reset_task_pending());    // gem_reset_task has run ...
+  CHECK(sungem_event_times("TX ring reset", "g4.eth0").size() == 1);
+  CHECK_FALSE(r.dev->netif_queue_stopped());  // ... and woken the queue
+  CHECK(r.counter("resets") == 1);
+  // It left the DMA and the MACs off (gem_init_hw(gp, 0) with lstate link_down).
+  CHECK((r.nic->peek(gem::TXDMA_CFG) & gem::TXDMA_CFG_ENABLE) == 0);
+  CHECK((r.nic->peek(gem::MAC_RXCFG) & gem::MAC_RXCFG_ENAB) == 0);
+  sc_core::sc_start(up + sec(1.2) + ms(50) - now());
+  const auto back = sungem_event_times("link up", "g4.eth0");
+  REQUIRE(back.size() == 1);
+  CHECK(back[0] > to_s(up));
+  CHECK(back[0] <= to_s(up) + 1.2 + 1e-3);
+  CHECK(r.dev->mii_link_status() == 1);
+  CHECK((r.nic->peek(gem::TXDMA_CFG) & gem::TXDMA_CFG_ENABLE) != 0);
+  CHECK((r.nic->peek(gem::MAC_RXCFG) & gem::MAC_RXCFG_ENAB) != 0);
+  // The two timer runs that found the changes are a whole number of 12 * HZ / 10 periods apart.
+  const double periods = (back[0] - lost[0]) / 1.2;
+  CHECK(periods == Approx(std::round(periods)).margin(2e-3));
+}
+
+TEST_CASE("sungem link: v0.95 stops its link timer once it has the link and never sees it go", "[sungem][link]") {
+  run_events().clear();
+  Rig r(kDriverName095);
+  LinkFaults f(*r.link);
+  f.schedule_cable(ms(1500), false);
+  r.open();
+  sc_core::sc_start(sec(4.0));
+  REQUIRE(r.rc == 0);
+  CHECK(sungem_event_times("link down", "g4.eth0").empty());
+  CHECK(r.g->link_up());
+  CHECK(r.dev->mii_link_status() == -95);  // gem_ioctl returns -EINVAL: bonding spoofs the link up
+  CHECK_FALSE(r.nic->phy_link_up());
 }
 
 }  // namespace driver_sungem_test

@@ -2,7 +2,8 @@
 // internal PHY's link monitor (SDM §13.4.17: LSC "each time the link status changes"; §3.4.3 the
 // PHY's LINK indication; research/link-faults-failover.md §A1/§A2), the MAC holds frames while
 // the link is down (SDM §8.6.5.2), CTRL.SLU|ILOS forces the link (e1000 5.0.43's e1000_tx_flush),
-// and frames with a bad FCS are dropped into CRCERRS only when they pass the address filter.
+// and frames with a bad FCS are dropped into CRCERRS only when they pass the address filter, frames
+// the PHY flagged with RX_ER into RXERRC.
 #include "nic_e1000_bench.h"
 #include "models/ether/link_faults.h"
 
@@ -135,6 +136,31 @@ TEST_CASE("8254x bad FCS: dropped and counted in CRCERRS when the address matche
     if (why == "bad FCS (CRCERRS)") crc = n;
   CHECK(crc == 5);
   CHECK_FALSE((b.rx_desc(kRxRing, 0).status & rxsta::DD));
+}
+
+TEST_CASE("8254x symbol errors: frames the PHY flags with RX_ER count in RXERRC and not in CRCERRS", "[e1000][faults]") {
+  Bench b("82546EB");
+  LinkFaults(*b.links[0]).add_error_window(1, SC_ZERO_TIME, sec(1), 1.0, true);  // peer -> NIC: every frame RX_ER
+  const auto mac = b.nic->mac_address(0);
+  run(
+      [&] {
+        b.setup_rx(0, kRxRing, 8, kRxBufs, 7);
+        for (int i = 0; i < 4; ++i) b.peers[0]->send(make_frame(mac, 1514, uint8_t(i)), now());
+        for (int i = 0; i < 2; ++i) b.peers[0]->send(make_frame({0x00, 0x01, 0x02, 0x03, 0x04, 0x05}, 60), now());
+        wait_until(ms(1));
+      },
+      ms(1));
+  CHECK(b.nic->peek(0, RXERRC) == 4);  // "must pass address filtering" as CRCERRS (SDM §13.7)
+  CHECK(b.nic->peek(0, CRCERRS) == 0);
+  CHECK(b.nic->peek(0, GPRC) == 0);
+  CHECK(b.nic->peek(0, TPR) == 6);
+  CHECK(sim().counters.get("nic.port0.rx_filtered") == 2);
+  auto t = b.nic->eth_port(0)->tally();
+  REQUIRE(t);
+  uint64_t rxer = 0;
+  for (auto& [why, n] : t->dropped)
+    if (why == "PHY receive error, RX_ER (RXERRC)") rxer = n;
+  CHECK(rxer == 4);
 }
 
 }  // namespace nic_e1000_link_test

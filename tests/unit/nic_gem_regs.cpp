@@ -2,6 +2,12 @@
 // read-to-clear bits 0-6 and its non-clearing alias GREG_STAT2, GREG_IACK, GREG_IMASK (1 = masked),
 // the MAC status registers (read-to-clear) and their masks (1 = masked) feeding TXMAC/RXMAC, the
 // 8/16-bit accesses gmac's GM_OUT/GM_IN make, the M66EN readings, and the descriptor byte order.
+// Link state ("gem link" cases): the shared PHY link monitor's timers (models/ether/phy.h) behind
+// what MIF frames read of BMSR (latched low), the MIF poll interrupt (MIF_CFG_POLL, MIF_STATUS,
+// MIF_MASK -> GREG_STAT_MIF), the MAC holding TX without link and a TX reset dropping what it
+// holds, frames with a bad FCS counted in MAC_FCSERR. Expected times come from phy_timers and the
+// MIF frame time, not from a run.
+#include "models/ether/link_faults.h"
 #include "tests/unit/nic_gem_bench.h"
 
 // This file's own names, apart from the other files of a unity batch.
@@ -172,6 +178,220 @@ TEST_CASE("gem csum16_be: the ones-complement sum of big-endian words, odd byte 
   CHECK(csum16_be(a, 5) == uint16_t(0x451c + 0xff00 + 1));  // carry folded
   const uint8_t z[] = {0xff, 0xff, 0xff, 0xff};
   CHECK(csum16_be(z, 4) == 0xffff);
+}
+
+
+namespace {
+/// A MIF frame-mode read of PHY register `reg` (call from the script), as sungem's __phy_read.
+uint16_t mif_read(Bench& b, const GemParams& p, unsigned reg) {
+  b.w(MIF_FRAME, (1u << 30) | (2u << 28) | ((p.phy_addr << 23) & MIF_FRAME_PHYAD) | ((reg << 18) & MIF_FRAME_REGAD) |
+                     MIF_FRAME_TAMSB);
+  wait_until(now() + p.mif_frame + ns(1));
+  const uint32_t v = b.r(MIF_FRAME);
+  REQUIRE((v & MIF_FRAME_TALSB) != 0);
+  return uint16_t(v & MIF_FRAME_DATA);
+}
+/// When the GMAC's PHY (side a of the bench link) declares link down after a pull.
+sc_time gem_link_fail(const LinkFaults& f) {
+  const PhyTimers t = phy_timers(1000);
+  return f.master(0) ? t.link_fail_master : t.link_fail_slave;
+}
+constexpr uint16_t kBmsrLstatus = 0x0004, kBmsrAnegComplete = 0x0020;
+}  // namespace
+
+TEST_CASE("gem link: BMSR read by MIF frames follows the PHY's link-fail timer and is latched low after a pull",
+          "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time pull = ms(1), down = pull + gem_link_fail(f), plug = down + ms(10);
+  const sc_time up = plug + phy_timers(1000).link_up;
+  f.schedule_cable(pull, false);
+  f.schedule_cable(plug, true);
+  uint16_t before = 0, during = 0, during_again = 0, lpa_down = 0, aux_down = 0, training = 0;
+  bool phy_down = true;
+  run([&] {
+    wait_until(down - ms(1));
+    before = mif_read(b, p, 0x01);  // the link-fail timer runs: still up
+    wait_until(down + us(1));
+    phy_down = !b.nic->phy_link_up();
+    during = mif_read(b, p, 0x01);
+    during_again = mif_read(b, p, 0x01);
+    lpa_down = mif_read(b, p, 0x05);
+    aux_down = mif_read(b, p, 0x19);
+    wait_until(up - ms(1));
+    training = mif_read(b, p, 0x01);  // signal back, auto-negotiation and training not done
+  }, up + ms(1));
+  CHECK((before & (kBmsrLstatus | kBmsrAnegComplete)) == (kBmsrLstatus | kBmsrAnegComplete));
+  CHECK(phy_down);
+  CHECK((during & (kBmsrLstatus | kBmsrAnegComplete)) == 0);
+  CHECK((during_again & (kBmsrLstatus | kBmsrAnegComplete)) == 0);
+  CHECK(lpa_down == 0);
+  CHECK(aux_down == 0);
+  CHECK((training & kBmsrLstatus) == 0);
+  CHECK(b.nic->phy_link_up());
+}
+
+TEST_CASE("gem link: a failure nobody read in time still reads once as link down after the link is back (latched low)",
+          "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time pull = ms(1), down = pull + gem_link_fail(f), plug = down + ms(10);
+  const sc_time up = plug + phy_timers(1000).link_up;
+  f.schedule_cable(pull, false);
+  f.schedule_cable(plug, true);
+  uint16_t first = 0, second = 0;
+  run([&] {
+    wait_until(up + us(1));          // no BMSR read since the failure (sungem reads it once per 1.2 s)
+    first = mif_read(b, p, 0x01);   // latched low since the failure: read once
+    second = mif_read(b, p, 0x01);  // live
+  }, up + ms(1));
+  CHECK((first & kBmsrLstatus) == 0);
+  CHECK((first & kBmsrAnegComplete) != 0);  // only the link bit latches
+  CHECK((second & kBmsrLstatus) != 0);
+}
+
+TEST_CASE("gem link: the MIF poll raises GREG_STAT_MIF at the next poll after the PHY declares the loss", "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time pull = ms(1), down = pull + gem_link_fail(f);
+  f.schedule_cable(pull, false);
+  const sc_time poll_on = us(100) + us(3);  // after the three register writes below (bench MMIO costs no time)
+  uint32_t mif_before = 0, stat_before = 0, mif_after = 0, mif_again = 0, stat_after_read = 0;
+  bool line_before = true, line_after = false, line_after_stop = true;
+  run([&] {
+    wait_until(us(100));
+    b.w(GREG_IMASK, ~GREG_STAT_MIF);
+    b.w(MIF_MASK, 0xffc0);  // gmac's mii_poll_start: the low six BMSR bits unmasked
+    wait_until(poll_on);
+    b.w16(MIF_CFG, MIF_CFG_MDI0 | (p.phy_addr << MIF_CFG_PPADDR_SHIFT) | (1u << MIF_CFG_PRADDR_SHIFT) | MIF_CFG_POLL);
+    wait_until(down - us(1));
+    line_before = b.nic->irq_level();
+    mif_before = b.r(MIF_STATUS);
+    stat_before = b.r(GREG_STAT2);
+    wait_until(down + p.mif_frame + ns(1));  // the poll instant at or after the change
+    line_after = b.nic->irq_level();
+    mif_after = b.r(MIF_STATUS);  // read-clear
+    mif_again = b.r(MIF_STATUS);
+    stat_after_read = b.r(GREG_STAT2);
+    b.w16(MIF_CFG, MIF_CFG_MDI0);  // polling off (mii_poll_stop)
+    line_after_stop = b.nic->irq_level();
+  }, down + ms(1));
+  CHECK_FALSE(line_before);
+  CHECK((stat_before & GREG_STAT_MIF) == 0);
+  CHECK((mif_before & MIF_STATUS_STAT) == 0);  // the first poll set the image without change bits
+  CHECK(((mif_before >> 16) & kBmsrLstatus) != 0);
+  CHECK(line_after);
+  CHECK(((mif_after >> 16) & kBmsrLstatus) == 0);                          // the live image
+  CHECK((mif_after & MIF_STATUS_STAT) == (kBmsrLstatus | kBmsrAnegComplete));  // what changed
+  CHECK((mif_again & MIF_STATUS_STAT) == 0);
+  CHECK((stat_after_read & GREG_STAT_MIF) == 0);
+  CHECK_FALSE(line_after_stop);
+  // The interrupt came at the poll instant: a whole number of MIF frames after polling began.
+  const auto a = b.irq.assertions();
+  REQUIRE(a.size() == 1);
+  const double k = (a[0] - poll_on).to_seconds() / p.mif_frame.to_seconds();
+  CHECK(std::abs(k - std::round(k)) < 1e-6);
+  CHECK(a[0] >= down);
+  CHECK(a[0] < down + p.mif_frame);
+}
+
+TEST_CASE("gem link: without link the MAC holds its frame and it leaves when the link is back", "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time down = ms(1) + gem_link_fail(f), plug = down + ms(5);
+  const sc_time up = plug + phy_timers(1000).link_up;
+  f.schedule_cable(ms(1), false);
+  f.schedule_cable(plug, true);
+  const EthFrame fr = make_frame({0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E}, 500, 3);
+  size_t seen_before_up = 99;
+  uint32_t txdone = 0;
+  run([&] {
+    b.setup(0xffffffffu);
+    wait_until(down + us(10));
+    b.put_tx(0, fr.bytes);
+    b.w(TXDMA_KICK, 1);
+    wait_until(up - us(1));
+    seen_before_up = b.peer.rx.size();
+    txdone = b.r(TXDMA_TXDONE);
+  }, up + ms(1));
+  CHECK(seen_before_up == 0);
+  CHECK(txdone == 1);  // the descriptor is done: the frame waits in the TX FIFO, not the ring
+  REQUIRE(b.peer.rx.size() == 1);
+  CHECK(b.peer.rx[0].f.bytes == fr.bytes);
+  CHECK(b.peer.rx[0].t == up + serialization_time(500, 1000) + propagation_delay(Bench::kCableM, 5.0));
+  CHECK(LinkFaults::lost(*b.link, 0) == 0);
+}
+
+TEST_CASE("gem link: a TX reset drops the frame the MAC holds without link and counts it", "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time down = ms(1) + gem_link_fail(f);
+  f.schedule_cable(ms(1), false);
+  run([&] {
+    b.setup(0xffffffffu);
+    wait_until(down + us(10));
+    b.put_tx(0, make_frame({0x00, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E}, 500, 3).bytes);
+    b.w(TXDMA_KICK, 1);
+    wait_until(down + us(50));
+    b.w(GREG_SWRST, GREG_SWRST_TXRST | GREG_SWRST_RXRST);  // sungem's gem_stop
+  }, down + ms(1));
+  CHECK(sim().counters.get("nic.tx_frames") == 1);
+  CHECK(sim().counters.get("nic.tx_dropped_reset") == 1);
+  CHECK(b.nic->tx_fifo_used() == 0);
+  const auto t = b.nic->tally();
+  REQUIRE(t);
+  CHECK(t->sent == 0);
+}
+
+TEST_CASE("gem link: frames arriving while the PHY trains are dropped as link down", "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  const sc_time down = ms(1) + gem_link_fail(f), plug = down + ms(1);
+  f.schedule_cable(ms(1), false);
+  f.schedule_cable(plug, true);
+  run([&] {
+    b.setup(0xffffffffu);
+    b.post_rx(4, 4);
+    wait_until(plug + ms(1));  // the line is live, the PHY still trains
+    b.peer.send(make_frame(b.nic->mac_address(), 200, 1), now());
+    wait_until(plug + ms(2));
+  }, plug + ms(3));
+  CHECK(sim().counters.get("nic.rx_dropped_link_down") == 1);
+  CHECK(sim().counters.get("nic.rx_frames") == 0);
+}
+
+TEST_CASE("gem FCS: bad frames are dropped and counted in MAC_FCSERR and filtered ones are not", "[gem][link]") {
+  GemParams p;
+  Bench b(p);
+  LinkFaults f(*b.link);
+  f.add_error_window(1, SC_ZERO_TIME, ms(1), 1.0);  // every frame toward the GMAC (b -> a) is bad
+  uint32_t fcserr = 0, rxstat = 0;
+  run([&] {
+    b.setup(0xffffffffu);
+    b.post_rx(4, 4);
+    for (int i = 0; i < 3; ++i) b.peer.send(make_frame(b.nic->mac_address(), 200, uint8_t(i)), now());
+    b.peer.send(make_frame(kGemRegsPeerMac, 200, 9), now());  // not for the GMAC: filtered
+    wait_until(us(100));
+    fcserr = b.r(MAC_FCSERR);
+    rxstat = b.r(MAC_RXSTAT);
+  }, us(110));
+  CHECK(fcserr == 3);
+  CHECK((rxstat & MAC_RXSTAT_RCV) == 0);
+  CHECK(sim().counters.get("nic.rx_fcs_errors") == 3);
+  CHECK(sim().counters.get("nic.rx_filtered") == 1);
+  CHECK(sim().counters.get("nic.rx_frames") == 0);
+  const auto t = b.nic->tally();
+  REQUIRE(t);
+  uint64_t bad = 0;
+  for (const auto& [why, n] : t->dropped)
+    if (why == "bad FCS (MAC_FCSERR)") bad = n;
+  CHECK(bad == 3);
 }
 
 }  // namespace benchgem::nic_gem_regs_test

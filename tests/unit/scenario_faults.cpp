@@ -95,6 +95,14 @@ TEST_CASE("scenario faults: each type with its keys and the link found from a po
   auto j = s.to_json();
   REQUIRE(j["faults"].size() == 4);
   CHECK(j["faults"][2]["rate"] == 1e-5);
+  CHECK(s.faults[2].errors == "fcs");  // the default: errors the FCS catches (CRCERRS)
+  CHECK(j["faults"][2]["errors"] == "fcs");
+  s = load_scenario_text(edit("rate = 1e-5\n", "rate = 1e-5\nerrors = \"symbol\"\n"), "f.toml");
+  CHECK(s.faults[2].errors == "symbol");
+  CHECK_THAT(error_of(edit("rate = 1e-5\n", "rate = 1e-5\nerrors = \"symbols\"\n")),
+             Catch::Contains("key 'faults.2.errors'") && Catch::Contains("did you mean 'symbol'?"));
+  CHECK_THAT(error_of(edit("link = 0\n", "link = 0\nerrors = \"fcs\"\n")),
+             Catch::Contains("key 'faults.0.errors'") && Catch::Contains("a cable_pull fault has no 'errors'"));
 }
 
 TEST_CASE("scenario faults: --set reaches the entries so a sweep can vary them", "[scenario][faults]") {

@@ -170,7 +170,9 @@ struct E1000::Port : EthPort, EthLineSide {
   sc_core::sc_event mod_ev, rx_ev, tx_ev, mac_ev, arrive_ev;
 
   // ---- RX ----
-  struct Arrival { sc_time at; EthFrame f; bool bad_fcs = false; };
+  /// What the PHY delivered with a frame: good, a bad FCS, or RX_ER asserted during it.
+  enum class RxErr : uint8_t { none, fcs, rx_er };
+  struct Arrival { sc_time at; EthFrame f; RxErr err = RxErr::none; };
   std::deque<Arrival> arrivals;  ///< frames in the PHY/MAC receive pipeline
   struct RxFrame { std::vector<uint8_t> bytes; JourneyId journey; size_t off = 0; uint64_t first_addr = 0; };
   std::deque<RxFrame> rx_fifo;
@@ -587,7 +589,8 @@ struct E1000::Port : EthPort, EthLineSide {
   }
   // EthLineSide (models/ether/phy.h): the internal PHY hears the line; frames with a bad FCS.
   void line_signal(const LineSignal& ls) override { phy_mon->line(ls, link ? link->speed_mbps() : 1000); }
-  void frame_received_bad_fcs(const EthFrame& f) override { receive(f, true); }
+  void frame_received_bad_fcs(const EthFrame& f) override { receive(f, RxErr::fcs); }
+  void frame_received_rx_er(const EthFrame& f) override { receive(f, RxErr::rx_er); }
   void attach_rx(EthRxFeed* feed) override { rx_feed = feed; }
   std::string port_name() const override { return where; }
   std::optional<FrameTally> tally() const override {
@@ -610,19 +613,20 @@ struct E1000::Port : EthPort, EthLineSide {
                  {"device reset, in the MAC receive pipeline (rx_dropped_reset)", named(".rx_dropped_reset")}};
     // Faults (docs/faults.md): listed only when they happened, so a run without faults reports as before.
     if (const uint64_t n = c(CRCERRS)) t.dropped.push_back({"bad FCS (CRCERRS)", n});
+    if (const uint64_t n = c(RXERRC)) t.dropped.push_back({"PHY receive error, RX_ER (RXERRC)", n});
     if (const uint64_t n = named(".rx_dropped_link_down")) t.dropped.push_back({"PHY link down (rx_dropped_link_down)", n});
     return t;
   }
 
-  void frame_received(const EthFrame& f) override { receive(f, false); }
-  void receive(const EthFrame& f, bool bad_fcs) {
+  void frame_received(const EthFrame& f) override { receive(f, RxErr::none); }
+  void receive(const EthFrame& f, RxErr err) {
     if (!phy_mon->link_up()) {  // the PHY has no link (still training): nothing reaches the MAC
       sim().counters.at(where + ".rx_dropped_link_down") += 1;
       sim().journeys.mark(f.journey, now(), "dropped", where, "PHY link down");
       return;
     }
     sim().journeys.mark(f.journey, now(), "MAC RX", where, "");
-    arrivals.push_back({now() + dev.p_.phy_rx_latency + dev.p_.mac_rx_latency, f, bad_fcs});
+    arrivals.push_back({now() + dev.p_.phy_rx_latency + dev.p_.mac_rx_latency, f, err});
     if (arrivals.size() == 1) arrive_ev.notify(arrivals.front().at - now());
   }
 
@@ -653,24 +657,29 @@ struct E1000::Port : EthPort, EthLineSide {
   void on_arrivals() {
     while (!arrivals.empty() && arrivals.front().at <= now()) {
       EthFrame f = std::move(arrivals.front().f);
-      const bool bad = arrivals.front().bad_fcs;
+      const RxErr err = arrivals.front().err;
       arrivals.pop_front();
-      accept_frame(f, bad);
+      accept_frame(f, err);
     }
     if (!arrivals.empty()) arrive_ev.notify(arrivals.front().at - now());
   }
 
   /// What the MAC does with a frame of `len` bytes (FCS included) in the current state.
-  enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store, BadFcs };
-  RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc, bool bad_fcs = false) const {
+  enum class RxVerdict { Pause, Disabled, Filtered, Oversize, Overrun, Store, BadFcs, RxErr };
+  RxVerdict rx_verdict(const EthFrame& f, unsigned len, bool& no_desc, RxErr err = RxErr::none) const {
     no_desc = false;
-    if (bad_fcs) {
+    if (err != RxErr::none) {
       // CRCERRS counts packets with CRC errors that "must pass address filtering and must be 64
       // bytes or greater", not counted while receives are disabled (SDM §13.7, research
       // link-faults-failover.md §A2); a frame whose address does not match is counted nowhere.
+      // RXERRC counts "packets received in which I_RX_ER was asserted by the PHY", with the same
+      // two conditions: a frame the PHY flagged (symbol errors it could not decode) counts there;
+      // one whose errors decoded as valid symbols is caught by the FCS only (CRCERRS). One
+      // counter per frame: the note's reading (§A10 "CRCERRS ... or RXERRC"); e1000's rx_errors
+      // adds both, so a frame in both would count twice there.
       if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
       if (!address_match(f.bytes)) return RxVerdict::Filtered;
-      return RxVerdict::BadFcs;
+      return err == RxErr::rx_er ? RxVerdict::RxErr : RxVerdict::BadFcs;
     }
     if (is_pause_frame(f.bytes) && (reg(CTRL) & ctrl::RFCE)) return RxVerdict::Pause;  // 802.3x MAC control
     if (!(reg(RCTL) & rctl::EN)) return RxVerdict::Disabled;
@@ -694,6 +703,7 @@ struct E1000::Port : EthPort, EthLineSide {
       case RxVerdict::Filtered: *c_rx_filtered += n; break;
       case RxVerdict::Oversize: stat_add(ROC, n); break;
       case RxVerdict::BadFcs: stat_add(CRCERRS, n); break;
+      case RxVerdict::RxErr: stat_add(RXERRC, n); break;
       case RxVerdict::Overrun:
         if (no_desc) stat_add(RNBC, n);
         stat_add(MPC, n);
@@ -739,11 +749,11 @@ struct E1000::Port : EthPort, EthLineSide {
   }
 
   /// A frame is through the MAC receive pipeline: flow control, filters, packet buffer.
-  void accept_frame(const EthFrame& f, bool bad_fcs) {
+  void accept_frame(const EthFrame& f, RxErr err) {
     unsigned len = static_cast<unsigned>(f.bytes.size()) + kEthFcsBytes;
     unsigned wire_len = std::max(len, kEthMinFrameBytes);
     bool no_desc = false;
-    const RxVerdict v = rx_verdict(f, len, no_desc, bad_fcs);
+    const RxVerdict v = rx_verdict(f, len, no_desc, err);
     if (v == RxVerdict::Pause) {  // 802.3x MAC control: consumed by the MAC
       stat_add(TPR, 1);
       stat_add(TORL, wire_len);
@@ -758,7 +768,8 @@ struct E1000::Port : EthPort, EthLineSide {
       rx_count_dropped(f, v, no_desc, 1, now());
       if (f.journey) {
         static constexpr const char* why[] = {"", "receiver disabled (RCTL.EN=0)", "address filter",
-                                              "oversize (RCTL.LPE=0)", "RX FIFO overrun (RXO, MPC)", "", "bad FCS (CRCERRS)"};
+                                              "oversize (RCTL.LPE=0)", "RX FIFO overrun (RXO, MPC)", "", "bad FCS (CRCERRS)",
+                                              "PHY receive error, RX_ER (RXERRC)"};
         sim().journeys.mark(f.journey, now(), "dropped", where, why[static_cast<int>(v)]);
       }
       // Nothing but this port's own events can change the verdict: hold a tester's train.
