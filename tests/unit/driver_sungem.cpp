@@ -474,7 +474,9 @@ TEST_CASE("sungem link: v0.96's 1.2 s link timer finds a pull after the PHY decl
   CHECK((r.nic->peek(gem::TXDMA_CFG) & gem::TXDMA_CFG_ENABLE) == 0);
   CHECK((r.nic->peek(gem::MAC_RXCFG) & gem::MAC_RXCFG_ENAB) == 0);
   sc_core::sc_start(up + sec(1.2) + ms(50) - now());
-  const auto back = sungem_event_times("link up", "g4.eth0");
+  std::vector<double> back;  // the link-up after the replug (the first came at ifup)
+  for (double t : sungem_event_times("link up", "g4.eth0"))
+    if (t > to_s(pull)) back.push_back(t);
   REQUIRE(back.size() == 1);
   CHECK(back[0] > to_s(up));
   CHECK(back[0] <= to_s(up) + 1.2 + 1e-3);

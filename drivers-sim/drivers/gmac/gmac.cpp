@@ -536,7 +536,8 @@ Task<void> Gmac::probe_hw() {
   const uint32_t a1 = co_await in_le16(bar_ + reg_offset(GM_MAC_ADDR_NORMAL1));
   const uint32_t a2 = co_await in_le16(bar_ + reg_offset(GM_MAC_ADDR_NORMAL2));
   dev_addr = {uint8_t(a2 >> 8), uint8_t(a2), uint8_t(a1 >> 8), uint8_t(a1), uint8_t(a0 >> 8), uint8_t(a0)};
-  // gmac never calls netif_carrier_on/off: in Linux __LINK_STATE_NOCARRIER stays clear (carrier on).
+  // init_etherdev leaves __LINK_STATE_NOCARRIER clear (carrier on); only mii_interrupt changes it
+  // (2.4.20's, on a link change: carrier_change).
   netif_carrier_on();
   probed_ = true;
   co_await kernel().wake_up(probe_wq_);

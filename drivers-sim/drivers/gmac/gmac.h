@@ -56,6 +56,12 @@
 //    (`last` the index of the last descriptor handled).
 //  * gmac_stats: the CRC, alignment, length, excess and late collision counters read and zeroed.
 //  * close (gmac_close): gmac_stop_dma, mii_poll_stop, free_irq, the rings' skbs freed.
+//  * Link (docs/faults.md): the MIF poll interrupt (GM_IRQ_MIF, unmasked by gmac_start_dma) runs
+//    mii_interrupt, which calls netif_carrier_off when MII_SR_LKS goes and netif_carrier_on for
+//    each known PHY's link-up, as LH@2.4.20 gmac.c does (2.4.16's mii_interrupt has no carrier
+//    calls; the other 2.4.16 -> 2.4.20 changes are the pmac_call_feature calls and the crc32
+//    library for the multicast hash, outside the modelled register traffic). gmac sets no do_ioctl,
+//    so bonding cannot ask it for the link (mii_link_status: -EOPNOTSUPP, spoofed up).
 //
 // Not modelled: the UniNorth clock gate and KeyLargo PHY-reset GPIO (feature_set_gmac_power,
 // feature_gmac_phy_reset: their udelay/mdelay are charged, the UniNorth/KeyLargo register accesses
