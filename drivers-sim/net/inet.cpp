@@ -357,13 +357,17 @@ Task<int> InetHost::ip_rcv(SkbPtr skb, NetDevice* dev) {
     if (auto s = socks_.find(udp ? fx.sock + kUdpKey : fx.sock); s != socks_.end())
       co_await k_->touch_lines(s->second->sk_addr, kSockLineBytes, Kernel::LineAccess::Rmw, "sock/tcp_opt", j);
   int rc = fx.dropped ? NET_RX_DROP : NET_RX_SUCCESS;
+  // A TCP socket that took the skb charges its free itself (kfree_skb_rx, when the segment is done
+  // with); the rest (UDP's skb_free_datagram, a refused or unmatched segment) is freed here.
+  const bool taken = !udp && fx.skb_taken;
   // Wake-ups for this packet carry its journey, so the CPU model marks the run-queue wait in it.
   bool wake_reader = fx.wake_reader;
   int sid = fx.sock;
   fx.wake_reader = false;
   co_await apply(std::move(fx), udp);
   if (wake_reader && sid >= 0) co_await wake(udp ? sid + kUdpKey : sid, j);
-  co_await k_->kfree_skb(std::move(skb));
+  if (taken) skb.reset();
+  else co_await k_->kfree_skb(std::move(skb));
   co_return rc;
 }
 

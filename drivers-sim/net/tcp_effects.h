@@ -42,7 +42,7 @@ enum class TcpPath : uint8_t {
   tcp_recvmsg_copy,               ///< skb_copy_datagram_iovec from receive_queue, n bytes
   tcp_prequeue_process,           ///< process context drained n skbs from the prequeue
   tcp_backlog_process,            ///< release_sock processed n skbs from the backlog
-  kfree_skb_rx,                   ///< n received skbs freed after their data was consumed
+  kfree_skb_rx,                   ///< n received skbs freed: consumed, refused, or dropped from a queue
   tcp_delack_timer,               ///< tcp_delack_timer ran
   tcp_write_timer,                ///< tcp_write_timer ran (retransmit or zero-window probe)
   tcp_send_reset,                 ///< tcp_v4_send_reset
@@ -104,6 +104,8 @@ struct TcpEffects {
   int accept_ready = -1;                   ///< listener socket with a new connection to accept()
   bool reset = false;                      ///< `sock` was reset by the peer
   bool dropped = false;                    ///< the packet was discarded
+  bool skb_taken = false;                  ///< a socket took the received skb: it charges its free
+                                           ///< (kfree_skb_rx) when the segment is done with, not the caller
 
   void path(TcpPath p, uint32_t n = 1) { paths.push_back({p, n}); }
   /// Sum of `n` over steps of path `p`.

@@ -48,9 +48,13 @@ void TcpSocket::softirq_rcv(const Seg& s) {
 }
 
 void TcpSocket::do_rcv(const Seg& s) {
-  // tcp_v4_do_rcv
+  // tcp_v4_do_rcv. Each received skb is freed once: by tcp_recvmsg's tcp_eat_skb when it was
+  // queued, else here, where tcp_rcv_established / tcp_rcv_state_process end with __kfree_skb
+  // (data copied straight to the user, a pure ACK, a duplicate, a segment refused).
+  seg_queued_ = false;
   if (tp.state == TcpState::Established) rcv_established(s);
   else rcv_state_process(s);
+  if (!seg_queued_) fx().path(TcpPath::kfree_skb_rx);
 }
 
 void TcpSocket::store_ts_recent() {
@@ -216,8 +220,7 @@ void TcpSocket::rcv_established(const Seg& s) {
         ack_snd_check_now(false);
       }
     }
-    if (eaten) fx().path(TcpPath::kfree_skb_rx);
-    else data_ready();
+    if (!eaten) data_ready();
     return;
   }
 
@@ -232,6 +235,7 @@ void TcpSocket::rcv_established(const Seg& s) {
 }
 
 void TcpSocket::queue_rcv(const TcpRxSkb& skb) {
+  seg_queued_ = true;
   receive_queue_.push_back(skb);
   tp.rmem_alloc += skb.truesize;  // tcp_set_owner_r
 }
@@ -465,6 +469,7 @@ void TcpSocket::ofo_insert(const TcpRxSkb& skb) {
     }
     ofo_.emplace(skb.off, skb);
     tp.rmem_alloc += skb.truesize;
+    seg_queued_ = true;
     return;
   }
   uint64_t end = skb.off + skb.len + (skb.fin ? 1 : 0);
@@ -494,9 +499,11 @@ void TcpSocket::ofo_insert(const TcpRxSkb& skb) {
     dsack_extend(n->second.seq, n->second.end_seq);
     tp.rmem_alloc -= std::min(tp.rmem_alloc, n->second.truesize);
     n = ofo_.erase(n);
+    fx().path(TcpPath::kfree_skb_rx);  // __kfree_skb of the covered segment
   }
   ofo_.emplace(skb.off, skb);
   tp.rmem_alloc += skb.truesize;
+  seg_queued_ = true;
   if (tp.sack_ok) sack_new_ofo_skb(skb.seq, skb.end_seq);
 }
 
@@ -515,6 +522,7 @@ void TcpSocket::ofo_queue() {
     ofo_.erase(it);
     if (!seq_after(skb.end_seq, tp.rcv_nxt)) {
       tp.rmem_alloc -= std::min(tp.rmem_alloc, skb.truesize);  // already received
+      fx().path(TcpPath::kfree_skb_rx);                          // __kfree_skb
       continue;
     }
     receive_queue_.push_back(skb);  // rmem stays charged
@@ -573,8 +581,7 @@ void TcpSocket::data_queue(const Seg& s) {
     }
     if (tp.num_sacks) sack_remove();
     fast_path_check();
-    if (eaten > 0) fx().path(TcpPath::kfree_skb_rx);
-    else data_ready();
+    if (eaten <= 0) data_ready();
     return;
   }
   if (!seq_after(end_seq, tp.rcv_nxt)) {
@@ -645,6 +652,7 @@ void TcpSocket::fin() {
   }
   // "It _is_ possible, that we have something out-of-order _after_ FIN." Drop them.
   for (auto& [o, x] : ofo_) tp.rmem_alloc -= std::min(tp.rmem_alloc, x.truesize);
+  if (!ofo_.empty()) fx().path(TcpPath::kfree_skb_rx, uint32_t(ofo_.size()));  // __skb_queue_purge
   ofo_.clear();
   tp.num_sacks = 0;
   tp.eff_sacks = tp.dsack ? 1 : 0;

@@ -384,6 +384,7 @@ class TcpSocket {
   std::deque<Seg> backlog_;
   bool owned_by_user_ = false;   ///< sk->lock.users (glue-controlled, plus inside recvmsg)
   bool in_user_ctx_ = false;     ///< running inside tcp_recvmsg (tp->ucopy.task == current)
+  bool seg_queued_ = false;      ///< do_rcv's segment went to the receive or out-of-order queue
   bool reader_sleeping_ = false;
   bool writer_sleeping_ = false;
   bool write_open_ = false;      ///< a tagged write is partly accepted

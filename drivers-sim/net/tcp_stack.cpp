@@ -368,6 +368,7 @@ TcpEffects TcpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint
   auto est = ehash_.find(Key{ip.saddr, th.source, th.dest});
   if (est != ehash_.end()) {
     fx.sock = est->second;
+    fx.skb_taken = true;
     sock(est->second).softirq_rcv(seg);
     return fx;
   }
@@ -415,6 +416,7 @@ TcpEffects TcpStack::on_ip_packet(const uint8_t* p, size_t len, TimeNs now, uint
     l.syn_table.erase(rq);
     hash(ch);
     fx.sock = cid;
+    fx.skb_taken = true;
     // tcp_child_process -> tcp_rcv_state_process
     ch.do_rcv(seg);
     if (ch.tp.state != TcpState::SynRecv && ch.tp.state != TcpState::Closed) {
