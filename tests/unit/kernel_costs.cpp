@@ -111,7 +111,8 @@ TEST_CASE("cost table: the out-of-cache copy alone is a calibratable group whose
       if (p.name == "uncached_copy_cost_scale") return &p;
     return nullptr;
   };
-  const ParamSpec* p = find(kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia"));
+  const ParamSchema xeon = kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia");
+  const ParamSpec* p = find(xeon);
   REQUIRE(p);
   CHECK(p->source.rfind("estimate", 0) == 0);
   const CalibBounds* b = calib_bounds(*p);
