@@ -643,7 +643,8 @@ std::string format_table(const std::vector<RefCheck>& checks) {
       else line += r[i] + (i + 1 < kCols ? std::string(pad, ' ') : "");
       if (i + 1 < kCols) line += "  ";
     }
-    out += line + "\n";
+    out += line;
+    out += '\n';
     if (k == 0) {
       size_t total = 0;
       for (size_t i = 0; i + 1 < kCols; ++i) total += w[i] + 2;
@@ -667,20 +668,36 @@ std::string set_summaries(const std::vector<RefCheck>& checks) {
   std::string out;
   for (const char* set : {kSetTrain, kSetValidate, kSetUncalibrated}) {
     size_t n = 0, pass = 0, nrel = 0;
-    double abs_err = 0;
+    double abs_err = 0, signed_err = 0, worst = 0;
+    const RefCheck* worst_c = nullptr;
     for (auto& c : checks) {
       if (c.set != set) continue;
       ++n;
       pass += c.verdict == Verdict::Pass;
       if (c.simulated && c.ref.expected && !c.ref.vs && !c.ref.tolerance_abs && *c.ref.expected != 0) {
-        abs_err += std::abs(*c.simulated - *c.ref.expected) / std::abs(*c.ref.expected);
+        const double e = (*c.simulated - *c.ref.expected) / std::abs(*c.ref.expected);
+        abs_err += std::abs(e);
+        signed_err += e;
+        if (!worst_c || std::abs(e) > std::abs(worst)) worst = e, worst_c = &c;
         ++nrel;
       }
     }
     if (!n) continue;
-    out += fmt::format("{}: {} references, {} passed{}{}\n", set, n, pass,
-                       nrel ? fmt::format(", mean |error| {:.1f}% over {} with a relative tolerance", 100 * abs_err / nrel, nrel) : "",
-                       std::string(set) == kSetTrain ? " (fitted on: no evidence of validity)" : "");
+    const double within = double(pass) / double(n);
+    std::string line = fmt::format("{}: {} references, {} passed ({:.0f}% within tolerance)", set, n, pass, 100 * within);
+    if (nrel)
+      line += fmt::format(", mean |error| {:.1f}% (signed {:+.1f}%, worst {:+.1f}% {}: {}) over {} with a relative tolerance",
+                          100 * abs_err / double(nrel), 100 * signed_err / double(nrel), 100 * worst,
+                          worst_c->scenario, metric_text(worst_c->ref), nrel);
+    if (std::string(set) == kSetTrain) line += " (fitted on: no evidence of validity)";
+    // What validated full-system simulators reach out of sample (research calibration-anchors.md:
+    // ZSim 10 %, Accel-Sim 15 %, M5 <= 15 % on bandwidth): the bar for the figures no fit saw.
+    if (std::string(set) == kSetValidate)
+      line += fmt::format("; held-out target (mean |error| <= {:.0f}%, >= {:.0f}% within tolerance): {}", 100 * kHeldOutMeanError,
+                          100 * kHeldOutWithin,
+                          nrel && abs_err / double(nrel) <= kHeldOutMeanError && within >= kHeldOutWithin ? "met" : "not met");
+    out += line;
+    out += '\n';
   }
   return out;
 }

@@ -409,11 +409,37 @@ TEST_CASE("check tags references train validate or uncalibrated and summarizes e
   CHECK(sets["validate"] == 6);
   const std::string table = format_table(checks);
   CHECK_THAT(table, Catch::Contains("train: 3 references, 3 passed") && Catch::Contains("no evidence of validity") &&
-                        Catch::Contains("validate: 6 references, 6 passed"));
+                        Catch::Contains("validate: 6 references, 6 passed (100% within tolerance)"));
   co.sets.clear();
   run_check(co, with_params, &checks);
   for (auto& c : checks) CHECK(c.set == "uncalibrated");
   CHECK(set_summaries(checks).empty());
+}
+
+TEST_CASE("check's per-set summary: signed and worst error, and the held-out target on the validation set", "[calibrate]") {
+  auto ref_check = [](const char* set, double expected, double simulated, Verdict v) {
+    RefCheck c;
+    c.set = set;
+    c.scenario = "s.toml";
+    c.ref.metric = "m";
+    c.ref.expected = expected;
+    c.ref.tolerance = 0.10;
+    c.simulated = simulated;
+    c.verdict = v;
+    return c;
+  };
+  // Validation: 4 of 5 within (80 %), errors +5, -5, +5, -5, +20 %: mean |error| 8 % -> met.
+  std::vector<RefCheck> v{ref_check("validate", 100, 105, Verdict::Pass), ref_check("validate", 100, 95, Verdict::Pass),
+                          ref_check("validate", 100, 105, Verdict::Pass), ref_check("validate", 100, 95, Verdict::Pass),
+                          ref_check("validate", 100, 120, Verdict::KnownMiss), ref_check("train", 10, 10, Verdict::Pass)};
+  std::string s = set_summaries(v);
+  CHECK_THAT(s, Catch::Contains("validate: 5 references, 4 passed (80% within tolerance), mean |error| 8.0% (signed +4.0%, "
+                                "worst +20.0% s.toml: m)") &&
+                    Catch::Contains("held-out target (mean |error| <= 10%, >= 80% within tolerance): met") &&
+                    Catch::Contains("train: 1 references, 1 passed (100% within tolerance)"));
+  // One more miss: 4 of 6 within, mean |error| 10.0 % -> not met on the share.
+  v.push_back(ref_check("validate", 100, 120, Verdict::KnownMiss));
+  CHECK_THAT(set_summaries(v), Catch::Contains("4 passed (67% within tolerance)") && Catch::Contains("): not met"));
 }
 
 }  // namespace calibrate_test
