@@ -423,7 +423,7 @@ int run_calibrate(const CalibrateOptions& o, const Runner& runner, CalibrateStat
     return kExitUsage;
   }
   // One calibration at a time in a run directory: a second one would run the same points twice.
-  std::optional<SweepDirLock> lock;
+  std::optional<DirLock> lock;
   try {
     lock.emplace(dir, std::nullopt, "calibrate");
   } catch (const std::exception& e) {

@@ -45,8 +45,8 @@ void write_pid(int fd) {
 
 }  // namespace
 
-SweepDirLock::SweepDirLock(const fs::path& dir, std::optional<std::pair<unsigned, unsigned>> shard,
-                           const std::string& verb) {
+DirLock::DirLock(const fs::path& dir, std::optional<std::pair<unsigned, unsigned>> shard,
+                 const std::string& verb) {
   fs::create_directories(dir);
   fs::path main = dir / (verb + ".lock");
   dir_fd_ = lock_file(main, shard ? LOCK_SH : LOCK_EX);
@@ -77,7 +77,7 @@ SweepDirLock::SweepDirLock(const fs::path& dir, std::optional<std::pair<unsigned
   write_pid(shard_fd_);
 }
 
-SweepDirLock::~SweepDirLock() {
+DirLock::~DirLock() {
   if (shard_fd_ >= 0) ::close(shard_fd_);
   if (dir_fd_ >= 0) ::close(dir_fd_);
 }

@@ -244,11 +244,11 @@ void validate_sweep_scenario(const SweepPlan& plan) {
 
 namespace {
 /// The sweep directory's lock for this process (cli/dir_lock.h); a busy one is a usage error.
-std::unique_ptr<SweepDirLock> lock_dir(const fs::path& dir, const std::optional<Shard>& shard) {
+std::unique_ptr<DirLock> lock_dir(const fs::path& dir, const std::optional<Shard>& shard) {
   try {
     std::optional<std::pair<unsigned, unsigned>> s;
     if (shard) s = std::pair{shard->index, shard->count};
-    return std::make_unique<SweepDirLock>(dir, s);
+    return std::make_unique<DirLock>(dir, s);
   } catch (const DirLockBusy& e) {
     throw SweepUsageError(e.what());
   }

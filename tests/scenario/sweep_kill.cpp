@@ -211,20 +211,20 @@ TEST_CASE("sweep kill -9: a second sweep in a directory in use is refused, and a
 TEST_CASE("sweep lock: an unsharded sweep excludes everything, shards of one sweep share a directory but not a shard") {
   TempDir t;
   using nicsim::DirLockBusy;
-  using nicsim::SweepDirLock;
+  using nicsim::DirLock;
   using S = std::optional<std::pair<unsigned, unsigned>>;
   {
-    SweepDirLock all(t.path, S{});
-    CHECK_THROWS_AS(SweepDirLock(t.path, S{}), DirLockBusy);
-    CHECK_THROWS_AS(SweepDirLock(t.path, S{std::make_pair(0u, 2u)}), DirLockBusy);
+    DirLock all(t.path, S{});
+    CHECK_THROWS_AS(DirLock(t.path, S{}), DirLockBusy);
+    CHECK_THROWS_AS(DirLock(t.path, S{std::make_pair(0u, 2u)}), DirLockBusy);
   }
   {
-    SweepDirLock s0(t.path, S{std::make_pair(0u, 2u)});
-    SweepDirLock s1(t.path, S{std::make_pair(1u, 2u)});  // another shard: fine
-    CHECK_THROWS_AS(SweepDirLock(t.path, S{std::make_pair(0u, 2u)}), DirLockBusy);
-    CHECK_THROWS_AS(SweepDirLock(t.path, S{}), DirLockBusy);
+    DirLock s0(t.path, S{std::make_pair(0u, 2u)});
+    DirLock s1(t.path, S{std::make_pair(1u, 2u)});  // another shard: fine
+    CHECK_THROWS_AS(DirLock(t.path, S{std::make_pair(0u, 2u)}), DirLockBusy);
+    CHECK_THROWS_AS(DirLock(t.path, S{}), DirLockBusy);
   }
-  SweepDirLock again(t.path, S{});  // every lock was released
+  DirLock again(t.path, S{});  // every lock was released
 }
 
 }  // namespace sweep_kill_test

@@ -210,7 +210,7 @@ TEST_CASE("calibrate refuses before running: a reference in both sets, too many 
   // A run directory another calibration holds (its calibrate.lock) is refused, and nothing runs.
   write_text(file, head + kHub + "[[train]]\nref = \"../sc/lin.ref.toml\"\n");
   {
-    SweepDirLock other(tmp / "runs", std::nullopt, "calibrate");
+    DirLock other(tmp / "runs", std::nullopt, "calibrate");
     std::FILE* log = std::tmpfile();
     CalibrateOptions o = options(file, tmp / "runs");
     o.log = log;
