@@ -55,7 +55,7 @@ void CostProfile::scale_group(const std::string& group, double factor) {
 }
 
 const std::vector<CostGroup>& cost_groups() {
-  static const std::vector<CostGroup> groups{linux26_profile_cost_group()};
+  static const std::vector<CostGroup> groups{linux26_profile_cost_group(), uncached_copy_cost_group()};
   return groups;
 }
 

@@ -154,4 +154,10 @@ void set_what_tags(CostProfile& p);
 /// what tables for other kernels on the same CPU start from. Cycles at ref_mhz 2400.
 CostProfile linux_2_4_20_p4xeon_costs();
 
+/// The cost group of the 2.4.20 Xeon table's out-of-cache copy (copy_user_uncached, an estimate from a
+/// range): the kernel parameter `uncached_copy_cost_scale` scales it (cost_groups()). Tables built from
+/// the 2.4.20 one that set their own copy (linux-2.4-ppc7450) leave the group.
+constexpr const char* kUncachedCopyGroup = "linux-2.4.20-p4xeon-uncached-copy";
+CostGroup uncached_copy_cost_group();
+
 }  // namespace nicsim

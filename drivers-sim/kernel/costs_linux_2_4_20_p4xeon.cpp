@@ -58,6 +58,7 @@ CostProfile linux_2_4_20_p4xeon_costs() {
   // 2.4e9 ÷ 0.75e9 B/s = 3.2 cycles/B (research §5: out-of-cache copy 0.6–0.9 GB/s, ceiling 1.07)
   p.set(CostId::copy_user_uncached, 50, 3.2, true,
       "research §5: out-of-cache memcpy estimate 0.6-0.9 GB/s on DDR200; 0.75 GB/s at 2.4 GHz; per call estimate");
+  p.set_group(CostId::copy_user_uncached, kUncachedCopyGroup);
   p.set(CostId::csum_partial, 40, 0.5, false,
       "estimate: csum_partial ~2 bytes/cycle on P4 (i386 assembly, 32-bit adds with carry)");
   p.set(CostId::skb_alloc, 292, 0, false, "lmbench lat_tcp/lat_udp scale x0.73 (was 400; see the stack scale note above): estimate: two slab allocations (skbuff_head_cache + kmalloc) with IRQs saved");
@@ -213,6 +214,28 @@ CostProfile linux_2_4_20_p4xeon_costs() {
       "(atomic_sub)");
   set_what_tags(p);
   return p;
+}
+
+CostGroup uncached_copy_cost_group() {
+  return CostGroup{
+      kUncachedCopyGroup,
+      "uncached_copy_cost_scale",
+      "cycles of the out-of-cache copy_to_user (copy_user_uncached: tcp_recvmsg / the prequeue's copy of just-DMA'd "
+      "data to the reader) relative to the 2.4.20 Xeon table's 3.2 cycles/B (0.75 GB/s at 2.4 GHz)",
+      "estimate: 1, research e7500-p64h2-pcix.md §5's out-of-cache memcpy 0.6-0.9 GB/s on DDR200 (EST, no "
+      "measurement), its middle",
+      0.7,
+      "the copy cannot beat the memory: research e7500-p64h2-pcix.md §5's ceiling, DDR200's 3.2 GB/s over the three "
+      "transfers a copied byte makes (source read, read-for-ownership of the destination, its write-back) = 1.07 "
+      "GB/s, 0.75 / 1.07 = 0.70",
+      2.0,
+      "a copy that overlaps no miss at all (one outstanding miss, no hardware prefetch): each 128-byte read sector "
+      "of the source and the destination's read-for-ownership missed in turn at research e7500-p64h2-pcix.md §7's "
+      "load-to-use 150-200 ns is 128 B per 300-400 ns, 0.32-0.43 GB/s; 0.375 GB/s, twice the nominal cycles, "
+      "lies between",
+      "the receiver's per-byte CPU time copying a just-DMA'd segment to the reader (tcp_recvmsg, the prequeue "
+      "and the header-predicted direct copy): how soon the reader's window update and ACKs go out",
+      {"xeon-prestonia", "xeon-prestonia-ht"}};
 }
 
 namespace {

@@ -129,6 +129,7 @@ CostProfile linux_2_4_ppc7450() {
       "fills in flight, (L + W) / 2 per line with L = 135 ns (the platform model's SDRAM line fill, next line in "
       "an open row) and W = 35 ns (the cached work): 376 MB/s, 1.95 cycles/B at 733 MHz; dcbz spares the "
       "destination read");
+  p.set_group(CostId::copy_user_uncached, nullptr);  // its own copy, not the Xeon table's cost group
   // csum_partial (LH@2.4.16:arch/ppc/lib/checksum.S): lwzu + adde per 32-bit word in a bdnz loop;
   // the adde chain through XER[CA] gives one word per clock at best: ~0.3 cycles/B cache-resident.
   p.set(CostId::csum_partial, 30, 0.3, false,

@@ -8,7 +8,10 @@
 // The table's entries are composed into the benchmark loops the way the kernel paths run them and
 // compared with the measured rates. Pure arithmetic: no SystemC.
 #include "drivers-sim/kernel/costs.h"
+#include "core/calib.h"
+#include "drivers-sim/kernel/kernel_params.h"
 #include <catch2/catch.hpp>
+#include <string>
 
 // This file's own names, apart from the other files of a unity batch.
 namespace kernel_costs_test {
@@ -92,6 +95,41 @@ TEST_CASE("cost table: copy rates lie in research §5's ranges and a 1 KB read f
   INFO("1 KB read: composed " << composed << " cycles of " << read_cycles);
   CHECK(composed <= read_cycles - 200);
   CHECK(composed >= 0.6 * read_cycles);  // the copy and the syscall are most of it
+}
+
+TEST_CASE("cost table: the out-of-cache copy alone is a calibratable group whose bounds keep research §5's physics",
+          "[kernel][costs][calibrate]") {
+  // Only copy_user_uncached carries the group; the G4's table, built from this one, sets its own copy.
+  for (size_t i = 0; i < kCostCount; ++i) {
+    const char* g = p4_costs().entries[i].group;
+    CHECK((g && std::string(g) == kUncachedCopyGroup) == (static_cast<CostId>(i) == CostId::copy_user_uncached));
+  }
+  CHECK(cost_profile("linux-2.4-ppc7450").at(CostId::copy_user_uncached).group == nullptr);
+  // Declared in the Xeon hosts' schema (the P4DPR-6GM+ and the PE2650), not the G4's.
+  const auto find = [](const ParamSchema& s) -> const ParamSpec* {
+    for (const ParamSpec& p : s)
+      if (p.name == "uncached_copy_cost_scale") return &p;
+    return nullptr;
+  };
+  const ParamSchema xeon = kernel_param_schema("linux-2.4.20-i386", "xeon-prestonia");
+  const ParamSpec* p = find(xeon);
+  REQUIRE(p);
+  CHECK(p->source.rfind("estimate", 0) == 0);
+  const CalibBounds* b = calib_bounds(*p);
+  REQUIRE(b);
+  CHECK_FALSE(find(kernel_param_schema("linux-2.4.16-ppc", "ppc7450")));
+  // The fast bound is the DDR200 ceiling 3.2 GB/s / 3 = 1.07 GB/s; the slow one within 0.32-0.43 GB/s.
+  const double nominal_gbs = kMhz * 1e6 / p4_costs().at(CostId::copy_user_uncached).cycles_per_byte / 1e9;
+  CHECK(nominal_gbs / b->lo == Approx(3.2 / 3).epsilon(0.02));
+  CHECK(nominal_gbs / b->hi >= 0.32);
+  CHECK(nominal_gbs / b->hi <= 0.43);
+  // A value scales that entry and nothing else.
+  CostProfile scaled = p4_costs();
+  scaled.scale_group(kUncachedCopyGroup, 1.5);
+  for (size_t i = 0; i < kCostCount; ++i) {
+    const double f = static_cast<CostId>(i) == CostId::copy_user_uncached ? 1.5 : 1.0;
+    CHECK(scaled.entries[i].cycles_per_byte == Approx(p4_costs().entries[i].cycles_per_byte * f));
+  }
 }
 
 }  // namespace kernel_costs_test
