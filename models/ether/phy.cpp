@@ -51,7 +51,7 @@ void EthPhy::line(const LineSignal& s, unsigned speed_mbps) {
     if (up_ && !(pending_ && !target_)) {  // start the link-fail timer
       pending_ = true;
       target_ = false;
-      at_ = now + (s.master ? t.link_fail_master : t.link_fail_slave);
+      at_ = now + t.link_fail(s.master);
       ev_.cancel();
       ev_.notify(at_ - now);
     } else if (!up_ && pending_ && target_) {  // a link-up in progress is abandoned

@@ -26,6 +26,8 @@ struct PhyTimers {
   sc_time link_fail_master;  ///< signal lost -> link down, 1000BASE-T MASTER
   sc_time link_fail_slave;   ///< same as SLAVE (equal to master below 1000 Mb/s)
   sc_time link_up;           ///< signal back -> link up (auto-negotiation + training)
+  /// The link-fail timer of a PHY in that 1000BASE-T role.
+  sc_time link_fail(bool master) const { return master ? link_fail_master : link_fail_slave; }
 };
 /// The timers of a copper PHY linking at `speed_mbps` (10, 100 or 1000).
 PhyTimers phy_timers(unsigned speed_mbps);

@@ -48,7 +48,7 @@ struct Pulled {
     a = dynamic_cast<Adapter*>(devs[0].get());
     LinkFaults(cable).schedule_cable(ms(100), false);
     LinkFaults(cable).schedule_cable(sec(2), true);
-    phy_down = ms(100) + (LinkFaults(cable).master(0) ? phy_timers(1000).link_fail_master : phy_timers(1000).link_fail_slave);
+    phy_down = ms(100) + phy_timers(1000).link_fail(LinkFaults(cable).master(0));
     k.spawn_process("ifup", ifup());
     at_time(phy_down + us(1), [this] {
       carrier_before = a->carrier_ok();

@@ -419,7 +419,7 @@ TEST_CASE("gmac link: the MIF poll interrupt runs mii_interrupt, which turns the
   Rig r;
   LinkFaults f(*r.link);
   const PhyTimers pt = phy_timers(1000);
-  const sc_time pull = ms(20), down = pull + (f.master(0) ? pt.link_fail_master : pt.link_fail_slave);
+  const sc_time pull = ms(20), down = pull + pt.link_fail(f.master(0));
   const sc_time plug = down + ms(10), up = plug + pt.link_up;
   f.schedule_cable(pull, false);
   f.schedule_cable(plug, true);

@@ -450,7 +450,7 @@ TEST_CASE("sungem link: v0.96's 1.2 s link timer finds a pull after the PHY decl
   Rig r(kDriverName096);
   LinkFaults f(*r.link);
   const PhyTimers pt = phy_timers(1000);
-  const sc_time pull = ms(1500), down = pull + (f.master(0) ? pt.link_fail_master : pt.link_fail_slave);
+  const sc_time pull = ms(1500), down = pull + pt.link_fail(f.master(0));
   const sc_time plug = ms(2600), up = plug + pt.link_up;
   f.schedule_cable(pull, false);
   f.schedule_cable(plug, true);

@@ -31,7 +31,7 @@ TEST_CASE("tg3-0.99 on a Dell board: a pulled cable turns the carrier off at the
   Rig r({}, kDriverName, false, true, 0x1028);
   LinkFaults f(*r.link);
   const PhyTimers pt = phy_timers(1000);
-  const sc_time pull = ms(200), down = pull + (f.master(0) ? pt.link_fail_master : pt.link_fail_slave);
+  const sc_time pull = ms(200), down = pull + pt.link_fail(f.master(0));
   const sc_time plug = ms(1500), up = plug + pt.link_up;
   f.schedule_cable(pull, false);
   f.schedule_cable(plug, true);

@@ -19,8 +19,7 @@ std::vector<uint8_t> frame_bytes(unsigned len, uint8_t seed) {
 }
 /// The NIC's link-fail timer on bench link 0 (the NIC is side 0).
 sc_time nic_fail(Bench& b) {
-  const PhyTimers t = phy_timers(1000);
-  return LinkFaults(*b.links[0]).master(0) ? t.link_fail_master : t.link_fail_slave;
+  return phy_timers(1000).link_fail(LinkFaults(*b.links[0]).master(0));
 }
 }  // namespace
 

@@ -193,8 +193,7 @@ uint16_t mif_read(Bench& b, const GemParams& p, unsigned reg) {
 }
 /// When the GMAC's PHY (side a of the bench link) declares link down after a pull.
 sc_time gem_link_fail(const LinkFaults& f) {
-  const PhyTimers t = phy_timers(1000);
-  return f.master(0) ? t.link_fail_master : t.link_fail_slave;
+  return phy_timers(1000).link_fail(f.master(0));
 }
 constexpr uint16_t kBmsrLstatus = 0x0004, kBmsrAnegComplete = 0x0020;
 }  // namespace

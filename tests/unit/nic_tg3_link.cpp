@@ -23,8 +23,7 @@ void mi_write(Bench& b, const Tg3Params& p, unsigned reg, uint16_t v) {
 }
 /// When the NIC's PHY (side a of the bench link) declares link down after a pull.
 sc_time link_fail(const LinkFaults& f) {
-  const PhyTimers t = phy_timers(1000);
-  return f.master(0) ? t.link_fail_master : t.link_fail_slave;
+  return phy_timers(1000).link_fail(f.master(0));
 }
 }  // namespace
 
