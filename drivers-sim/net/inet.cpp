@@ -424,15 +424,20 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
   if (journey) k_->mark(journey, "TCP tx");
   size_t left = len;
   while (left > 0) {
+    // tcp_sendmsg holds the socket lock while it copies and transmits: ACKs arriving meanwhile go
+    // to the backlog and are processed by its release_sock, in this process's time.
+    stack_->set_owned_by_user(id, true);
     TcpEffects fx = stack_->send(id, left, journey, now_ns());
     size_t took = fx.accepted;
     bool block = fx.would_block, reset = fx.reset;
     co_await apply(std::move(fx));
+    co_await release_sock(id);
     left -= took;
     if (reset) co_return len == left ? -kEpipe : static_cast<long>(len - left);
     if (left > 0 && block) {
-      // wait_for_tcp_memory: add_wait_queue (the locked ops) before the last test, and no
-      // simulated time between the test and the sleep (else an ACK's wakeup is lost).
+      // wait_for_tcp_memory: release_sock above, then add_wait_queue (the locked ops) before the
+      // last test, and no simulated time between the test and the sleep (else an ACK's wakeup is
+      // lost).
       co_await k_->locked_ops(kTcpWaitLockedOps);
       if (st.wake_pending) {
         st.wake_pending = false;
@@ -455,9 +460,10 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
   for (;;) {
     TcpEffects fx = stack_->recv(id, len, now_ns());
     size_t got = fx.delivered;
-    bool block = fx.would_block, eof = fx.eof;
+    bool block = fx.would_block, eof = fx.eof, again = fx.recv_again;
     JourneyId j = fx.completed_tags.empty() ? 0 : fx.completed_tags.back();
     co_await apply(std::move(fx));
+    if (again) continue;  // tcp_recvmsg goes on, the lock held through that pass's time
     if (got > 0) {
       sock.rx_journey = j;
       if (j) k_->mark(j, "copy to user");
@@ -478,6 +484,17 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
     }
     co_await sock.wait.wait();
     st.wake_pending = false;
+  }
+}
+
+Task<void> InetHost::release_sock(int id) {
+  // release_sock / __release_sock: each pass processes what the backlog holds, in process context
+  // with the lock still owned, until a pass finds it empty (TcpStack::release_sock).
+  for (;;) {
+    TcpEffects fx = stack_->release_sock(id, now_ns());
+    const bool more = fx.backlog_processed;
+    co_await apply(std::move(fx));
+    if (!more) co_return;
   }
 }
 

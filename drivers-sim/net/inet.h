@@ -122,6 +122,8 @@ class InetHost : public SockOps {
   Task<void> transmit(TcpTxPacket& p);
   void set_timer(const TcpTimerRequest& r);
   Task<void> wake(int sock_id, JourneyId j);
+  /// release_sock of TCP socket `id` held by this process: its backlog, pass by pass, then unlock.
+  Task<void> release_sock(int id);
   SockState& state(int sock_id);
   Socket& adopt(int sock_id, const std::string& name, bool udp = false);
   /// socks_ key of a socket: TCP ids as they are, UDP ids offset by kUdpKey.

@@ -106,6 +106,11 @@ struct TcpEffects {
   bool dropped = false;                    ///< the packet was discarded
   bool skb_taken = false;                  ///< a socket took the received skb: it charges its free
                                            ///< (kfree_skb_rx) when the segment is done with, not the caller
+  bool recv_again = false;                 ///< recv(): the reader still holds the socket lock with
+                                           ///< work done (copies, backlog): charge these effects,
+                                           ///< then call recv() again (TcpStack::recv)
+  bool backlog_processed = false;          ///< release_sock(): a backlog batch was processed with
+                                           ///< the lock held: charge it, then call release_sock() again
 
   void path(TcpPath p, uint32_t n = 1) { paths.push_back({p, n}); }
   /// Sum of `n` over steps of path `p`.

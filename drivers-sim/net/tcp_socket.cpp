@@ -629,35 +629,52 @@ void TcpSocket::prequeue_process() {
   tp.ucopy.memory = 0;
 }
 
-void TcpSocket::release_sock() {
-  // __release_sock: process the backlog
-  if (backlog_.empty()) return;
+bool TcpSocket::release_sock() {
+  // __release_sock (net/core/sock.c): sk->backlog_rcv (tcp_v4_do_rcv) on each queued skb
+  if (backlog_.empty()) return false;
   fx().path(TcpPath::tcp_backlog_process, uint32_t(backlog_.size()));
   while (!backlog_.empty()) {
     Seg s = std::move(backlog_.front());
     backlog_.pop_front();
     do_rcv(s);
   }
+  return true;
 }
 
 void TcpSocket::recvmsg(size_t len_in) {
-  // tcp_recvmsg (tcp.c), blocking, target = 1 byte (SO_RCVLOWAT default)
+  // tcp_recvmsg (tcp.c), blocking, target = 1 byte (SO_RCVLOWAT default). The reader holds the
+  // socket lock (lock_sock) from entry to exit except while it sleeps in tcp_data_wait, and what
+  // it copies takes CPU time: input arriving meanwhile goes to the backlog (tcp_v4_rcv sees
+  // sk->lock.users). So a pass that copied or processed input returns recv_again with the lock
+  // still held; the caller charges the pass and calls again, and the loop goes on at the test
+  // that reads the backlog ("if (copied >= target && sk->backlog.tail == NULL) break").
   NetMib& m = stack_.mib_;
   const size_t target = 1;
-  bool resuming = reader_sleeping_;
+  const bool relock = recv_yield_.active;
+  recv_yield_.active = false;
+  const bool resuming = !relock && reader_sleeping_;
   reader_sleeping_ = false;
-  if (!resuming) fx().path(TcpPath::tcp_recvmsg);
-  bool was_owned = owned_by_user_;
+  if (!resuming && !relock) fx().path(TcpPath::tcp_recvmsg);
+  const bool was_owned = relock ? recv_yield_.was_owned : owned_by_user_;
   owned_by_user_ = true;  // lock_sock
   in_user_ctx_ = true;
-  size_t len = resuming ? tp.ucopy.len : len_in;
-  size_t copied = 0;
-  bool user_recv = resuming && tp.ucopy.task;
+  size_t len = relock ? recv_yield_.len : resuming ? tp.ucopy.len : len_in;
+  size_t copied = relock ? recv_yield_.copied : 0;
+  bool user_recv = relock ? recv_yield_.user_recv : resuming && tp.ucopy.task;
   bool fin_hit = false;
-  enum { kTop, kAfterWait, kDoPrequeue } next = resuming ? kAfterWait : kTop;
+  bool worked = false;  // this pass copied or processed input
+  enum { kTop, kTest, kAfterWait, kDoPrequeue, kExit } next =
+      relock ? (recv_yield_.exiting ? kExit : kTest) : resuming ? kAfterWait : kTop;
   size_t copied_bytes_queue = 0;
+  // Return to the caller with the lock held; the next recv() goes on at `then`.
+  auto yield = [&](bool exiting) {
+    recv_yield_ = RecvYield{true, exiting, len, copied, user_recv, was_owned};
+    in_user_ctx_ = false;
+    if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
+    fx().recv_again = true;
+  };
 
-  while (true) {
+  while (next != kExit) {
     if (next == kTop) {
       if (len == 0) break;
       // Copy from the receive queue.
@@ -671,6 +688,7 @@ void TcpSocket::recvmsg(size_t len_in) {
           copied += used;
           len -= used;
           copied_bytes_queue += used;
+          worked = true;
           if (used + offset < skb.len) break;
         }
         if (skb.fin && tp.copied_seq == skb.end_seq - 1) {
@@ -683,7 +701,15 @@ void TcpSocket::recvmsg(size_t len_in) {
         fx().path(TcpPath::kfree_skb_rx);
         if (fin_hit) break;
       }
-      if (fin_hit) break;
+      if (fin_hit || len == 0) break;
+      next = kTest;
+      continue;
+    }
+    if (next == kTest) {
+      if (worked) {  // the copies take time with the lock held: the backlog is read after them
+        yield(false);
+        return;
+      }
       if (copied >= target && backlog_.empty()) break;
       if (copied) {
         if (tp.state == TcpState::Closed || (tp.shutdown & RCV_SHUTDOWN)) break;
@@ -705,10 +731,10 @@ void TcpSocket::recvmsg(size_t len_in) {
         continue;
       }
       if (copied >= target) {
-        release_sock();  // do not sleep, just process backlog
+        if (release_sock()) worked = true;  // do not sleep, just process backlog
       } else {
         // tcp_data_wait: release_sock, then sleep unless data (or a direct copy) arrived
-        release_sock();
+        if (release_sock()) worked = true;
         bool ready = readable_bytes() > 0 || (len - tp.ucopy.len) != 0 || fin_received_ ||
                      !prequeue_.empty() || tp.state == TcpState::Closed;
         if (!ready) {
@@ -741,6 +767,7 @@ void TcpSocket::recvmsg(size_t len_in) {
       continue;
     }
     // kDoPrequeue
+    if (!prequeue_.empty()) worked = true;
     prequeue_process();
     size_t chunk = len - tp.ucopy.len;
     if (chunk) {
@@ -749,6 +776,10 @@ void TcpSocket::recvmsg(size_t len_in) {
       copied += chunk;
     }
     next = kTop;
+  }
+  if (next != kExit && worked) {  // the last pass's copies, too, are made with the lock held
+    yield(true);
+    return;
   }
 
   if (user_recv) {

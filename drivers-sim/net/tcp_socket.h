@@ -219,7 +219,9 @@ class TcpSocket {
   void close();
   void delack_timer();
   void write_timer();
-  void release_sock();
+  /// __release_sock's one pass: process the backlog queued so far (the lock stays owned); true
+  /// when there was any.
+  bool release_sock();
 
   // --- helpers (include/net/tcp.h) ---
   bool is_reno() const { return !(tp.sack_ok & 1); }
@@ -387,6 +389,13 @@ class TcpSocket {
   bool seg_queued_ = false;      ///< do_rcv's segment went to the receive or out-of-order queue
   bool reader_sleeping_ = false;
   bool writer_sleeping_ = false;
+  /// tcp_recvmsg's locals across a return to the glue with the lock held (TcpEffects::recv_again).
+  struct RecvYield {
+    bool active = false;
+    bool exiting = false;  ///< the loop is done: go on at its exit (prequeue, cleanup_rbuf, release)
+    size_t len = 0, copied = 0;
+    bool user_recv = false, was_owned = false;
+  } recv_yield_;
   bool write_open_ = false;      ///< a tagged write is partly accepted
   uint64_t write_off_ = 0;       ///< stream offset of the next byte written (tp->write_seq)
   uint64_t rcv_nxt_off_ = 0;     ///< stream offset of rcv_nxt

@@ -62,6 +62,8 @@ void TcpEffects::merge(TcpEffects&& o) {
   if (accept_ready < 0) accept_ready = o.accept_ready;
   reset = reset || o.reset;
   dropped = dropped || o.dropped;
+  recv_again = recv_again || o.recv_again;
+  backlog_processed = backlog_processed || o.backlog_processed;
 }
 
 class TcpStack::Ctx {
@@ -233,8 +235,11 @@ TcpEffects TcpStack::release_sock(int s, TimeNs now) {
   Ctx c(*this, fx, now);
   fx.sock = s;
   TcpSocket& k = sock(s);
-  k.owned_by_user_ = false;
-  k.release_sock();
+  // __release_sock: each pass takes what the backlog holds and processes it with sk->lock.users
+  // still set, so input arriving meanwhile queues behind it; the lock is dropped when a pass
+  // finds the backlog empty.
+  fx.backlog_processed = k.release_sock();
+  if (!fx.backlog_processed) k.owned_by_user_ = false;
   return fx;
 }
 

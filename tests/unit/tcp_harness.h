@@ -99,6 +99,19 @@ class TcpPair {
     return fx;
   }
 
+  /// read() as a process makes it: recv() again while the stack returns recv_again (the reader
+  /// kept the socket lock; no time passes between the passes here). The passes' effects merged.
+  TcpEffects recv(int h, int sock, size_t max) {
+    TcpEffects fx = apply(h, host(h).recv(sock, max, now));
+    while (fx.recv_again) {
+      TcpEffects more = apply(h, host(h).recv(sock, max, now));
+      const bool again = more.recv_again;
+      fx.merge(std::move(more));
+      fx.recv_again = again;
+    }
+    return fx;
+  }
+
   /// Process the next event; false when there is none.
   bool step() {
     if (q_.empty()) return false;
@@ -136,7 +149,7 @@ class TcpPair {
     TcpStack& s = host(ap.host);
     if (ap.reader) {
       for (;;) {
-        TcpEffects fx = apply(ap.host, s.recv(ap.sock, ap.recv_max, now));
+        TcpEffects fx = recv(ap.host, ap.sock, ap.recv_max);
         ap.delivered += fx.delivered;
         ap.tags.insert(ap.tags.end(), fx.completed_tags.begin(), fx.completed_tags.end());
         if (fx.would_block || fx.eof || fx.delivered == 0) break;

@@ -131,7 +131,7 @@ TEST_CASE("Data segments: 66 bytes of headers, full segments fill the 1500-byte 
   // The receiving stack finds the message a data packet belongs to (for journey marks) until
   // the application has read it.
   CHECK(p.b.journey_of(bytes.data(), bytes.size()) == 7);
-  auto rfx = p.apply(1, p.b.recv(sb, 10, p.now));
+  auto rfx = p.recv(1, sb, 10);
   CHECK(rfx.delivered == 1);
   REQUIRE(rfx.completed_tags.size() == 1);
   CHECK(rfx.completed_tags[0] == 7);
@@ -199,7 +199,7 @@ TEST_CASE("ACK at once on the second full-sized segment, even in pingpong mode",
   p.now = 20 * kSocketMs;
   p.apply(0, p.a.send(sa, 1, 0, p.now));
   p.run_until(21 * kSocketMs);
-  auto rfx = p.apply(1, p.b.recv(sb, 100, p.now));
+  auto rfx = p.recv(1, sb, 100);
   REQUIRE(rfx.delivered == 1);
   REQUIRE_FALSE(p.b.sock(sb).reader_sleeping());
   p.apply(1, p.b.send(sb, 1, 0, p.now));
@@ -630,9 +630,9 @@ TEST_CASE("close() sends FIN -- the reader sees EOF after the data", "[net][tcp]
   p.apply(0, p.a.close(sa, p.now));
   p.run_until(20 * kSocketMs);
   CHECK(p.b.sock(sb).state() == TcpState::CloseWait);
-  auto fx = p.apply(1, p.b.recv(sb, 100, p.now));
+  auto fx = p.recv(1, sb, 100);
   CHECK(fx.delivered == 5);
-  fx = p.apply(1, p.b.recv(sb, 100, p.now));
+  fx = p.recv(1, sb, 100);
   CHECK(fx.delivered == 0);
   CHECK(fx.eof);
   p.apply(1, p.b.close(sb, p.now));
@@ -661,6 +661,62 @@ TEST_CASE("A socket owned by the user takes softirq input on the backlog until r
   // First data segment: quickack mode, so the ACK leaves from release_sock.
   REQUIRE(p.wire.size() == before + 1);
   CHECK(p.wire.back().pure_ack());
+  // That pass kept the lock (__release_sock loops until the backlog is empty): input arriving
+  // while its effects take time still queues behind it; the next pass, finding none, unlocks.
+  CHECK(fx.backlog_processed);
+  p.apply(0, p.a.send(sa, 2, 0, p.now));
+  p.run_until(12 * kSocketMs);
+  CHECK(p.b.sock(sb).backlog_len() == 1);
+  fx = p.apply(1, p.b.release_sock(sb, p.now));
+  CHECK(fx.backlog_processed);
+  CHECK(p.b.sock(sb).readable_bytes() == 5);
+  fx = p.apply(1, p.b.release_sock(sb, p.now));
+  CHECK_FALSE(fx.backlog_processed);
+  CHECK(fx.paths.empty());
+  p.apply(0, p.a.send(sa, 1, 0, p.now));
+  p.run_until(13 * kSocketMs);
+  CHECK(p.b.sock(sb).backlog_len() == 0);
+  CHECK(p.b.sock(sb).readable_bytes() == 6);
+}
+
+TEST_CASE("A reader copying holds the socket lock: what arrives meanwhile is copied to it from the "
+          "backlog (TCPDirectCopyFromBacklog)",
+          "[net][tcp]") {
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  p.now = 50 * kSocketMs;
+  // cwnd 2: two full segments leave at once; b's first arrives one serialization ahead of its second.
+  auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
+  REQUIRE(fx.tx.size() == 2);
+  p.run_while([&] { return p.b.sock(sb).readable_bytes() == 0; }, 60 * kSocketMs);
+  REQUIRE(p.b.sock(sb).readable_bytes() == 1448);
+  REQUIRE(p.b.sock(sb).backlog_len() == 0);
+  // The read copies the first segment from the receive queue; that copy takes time, so tcp_recvmsg
+  // returns to its caller with the lock still held and nothing delivered yet.
+  TcpEffects r = p.apply(1, p.b.recv(sb, 1 << 20, p.now));
+  CHECK(r.recv_again);
+  CHECK(r.delivered == 0);
+  CHECK(r.count(TcpPath::tcp_recvmsg_copy) == 1448);
+  // The second segment arrives during the copy: tcp_v4_rcv finds the socket owned.
+  p.run_until(60 * kSocketMs);
+  CHECK(p.b.sock(sb).backlog_len() == 1);
+  CHECK(p.b.sock(sb).readable_bytes() == 0);
+  // Back in tcp_recvmsg: the backlog is not empty, so release_sock processes it with the reader
+  // installed (ucopy), and the header-predicted segment is copied straight to the user.
+  r = p.apply(1, p.b.recv(sb, 1 << 20, p.now));
+  CHECK(r.count(TcpPath::tcp_backlog_process) == 1);
+  CHECK(r.count(TcpPath::tcp_copy_to_iovec) == 1448);
+  CHECK(p.b.mib()[TcpExtMib::TCPDirectCopyFromBacklog] == 1448);
+  CHECK(r.recv_again);  // that copy took time too
+  r = p.apply(1, p.b.recv(sb, 1 << 20, p.now));
+  CHECK_FALSE(r.recv_again);
+  CHECK(r.delivered == 2 * 1448);
+  CHECK(p.b.sock(sb).backlog_len() == 0);
+  // The lock is free again: the next segment is not put on the backlog.
+  p.apply(0, p.a.send(sa, 10, 0, p.now));
+  p.run_until(70 * kSocketMs);
+  CHECK(p.b.sock(sb).backlog_len() == 0);
+  CHECK(p.b.sock(sb).readable_bytes() == 10);
 }
 
 }  // namespace tcp_socket_test
