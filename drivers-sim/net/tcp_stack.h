@@ -56,12 +56,16 @@ class TcpStack {
   /// read() of up to `max` bytes (tcp_recvmsg, blocking, target 1 byte). delivered > 0: bytes
   /// read; completed_tags: messages whose last byte was read. would_block: nothing to read, the
   /// reader now sleeps in recvmsg (packets go to the prequeue): call recv() again after
-  /// wake_reader. eof: the peer closed.
+  /// wake_reader. eof: the peer closed. recv_again: the reader copied or processed input and
+  /// still holds the socket lock: charge these effects (softirq input meanwhile goes to the
+  /// backlog), then call recv() again at once; `max` is ignored on that call.
   TcpEffects recv(int sock, size_t max, TimeNs now);
   /// close(): send FIN after queued data.
   TcpEffects close(int sock, TimeNs now);
-  /// Model sk->lock.users held by a process on another CPU: while set, softirq input goes to
-  /// the backlog; release_sock() processes it.
+  /// lock_sock by the glue (sk->lock.users) around a call whose effects take time, e.g. send():
+  /// while set, softirq input goes to the backlog. release_sock() processes what the backlog
+  /// holds with the lock kept (backlog_processed): charge that, then call it again; the call that
+  /// finds the backlog empty drops the lock.
   void set_owned_by_user(int sock, bool owned);
   TcpEffects release_sock(int sock, TimeNs now);
 
