@@ -430,9 +430,11 @@ Task<long> InetHost::sendmsg(Socket& sock, size_t len, JourneyId journey) {
     TcpEffects fx = stack_->send(id, left, journey, now_ns());
     size_t took = fx.accepted;
     bool block = fx.would_block, reset = fx.reset;
+    const int err = fx.error;  // tcp_sendmsg's do_error: what was copied, else the error
     co_await apply(std::move(fx));
     co_await release_sock(id);
     left -= took;
+    if (err) co_return len == left ? err : static_cast<long>(len - left);
     if (reset) co_return len == left ? -kEpipe : static_cast<long>(len - left);
     if (left > 0 && block) {
       // wait_for_tcp_memory: release_sock above, then add_wait_queue (the locked ops) before the
@@ -456,14 +458,20 @@ Task<long> InetHost::recvmsg(Socket& sock, size_t len, int flags) {
   if (st.sk_addr)  // lock_sock: the socket's lines (SMP only)
     co_await k_->touch_lines(st.sk_addr, kSockLineBytes, Kernel::LineAccess::Rmw, "sock/tcp_opt");
   if (st.udp) co_return co_await udp_recvmsg(st, len);
+  if (len == 0) co_return 0;  // sock_recvmsg of nothing: tcp_recvmsg's loop never runs
   stack_->set_in_recv(id, true, now_ns());  // the receiver's transfer attribution (tcp_transfer.h)
   for (;;) {
     TcpEffects fx = stack_->recv(id, len, now_ns());
     size_t got = fx.delivered;
     bool block = fx.would_block, eof = fx.eof, again = fx.recv_again;
+    const int err = fx.error;
     JourneyId j = fx.completed_tags.empty() ? 0 : fx.completed_tags.back();
     co_await apply(std::move(fx));
     if (again) continue;  // tcp_recvmsg goes on, the lock held through that pass's time
+    if (err) {            // sock_error: -ECONNRESET after a reset, reported once
+      stack_->set_in_recv(id, false, now_ns());
+      co_return err;
+    }
     if (got > 0) {
       sock.rx_journey = j;
       if (j) k_->mark(j, "copy to user");

@@ -109,6 +109,8 @@ struct TcpEffects {
   bool recv_again = false;                 ///< recv(): the reader still holds the socket lock with
                                            ///< work done (copies, backlog): charge these effects,
                                            ///< then call recv() again (TcpStack::recv)
+  int error = 0;                           ///< send() / recv(): a negative errno the call returns
+                                           ///< (sock_error's -ECONNRESET, -EPIPE), 0 when none
   bool backlog_processed = false;          ///< release_sock(): a backlog batch was processed with
                                            ///< the lock held: charge it, then call release_sock() again
 

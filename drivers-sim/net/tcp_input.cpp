@@ -664,6 +664,8 @@ void TcpSocket::reset() {
   if (tp.state == TcpState::Established || tp.state == TcpState::CloseWait)
     ++stack_.mib_[TcpMib::EstabResets];
   fx().reset = true;
+  // tcp_reset's sk->err, as BSD reports it
+  sk_err_ = tp.state == TcpState::SynSent ? kEconnrefused : tp.state == TcpState::CloseWait ? kEpipe : kEconnreset;
   if (reader_sleeping_) fx().wake_reader = true;
   if (writer_sleeping_) fx().wake_writer = true;
   set_state(TcpState::Closed);

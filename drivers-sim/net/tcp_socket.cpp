@@ -548,10 +548,17 @@ size_t TcpSocket::sendmsg(size_t bytes, uint64_t tag) {
     if (tp.state == TcpState::SynSent || tp.state == TcpState::SynRecv) {
       writer_sleeping_ = true;  // wait_for_tcp_connect
       fx().would_block = true;
+    } else {  // wait_for_tcp_connect: sk->err, or -EPIPE once the connection is gone
+      fx().error = sk_err_ ? -sk_err_ : -kEpipe;
+      sk_err_ = 0;
     }
     return 0;
   }
-  if (tp.shutdown & SEND_SHUTDOWN) return 0;
+  if (sk_err_ || (tp.shutdown & SEND_SHUTDOWN)) {  // do_error: sock_error, else -EPIPE
+    fx().error = sk_err_ ? -sk_err_ : -kEpipe;
+    sk_err_ = 0;
+    return 0;
+  }
   uint32_t mss_now = current_mss();
   if (!write_open_ && stack_.tags_) stack_.tags_->begin(tx_flow(), write_off_, tag);
   write_open_ = true;
@@ -647,15 +654,19 @@ void TcpSocket::recvmsg(size_t len_in) {
   // it copies takes CPU time: input arriving meanwhile goes to the backlog (tcp_v4_rcv sees
   // sk->lock.users). So a pass that copied or processed input returns recv_again with the lock
   // still held; the caller charges the pass and calls again, and the loop goes on at the test
-  // that reads the backlog ("if (copied >= target && sk->backlog.tail == NULL) break").
+  // that reads the backlog ("if (copied >= target && sk->backlog.tail == NULL) break"). The exit's
+  // release_sock does the same, pass by pass, until the backlog is empty.
+  using At = RecvYield::At;
   NetMib& m = stack_.mib_;
   const size_t target = 1;
   const bool relock = recv_yield_.active;
   recv_yield_.active = false;
+  // One process per socket: lock_sock by another owner (which would make this one wait) does not
+  // arise in the model.
+  if (!relock && owned_by_user_) throw std::logic_error("tcp_recvmsg: the socket is already locked by its user");
   const bool resuming = !relock && reader_sleeping_;
   reader_sleeping_ = false;
   if (!resuming && !relock) fx().path(TcpPath::tcp_recvmsg);
-  const bool was_owned = relock ? recv_yield_.was_owned : owned_by_user_;
   owned_by_user_ = true;  // lock_sock
   in_user_ctx_ = true;
   size_t len = relock ? recv_yield_.len : resuming ? tp.ucopy.len : len_in;
@@ -663,18 +674,19 @@ void TcpSocket::recvmsg(size_t len_in) {
   bool user_recv = relock ? recv_yield_.user_recv : resuming && tp.ucopy.task;
   bool fin_hit = false;
   bool worked = false;  // this pass copied or processed input
-  enum { kTop, kTest, kAfterWait, kDoPrequeue, kExit } next =
-      relock ? (recv_yield_.exiting ? kExit : kTest) : resuming ? kAfterWait : kTop;
+  enum { kTop, kTest, kAfterWait, kDoPrequeue, kExit, kRelease } next =
+      !relock ? (resuming ? kAfterWait : kTop)
+              : recv_yield_.at == At::Exit ? kExit : recv_yield_.at == At::Release ? kRelease : kTest;
   size_t copied_bytes_queue = 0;
-  // Return to the caller with the lock held; the next recv() goes on at `then`.
-  auto yield = [&](bool exiting) {
-    recv_yield_ = RecvYield{true, exiting, len, copied, user_recv, was_owned};
+  // Return to the caller with the lock held; the next recv() goes on at `at`.
+  auto yield = [&](At at) {
+    recv_yield_ = RecvYield{true, at, len, copied, user_recv};
     in_user_ctx_ = false;
     if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
     fx().recv_again = true;
   };
 
-  while (next != kExit) {
+  while (next != kExit && next != kRelease) {
     if (next == kTop) {
       if (len == 0) break;
       // Copy from the receive queue.
@@ -707,14 +719,20 @@ void TcpSocket::recvmsg(size_t len_in) {
     }
     if (next == kTest) {
       if (worked) {  // the copies take time with the lock held: the backlog is read after them
-        yield(false);
+        yield(At::Test);
         return;
       }
       if (copied >= target && backlog_.empty()) break;
       if (copied) {
-        if (tp.state == TcpState::Closed || (tp.shutdown & RCV_SHUTDOWN)) break;
+        if (sk_err_ || tp.state == TcpState::Closed || (tp.shutdown & RCV_SHUTDOWN)) break;
       } else {
-        if (fin_received_ || (tp.shutdown & RCV_SHUTDOWN) || tp.state == TcpState::Closed) break;
+        if (fin_received_) break;  // sk->done
+        if (sk_err_) {             // sock_error: the error is reported once
+          fx().error = -sk_err_;
+          sk_err_ = 0;
+          break;
+        }
+        if ((tp.shutdown & RCV_SHUTDOWN) || tp.state == TcpState::Closed) break;
       }
       cleanup_rbuf(copied);
       bool jump_prequeue = false;
@@ -736,13 +754,13 @@ void TcpSocket::recvmsg(size_t len_in) {
         // tcp_data_wait: release_sock, then sleep unless data (or a direct copy) arrived
         if (release_sock()) worked = true;
         bool ready = readable_bytes() > 0 || (len - tp.ucopy.len) != 0 || fin_received_ ||
-                     !prequeue_.empty() || tp.state == TcpState::Closed;
+                     !prequeue_.empty() || tp.state == TcpState::Closed || sk_err_;
         if (!ready) {
           reader_sleeping_ = true;
           tp.ucopy.len = uint32_t(len);
           fx().would_block = true;
           in_user_ctx_ = false;
-          owned_by_user_ = was_owned;
+          owned_by_user_ = false;
           if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
           return;
         }
@@ -777,33 +795,44 @@ void TcpSocket::recvmsg(size_t len_in) {
     }
     next = kTop;
   }
-  if (next != kExit && worked) {  // the last pass's copies, too, are made with the lock held
-    yield(true);
-    return;
+  if (next == kTop || next == kTest || next == kAfterWait || next == kDoPrequeue) {
+    if (worked) {  // the last pass's copies, too, are made with the lock held
+      yield(At::Exit);
+      return;
+    }
+    next = kExit;
   }
 
-  if (user_recv) {
-    if (!prequeue_.empty()) {
-      tp.ucopy.len = copied > 0 ? uint32_t(len) : 0;
-      prequeue_process();
-      size_t chunk = len - tp.ucopy.len;
-      if (copied > 0 && chunk) {
-        m[TcpExtMib::TCPDirectCopyFromPrequeue] += chunk;
-        len -= chunk;
-        copied += chunk;
+  if (next == kExit) {
+    if (user_recv) {
+      if (!prequeue_.empty()) {
+        tp.ucopy.len = copied > 0 ? uint32_t(len) : 0;
+        prequeue_process();
+        size_t chunk = len - tp.ucopy.len;
+        if (copied > 0 && chunk) {
+          m[TcpExtMib::TCPDirectCopyFromPrequeue] += chunk;
+          len -= chunk;
+          copied += chunk;
+        }
       }
+      tp.ucopy.task = false;
+      tp.ucopy.len = 0;
+      user_recv = false;
     }
-    tp.ucopy.task = false;
-    tp.ucopy.len = 0;
+    cleanup_rbuf(copied);
   }
-  cleanup_rbuf(copied);
+  // release_sock: each pass processes what the backlog holds with the lock kept; the pass that
+  // finds it empty unlocks.
   in_user_ctx_ = false;
-  release_sock();
-  owned_by_user_ = was_owned;
+  if (release_sock()) {
+    yield(At::Release);
+    return;
+  }
+  owned_by_user_ = false;
   if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
   fx().delivered = copied;
   if (stack_.tags_ && copied) stack_.tags_->delivered(rx_flow(), copied_off_, &fx().completed_tags);
-  if (copied == 0 && (fin_hit || fin_received_)) {
+  if (copied == 0 && !fx().error && (fin_hit || fin_received_ || tp.state == TcpState::Closed)) {
     fx().eof = true;
     eof_reported_ = true;
   }

@@ -391,11 +391,13 @@ class TcpSocket {
   bool writer_sleeping_ = false;
   /// tcp_recvmsg's locals across a return to the glue with the lock held (TcpEffects::recv_again).
   struct RecvYield {
+    enum class At { Test, Exit, Release };  ///< the backlog test, the exit, release_sock's next pass
     bool active = false;
-    bool exiting = false;  ///< the loop is done: go on at its exit (prequeue, cleanup_rbuf, release)
+    At at = At::Test;
     size_t len = 0, copied = 0;
-    bool user_recv = false, was_owned = false;
+    bool user_recv = false;
   } recv_yield_;
+  int sk_err_ = 0;  ///< sk->err: a positive errno the next recv()/send() returns once (sock_error)
   bool write_open_ = false;      ///< a tagged write is partly accepted
   uint64_t write_off_ = 0;       ///< stream offset of the next byte written (tp->write_seq)
   uint64_t rcv_nxt_off_ = 0;     ///< stream offset of rcv_nxt

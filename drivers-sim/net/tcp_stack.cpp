@@ -63,6 +63,7 @@ void TcpEffects::merge(TcpEffects&& o) {
   reset = reset || o.reset;
   dropped = dropped || o.dropped;
   recv_again = recv_again || o.recv_again;
+  if (!error) error = o.error;
   backlog_processed = backlog_processed || o.backlog_processed;
 }
 

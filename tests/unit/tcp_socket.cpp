@@ -688,7 +688,8 @@ TEST_CASE("A reader copying holds the socket lock: what arrives meanwhile is cop
   // cwnd 2: two full segments leave at once; b's first arrives one serialization ahead of its second.
   auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
   REQUIRE(fx.tx.size() == 2);
-  p.run_while([&] { return p.b.sock(sb).readable_bytes() == 0; }, 60 * kSocketMs);
+  const int reader = sb;  // clang 14 (the sanitizer build) cannot capture a structured binding
+  p.run_while([&] { return p.b.sock(reader).readable_bytes() == 0; }, 60 * kSocketMs);
   REQUIRE(p.b.sock(sb).readable_bytes() == 1448);
   REQUIRE(p.b.sock(sb).backlog_len() == 0);
   // The read copies the first segment from the receive queue; that copy takes time, so tcp_recvmsg
@@ -717,6 +718,68 @@ TEST_CASE("A reader copying holds the socket lock: what arrives meanwhile is cop
   p.run_until(70 * kSocketMs);
   CHECK(p.b.sock(sb).backlog_len() == 0);
   CHECK(p.b.sock(sb).readable_bytes() == 10);
+}
+
+TEST_CASE("After a reset the reader gets -ECONNRESET once, then end of file, and the writer -EPIPE", "[net][tcp]") {
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  p.now = 10 * kSocketMs;
+  // b closes with a's data unread: tcp_close sends a RST (TCPAbortOnClose), a's tcp_reset sets sk->err.
+  p.apply(0, p.a.send(sa, 5, 0, p.now));
+  p.run_until(11 * kSocketMs);
+  p.apply(1, p.b.close(sb, p.now));
+  p.run_until(12 * kSocketMs);
+  REQUIRE(p.a.sock(sa).state() == TcpState::Closed);
+  TcpEffects r = p.recv(0, sa, 100);
+  CHECK(r.error == -104);  // ECONNRESET, as sock_error reports it
+  CHECK_FALSE(r.eof);
+  CHECK_FALSE(r.would_block);
+  r = p.recv(0, sa, 100);
+  CHECK(r.error == 0);
+  CHECK(r.eof);
+  CHECK(r.delivered == 0);
+  TcpEffects w = p.apply(0, p.a.send(sa, 10, 0, p.now));
+  CHECK(w.error == -32);  // EPIPE
+  CHECK(w.accepted == 0);
+  CHECK_FALSE(w.would_block);
+}
+
+TEST_CASE("tcp_recvmsg's exit holds the lock through release_sock, pass by pass, and then unlocks",
+          "[net][tcp]") {
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  p.now = 50 * kSocketMs;
+  auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
+  REQUIRE(fx.tx.size() == 2);
+  const int reader = sb;  // clang 14 (the sanitizer build) cannot capture a structured binding
+  p.run_while([&] { return p.b.sock(reader).readable_bytes() == 0; }, 60 * kSocketMs);
+  // A read of exactly the first segment: the copy fills it, the loop ends, and the exit waits for
+  // that copy's time with the lock held.
+  TcpEffects r = p.apply(1, p.b.recv(sb, 1448, p.now));
+  CHECK(r.recv_again);
+  p.run_until(60 * kSocketMs);  // the second segment arrives meanwhile
+  CHECK(p.b.sock(sb).backlog_len() == 1);
+  // The exit: cleanup_rbuf, then release_sock processes the backlog (no reader installed now: the
+  // segment is queued) and keeps the lock for that pass's time.
+  r = p.apply(1, p.b.recv(sb, 1448, p.now));
+  CHECK(r.recv_again);
+  CHECK(r.count(TcpPath::tcp_backlog_process) == 1);
+  CHECK(p.b.sock(sb).readable_bytes() == 1448);
+  r = p.apply(1, p.b.recv(sb, 1448, p.now));
+  CHECK_FALSE(r.recv_again);
+  CHECK(r.delivered == 1448);
+  CHECK(p.b.mib()[TcpExtMib::TCPDirectCopyFromBacklog] == 0);
+  // Unlocked: the next read starts a new tcp_recvmsg and takes the queued segment.
+  r = p.recv(1, sb, 1448);
+  CHECK(r.delivered == 1448);
+}
+
+TEST_CASE("A read on a socket its user already holds is a logic error (one process per socket)", "[net][tcp]") {
+  TcpPair p;
+  auto [sa, sb] = p.connect();
+  (void)sa;
+  p.b.set_owned_by_user(sb, true);
+  CHECK_THROWS_AS(p.b.recv(sb, 100, p.now), std::logic_error);
 }
 
 }  // namespace tcp_socket_test
