@@ -2,6 +2,7 @@
 #include "core/events.h"
 #include "drivers-sim/kernel/csum_offload.h"
 #include "core/sim_context.h"
+#include "drivers-sim/net/sock_errno.h"
 #include "drivers-sim/net/wire.h"
 #include <algorithm>
 #include <fmt/format.h>
@@ -11,10 +12,6 @@
 namespace nicsim {
 
 namespace {
-constexpr int kEconnrefused = 111;
-constexpr int kEpipe = 32;
-constexpr int kEdestaddrreq = 89;
-constexpr int kEmsgsize = 90;
 /// SMP locked ops of a TCP sleep for data or for send space (net/ipv4/tcp.c 2.4.20 tcp_data_wait /
 /// wait_for_tcp_memory): add_wait_queue and remove_wait_queue (spin_lock_irqsave each), and the
 /// release_sock + lock_sock around schedule_timeout (spin_lock_bh each).

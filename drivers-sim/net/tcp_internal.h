@@ -1,5 +1,6 @@
 // Constants and tiny helpers shared by the TcpSocket implementation files (not a public API).
 #pragma once
+#include "drivers-sim/net/sock_errno.h"
 #include "drivers-sim/net/wire.h"
 
 #include <cstdint>
@@ -19,11 +20,6 @@ inline constexpr int FLAG_SLOWPATH = 0x100;
 inline constexpr int FLAG_ACKED = FLAG_DATA_ACKED | FLAG_SYN_ACKED;
 inline constexpr int FLAG_NOT_DUP = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
 inline constexpr int FLAG_CA_ALERT = FLAG_DATA_SACKED | FLAG_ECE;
-
-// errno values a socket call returns (include/asm-i386/errno.h).
-inline constexpr int kEpipe = 32;
-inline constexpr int kEconnreset = 104;
-inline constexpr int kEconnrefused = 111;
 
 inline constexpr uint8_t RCV_SHUTDOWN = 1;
 inline constexpr uint8_t SEND_SHUTDOWN = 2;
