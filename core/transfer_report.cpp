@@ -37,7 +37,7 @@ constexpr StateName kRecv[] = {
 };
 constexpr const char* kEvents[] = {"dupacks",     "recoveries", "fast_retrans", "timeouts",        "retrans_segs",
                                    "undo_full",   "undo_partial", "undo_dsack", "undo_loss",       "reordering",
-                                   "dsacks_received", "ofo_segs", "delayed_acks"};
+                                   "dsacks_received", "ofo_segs", "delayed_acks", "backlogged"};
 
 double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; }
 

@@ -78,7 +78,7 @@ nlohmann::json transfer_json(HostSoftware& h, uint64_t now_ns) {
              {"timeouts", e.timeouts}, {"retrans_segs", e.retrans_segs}, {"undo_full", e.undo_full},
              {"undo_partial", e.undo_partial}, {"undo_dsack", e.undo_dsack}, {"undo_loss", e.undo_loss},
              {"undone", e.undone()}, {"reordering", e.reordering}, {"dsacks_received", e.dsacks_received},
-             {"ofo_segs", e.ofo_segs}, {"delayed_acks", e.delayed_acks}}}});
+             {"ofo_segs", e.ofo_segs}, {"delayed_acks", e.delayed_acks}, {"backlogged", e.backlogged}}}});
     }
   }
   for (auto& [name, dev] : h.netdevs) {

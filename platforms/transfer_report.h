@@ -20,7 +20,7 @@ namespace nicsim {
 ///                 "recv": {state: ns} (every TcpRecvState, summing to lifetime_ns),
 ///                 "events": {dupacks, recoveries, fast_retrans, timeouts, retrans_segs,
 ///                            undo_full, undo_partial, undo_dsack, undo_loss, undone, reordering,
-///                            dsacks_received, ofo_segs, delayed_acks},
+///                            dsacks_received, ofo_segs, delayed_acks, backlogged},
 ///                 "id" (the socket's index in its host's stack: the event log's "<host>.tcp<id>"),
 ///                 and, from the run's event log (attach_tcp_timeouts, platforms/fault_timeline.h),
 ///                 "timeouts" and "resumed" when it had retransmission timeouts}]

@@ -42,6 +42,7 @@ void TcpSocket::softirq_rcv(const Seg& s) {
   if (owned_by_user_) {
     backlog_.push_back(s);
     fx().path(TcpPath::sk_add_backlog);
+    ++xfer_.ev.backlogged;
     return;
   }
   if (!prequeue(s)) do_rcv(s);

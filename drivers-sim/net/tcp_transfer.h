@@ -64,6 +64,8 @@ struct TcpTransferEvents {
   uint64_t dsacks_received = 0;  ///< D-SACK blocks received (TCPDSACKRecv + TCPDSACKOfoRecv)
   uint64_t ofo_segs = 0;         ///< receiver: segments put on the out-of-order queue
   uint64_t delayed_acks = 0;     ///< receiver: ACKs sent by the delayed-ACK timer (DelayedACKs)
+  uint64_t backlogged = 0;       ///< segments (data or ACKs) that found the socket locked by its user,
+                                 ///< copying in tcp_recvmsg or tcp_sendmsg, and waited on sk->backlog
   uint64_t undone() const { return undo_full + undo_partial + undo_dsack + undo_loss; }
 };
 

@@ -701,6 +701,7 @@ TEST_CASE("A reader copying holds the socket lock: what arrives meanwhile is cop
   // The second segment arrives during the copy: tcp_v4_rcv finds the socket owned.
   p.run_until(60 * kSocketMs);
   CHECK(p.b.sock(sb).backlog_len() == 1);
+  CHECK(p.b.sock(sb).transfer().ev.backlogged == 1);  // explain --transfer's "backlogged"
   CHECK(p.b.sock(sb).readable_bytes() == 0);
   // Back in tcp_recvmsg: the backlog is not empty, so release_sock processes it with the reader
   // installed (ucopy), and the header-predicted segment is copied straight to the user.

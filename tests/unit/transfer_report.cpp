@@ -22,7 +22,8 @@ namespace {
 json zero_events() {
   json e = json::object();
   for (const char* k : {"dupacks", "recoveries", "fast_retrans", "timeouts", "retrans_segs", "undo_full", "undo_partial",
-                        "undo_dsack", "undo_loss", "undone", "reordering", "dsacks_received", "ofo_segs", "delayed_acks"})
+                        "undo_dsack", "undo_loss", "undone", "reordering", "dsacks_received", "ofo_segs", "delayed_acks",
+                        "backlogged"})
     e[k] = 0;
   return e;
 }
