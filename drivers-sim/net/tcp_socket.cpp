@@ -540,23 +540,30 @@ void TcpSocket::init_from_openreq(uint32_t saddr, uint16_t sport, uint32_t daddr
   ++stack_.mib_[TcpMib::PassiveOpens];
 }
 
+namespace {
+/// sock_error (include/net/sock.h): the socket's pending error, negated, cleared as it is read.
+int take_sock_error(int& sk_err) {
+  const int e = sk_err;
+  sk_err = 0;
+  return -e;
+}
+}  // namespace
+
 size_t TcpSocket::sendmsg(size_t bytes, uint64_t tag) {
   // tcp_sendmsg (tcp.c)
   fx().path(TcpPath::tcp_sendmsg);
   writer_sleeping_ = false;
-  if (tp.state != TcpState::Established && tp.state != TcpState::CloseWait) {
-    if (tp.state == TcpState::SynSent || tp.state == TcpState::SynRecv) {
-      writer_sleeping_ = true;  // wait_for_tcp_connect
-      fx().would_block = true;
-    } else {  // wait_for_tcp_connect: sk->err, or -EPIPE once the connection is gone
-      fx().error = sk_err_ ? -sk_err_ : -kEpipe;
-      sk_err_ = 0;
-    }
+  if (tp.state == TcpState::SynSent || tp.state == TcpState::SynRecv) {
+    writer_sleeping_ = true;  // wait_for_tcp_connect
+    fx().would_block = true;
     return 0;
   }
-  if (sk_err_ || (tp.shutdown & SEND_SHUTDOWN)) {  // do_error: sock_error, else -EPIPE
-    fx().error = sk_err_ ? -sk_err_ : -kEpipe;
-    sk_err_ = 0;
+  // No connection any more (wait_for_tcp_connect), a pending error or SEND_SHUTDOWN: do_error,
+  // sock_error else -EPIPE.
+  if ((tp.state != TcpState::Established && tp.state != TcpState::CloseWait) || sk_err_ ||
+      (tp.shutdown & SEND_SHUTDOWN)) {
+    const int err = take_sock_error(sk_err_);
+    fx().error = err ? err : -kEpipe;
     return 0;
   }
   uint32_t mss_now = current_mss();
@@ -678,11 +685,15 @@ void TcpSocket::recvmsg(size_t len_in) {
       !relock ? (resuming ? kAfterWait : kTop)
               : recv_yield_.at == At::Exit ? kExit : recv_yield_.at == At::Release ? kRelease : kTest;
   size_t copied_bytes_queue = 0;
+  // This call's copies from the receive queue, charged as one path step when it returns.
+  auto charge_queue_copies = [&] {
+    if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
+  };
   // Return to the caller with the lock held; the next recv() goes on at `at`.
   auto yield = [&](At at) {
     recv_yield_ = RecvYield{true, at, len, copied, user_recv};
     in_user_ctx_ = false;
-    if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
+    charge_queue_copies();
     fx().recv_again = true;
   };
 
@@ -728,8 +739,7 @@ void TcpSocket::recvmsg(size_t len_in) {
       } else {
         if (fin_received_) break;  // sk->done
         if (sk_err_) {             // sock_error: the error is reported once
-          fx().error = -sk_err_;
-          sk_err_ = 0;
+          fx().error = take_sock_error(sk_err_);
           break;
         }
         if ((tp.shutdown & RCV_SHUTDOWN) || tp.state == TcpState::Closed) break;
@@ -761,7 +771,7 @@ void TcpSocket::recvmsg(size_t len_in) {
           fx().would_block = true;
           in_user_ctx_ = false;
           owned_by_user_ = false;
-          if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
+          charge_queue_copies();
           return;
         }
       }
@@ -795,7 +805,7 @@ void TcpSocket::recvmsg(size_t len_in) {
     }
     next = kTop;
   }
-  if (next == kTop || next == kTest || next == kAfterWait || next == kDoPrequeue) {
+  if (next != kExit && next != kRelease) {  // the loop ended
     if (worked) {  // the last pass's copies, too, are made with the lock held
       yield(At::Exit);
       return;
@@ -829,7 +839,7 @@ void TcpSocket::recvmsg(size_t len_in) {
     return;
   }
   owned_by_user_ = false;
-  if (copied_bytes_queue) fx().path(TcpPath::tcp_recvmsg_copy, uint32_t(copied_bytes_queue));
+  charge_queue_copies();
   fx().delivered = copied;
   if (stack_.tags_ && copied) stack_.tags_->delivered(rx_flow(), copied_off_, &fx().completed_tags);
   if (copied == 0 && !fx().error && (fin_hit || fin_received_ || tp.state == TcpState::Closed)) {

@@ -679,18 +679,22 @@ TEST_CASE("A socket owned by the user takes softirq input on the backlog until r
   CHECK(p.b.sock(sb).readable_bytes() == 6);
 }
 
+/// At 50 ms `a` sends two full segments (cwnd 2: both leave at once); run until `b` holds the first,
+/// its second still one serialization behind on the wire.
+void first_of_two_segments_arrives(TcpPair& p, int sa, int sb) {
+  p.now = 50 * kSocketMs;
+  auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
+  REQUIRE(fx.tx.size() == 2);
+  p.run_while([&] { return p.b.sock(sb).readable_bytes() == 0; }, 60 * kSocketMs);
+  REQUIRE(p.b.sock(sb).readable_bytes() == 1448);
+}
+
 TEST_CASE("A reader copying holds the socket lock: what arrives meanwhile is copied to it from the "
           "backlog (TCPDirectCopyFromBacklog)",
           "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
-  p.now = 50 * kSocketMs;
-  // cwnd 2: two full segments leave at once; b's first arrives one serialization ahead of its second.
-  auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
-  REQUIRE(fx.tx.size() == 2);
-  const int reader = sb;  // clang 14 (the sanitizer build) cannot capture a structured binding
-  p.run_while([&] { return p.b.sock(reader).readable_bytes() == 0; }, 60 * kSocketMs);
-  REQUIRE(p.b.sock(sb).readable_bytes() == 1448);
+  first_of_two_segments_arrives(p, sa, sb);
   REQUIRE(p.b.sock(sb).backlog_len() == 0);
   // The read copies the first segment from the receive queue; that copy takes time, so tcp_recvmsg
   // returns to its caller with the lock still held and nothing delivered yet.
@@ -749,11 +753,7 @@ TEST_CASE("tcp_recvmsg's exit holds the lock through release_sock, pass by pass,
           "[net][tcp]") {
   TcpPair p;
   auto [sa, sb] = p.connect();
-  p.now = 50 * kSocketMs;
-  auto fx = p.apply(0, p.a.send(sa, 2 * 1448, 0, p.now));
-  REQUIRE(fx.tx.size() == 2);
-  const int reader = sb;  // clang 14 (the sanitizer build) cannot capture a structured binding
-  p.run_while([&] { return p.b.sock(reader).readable_bytes() == 0; }, 60 * kSocketMs);
+  first_of_two_segments_arrives(p, sa, sb);
   // A read of exactly the first segment: the copy fills it, the loop ends, and the exit waits for
   // that copy's time with the lock held.
   TcpEffects r = p.apply(1, p.b.recv(sb, 1448, p.now));
